@@ -1,0 +1,77 @@
+"""The inky panels we support: name, size, inks, and how to build their driver class."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+SEVEN = {0: "black", 1: "white", 2: "green", 3: "blue", 4: "red", 5: "yellow", 6: "orange"}
+SPECTRA = {0: "black", 1: "white", 2: "yellow", 3: "red", 5: "blue", 6: "green"}
+FOUR = {0: "black", 1: "white", 2: "yellow", 3: "red"}
+
+
+def _two(colour: str) -> dict[int, str]:
+    return {0: "white", 1: "black"} | ({2: colour} if colour != "black" else {})
+
+
+@dataclass(frozen=True)
+class PanelModel:
+    """One inky model. `native` maps the driver's buffer values to ink names."""
+
+    name: str
+    size: tuple[int, int]
+    module: str
+    cls: str
+    native: dict[int, str]
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    extra_pins: tuple[int, ...] = ()  # GPIOs the panel uses beyond 17, 27, 22, 8 and SPI/I2C
+
+    @property
+    def inks(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(self.native.values()))
+
+    def driver(self):
+        """A new instance of inky's own driver class (constructs off the Pi; show() needs it)."""
+        module = importlib.import_module(self.module)
+        return getattr(module, self.cls)(*self.args, **self.kwargs)
+
+
+def _catalogue() -> dict[str, PanelModel]:
+    models = []
+    for colour in ("black", "red", "yellow"):
+        models += [
+            PanelModel(f"phat-{colour}", (212, 104), "inky.phat", "InkyPHAT", _two(colour), (colour,)),
+            PanelModel(f"phat-ssd1608-{colour}", (250, 122), "inky.phat", "InkyPHAT_SSD1608",
+                       _two(colour), (colour,)),
+            PanelModel(f"what-{colour}", (400, 300), "inky.what", "InkyWHAT", _two(colour), (colour,)),
+            PanelModel(f"what-ssd1683-{colour}", (400, 300), "inky.inky_ssd1683", "Inky", _two(colour),
+                       ((400, 300), colour)),
+        ]
+    models += [
+        PanelModel("phat-4colour", (250, 122), "inky.inky_jd79661", "Inky", FOUR),
+        PanelModel("what-4colour", (400, 300), "inky.inky_jd79668", "Inky", FOUR),
+        PanelModel("impression-4", (640, 400), "inky.inky_uc8159", "Inky", SEVEN, ((640, 400),)),
+        PanelModel("impression-5.7", (600, 448), "inky.inky_uc8159", "Inky", SEVEN, ((600, 448),)),
+        PanelModel("impression-7.3", (800, 480), "inky.inky_ac073tc1a", "Inky", SEVEN, ((800, 480),)),
+        PanelModel("spectra-4", (600, 400), "inky.inky_e640", "Inky", SPECTRA, ((600, 400),)),
+        PanelModel("spectra-7.3", (800, 480), "inky.inky_e673", "Inky", SPECTRA, ((800, 480),)),
+        PanelModel("spectra-13.3", (1600, 1200), "inky.inky_el133uf1", "Inky", SPECTRA, ((1600, 1200),),
+                   extra_pins=(26, 16)),
+    ]
+    return {m.name: m for m in models}
+
+
+PANELS = _catalogue()
+DEFAULT_PANEL = "impression-7.3"
+# GPIOs every inky board claims: busy 17, reset 27, data/command 22, chip-select 8, SPI0 and I2C1.
+PANEL_PINS = frozenset({17, 27, 22, 8, 7, 9, 10, 11, 2, 3})
+
+
+def panel(name: str) -> PanelModel:
+    """The model called `name`; ValueError lists the valid names."""
+    try:
+        return PANELS[name]
+    except KeyError:
+        raise ValueError(f"unknown panel {name!r}; choose one of: auto, {', '.join(PANELS)}") from None

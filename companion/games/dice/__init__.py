@@ -1,0 +1,22 @@
+"""Free dice ("dés libres"): 1 to 3 six-sided dice for any board game."""
+
+from companion.games.dice.controls import BUTTONS, dice_shown
+from companion.games.dice.rules import DiceOptions, apply, legal, private_view, public_view, setup
+from companion.games.dice.screen import draw
+from companion.games.spec import GameSpec
+from companion.i18n import N_
+
+SPEC = GameSpec(
+    name="dice",
+    title=N_("Free dice"),
+    setup=setup,
+    apply=apply,
+    legal=legal,
+    public_view=public_view,
+    private_view=private_view,
+    screen=draw,
+    buttons=BUTTONS,
+    dice_shown=dice_shown,
+    seats=(0, 0),
+    options=DiceOptions,
+)

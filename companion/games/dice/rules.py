@@ -1,0 +1,62 @@
+"""Rules of free dice: roll 1-3 d6, change how many, keep the history."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Annotated
+
+import msgspec
+
+from companion.games.spec import Command, IllegalMove
+
+MIN_DICE, MAX_DICE = 1, 3
+SHOWN_HISTORY = 10
+
+
+class DiceOptions(msgspec.Struct, forbid_unknown_fields=True):
+    """Setup options: how many dice are on the table."""
+
+    count: Annotated[int, msgspec.Meta(ge=MIN_DICE, le=MAX_DICE)] = 2
+
+
+@dataclass(frozen=True)
+class DiceState:
+    count: int
+    rolls: tuple[tuple[int, ...], ...] = ()
+
+
+def setup(options, draws) -> DiceState:
+    return DiceState(count=int(options.get("count", 2)))
+
+
+def apply(state: DiceState, command: Command, draws) -> tuple[DiceState, list[dict]]:
+    if command.kind == "roll":
+        faces = tuple(draws.die(6) for _ in range(state.count))
+        return replace(state, rolls=(*state.rolls, faces)), [{"type": "rolled", "dice": list(faces)}]
+    if command.kind == "set_dice":
+        count = command.args.get("count")
+        if not isinstance(count, int) or isinstance(count, bool) or not MIN_DICE <= count <= MAX_DICE:
+            raise IllegalMove("Choose between {low} and {high} dice.", low=MIN_DICE, high=MAX_DICE)
+        return replace(state, count=count), [{"type": "dice_count", "count": count}]
+    raise IllegalMove("Unknown command {kind}.", kind=command.kind)
+
+
+def legal(state: DiceState, seat: int | None) -> list[str]:
+    return ["roll", "set_dice"]
+
+
+def public_view(state: DiceState) -> dict:
+    last = list(state.rolls[-1]) if state.rolls else []
+    recent = state.rolls[-SHOWN_HISTORY:]
+    first = len(state.rolls) - len(recent) + 1
+    return {
+        "count": state.count,
+        "last": last,
+        "total": sum(last),
+        "rolls": len(state.rolls),
+        "history": [{"n": first + i, "dice": list(r), "total": sum(r)} for i, r in enumerate(recent)][::-1],
+    }
+
+
+def private_view(state: DiceState, seat: int) -> dict:
+    return {}  # free dice hides nothing

@@ -1,0 +1,45 @@
+"""Player-facing text in French and English, from the gettext catalogs compiled with Babel."""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Callable
+from functools import lru_cache
+from importlib.resources import files
+
+LANGUAGES = ("fr", "en")
+DEFAULT_LANGUAGE = "fr"
+DOMAIN = "messages"
+
+
+def N_(msgid: str) -> str:
+    """Mark a string for the catalogs without translating it yet."""
+    return msgid
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def catalog(lang: str) -> gettext.NullTranslations:
+    """The compiled catalog of `lang`; English msgids stand for themselves."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+    localedir = str(files("companion").joinpath("locale"))
+    return gettext.translation(DOMAIN, localedir=localedir, languages=[lang], fallback=lang == "en")
+
+
+def translator(lang: str) -> Callable[..., str]:
+    """`_(msgid, **params)` in `lang`: translated, then `{name}` fields filled."""
+    gettext_ = catalog(lang).gettext
+
+    def _(msgid: str, **params) -> str:
+        text = gettext_(msgid)
+        return text.format(**params) if params else text
+    return _
+
+
+def pick_language(accept: str | None, default: str = DEFAULT_LANGUAGE) -> str:
+    """The first of our languages named in an Accept-Language header, else `default`."""
+    for part in (accept or "").split(","):
+        tag = part.split(";")[0].strip().lower()[:2]
+        if tag in LANGUAGES:
+            return tag
+    return default

@@ -1,0 +1,73 @@
+"""Refresh the catalogs with Babel: extract every msgid, merge into fr, compile the .mo files.
+
+Run `python -m companion.locale.update` after changing any player-facing string.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parents[2]
+LOCALE = Path(__file__).resolve().parent
+KEYWORDS = {"_": None, "N_": None, "IllegalMove": (1,)}
+METHODS = [("companion/**.py", "python"), ("web/templates/**.html", "jinja2")]
+TRANSLATED = ("fr",)
+
+
+def extract() -> Catalog:
+    """Every msgid the code and templates use."""
+    template = Catalog(fuzzy=False)
+    for filename, lineno, message, comments, context in extract_from_dir(
+            ROOT, METHODS, keywords=KEYWORDS, options_map={"web/templates/**.html": {}}):
+        if "locale/update.py" not in filename:
+            template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    return template
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE / lang / "LC_MESSAGES" / "messages.po"
+
+
+def load(lang: str) -> Catalog:
+    path = po_path(lang)
+    if not path.exists():
+        return Catalog(locale=lang)
+    with path.open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+def compiled(catalog: Catalog) -> bytes:
+    buf = io.BytesIO()
+    write_mo(buf, catalog)
+    return buf.getvalue()
+
+
+def main() -> int:
+    template = extract()
+    missing = 0
+    for lang in TRANSLATED:
+        catalog = load(lang)
+        catalog.update(template, no_fuzzy_matching=True)
+        catalog.fuzzy = False  # a fuzzy header would be left out of the .mo, and with it the charset
+        catalog.project, catalog.version = "table-companion", ""
+        path = po_path(lang)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as f:
+            write_po(f, catalog, omit_header=False, no_location=True, sort_output=True, ignore_obsolete=True)
+        path.with_suffix(".mo").write_bytes(compiled(catalog))
+        untranslated = [m.id for m in catalog if m.id and not m.string]
+        missing += len(untranslated)
+        for msgid in untranslated:
+            print(f"{path}: untranslated: {msgid!r}", file=sys.stderr)
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

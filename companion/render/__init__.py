@@ -1,0 +1,1 @@
+"""Shared drawing for e-ink screens: fonts, palette roles, measured layout, QR codes."""

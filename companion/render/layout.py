@@ -1,0 +1,146 @@
+"""A canvas that fits text by measuring and records every element's box, so tests can check them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from companion.render.fonts import font
+from companion.render.palette import Palette
+from companion.render.qr import qr_image
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle in pixels: left, top, right, bottom (right and bottom excluded)."""
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+
+    @property
+    def width(self) -> int:
+        return self.x1 - self.x0
+
+    @property
+    def height(self) -> int:
+        return self.y1 - self.y0
+
+    def inset(self, d: int) -> Box:
+        return Box(self.x0 + d, self.y0 + d, max(self.x0 + d, self.x1 - d), max(self.y0 + d, self.y1 - d))
+
+    def rows(self, *weights: float, gap: int = 0) -> list[Box]:
+        """Split top to bottom in proportion to `weights`, with `gap` pixels between parts."""
+        return [Box(self.x0, a, self.x1, b) for a, b in _split(self.y0, self.y1, weights, gap)]
+
+    def cols(self, *weights: float, gap: int = 0) -> list[Box]:
+        """Split left to right in proportion to `weights`, with `gap` pixels between parts."""
+        return [Box(a, self.y0, b, self.y1) for a, b in _split(self.x0, self.x1, weights, gap)]
+
+    def overlaps(self, other: Box) -> bool:
+        return self.x0 < other.x1 and other.x0 < self.x1 and self.y0 < other.y1 and other.y0 < self.y1
+
+    def within(self, other: Box) -> bool:
+        return other.x0 <= self.x0 and other.y0 <= self.y0 and self.x1 <= other.x1 and self.y1 <= other.y1
+
+
+def _split(start: int, end: int, weights, gap: int) -> list[tuple[int, int]]:
+    free = max(0, end - start - gap * (len(weights) - 1))
+    total = sum(weights) or 1
+    out, pos = [], start
+    for i, w in enumerate(weights):
+        size = round(free * w / total) if i < len(weights) - 1 else end - pos
+        out.append((pos, pos + max(0, size)))
+        pos += size + gap
+    return out
+
+
+@dataclass(frozen=True)
+class Element:
+    """Something drawn: its kind, what it says, and the box its ink really covers."""
+
+    kind: str
+    label: str
+    box: Box
+
+
+class Canvas:
+    """One e-ink frame being drawn. Text shrinks to fit its box; nothing is drawn outside it."""
+
+    MIN_TEXT = 8
+
+    def __init__(self, size: tuple[int, int], palette: Palette):
+        self.size = size
+        self.palette = palette
+        self.image = Image.new("RGB", size, palette.rgb("paper"))
+        self.draw = ImageDraw.Draw(self.image)
+        # No anti-aliasing: every pixel stays a pure ink, as the glass can only show those.
+        self.draw.fontmode = "1"
+        self.elements: list[Element] = []
+
+    @property
+    def bounds(self) -> Box:
+        return Box(0, 0, *self.size)
+
+    @property
+    def scale(self) -> float:
+        """How big this panel is against the 800x480 reference, for margins and line widths."""
+        return min(self.size[0] / 800, self.size[1] / 480)
+
+    def px(self, reference: float) -> int:
+        """A length given for the 800x480 panel, scaled to this one (at least 1 pixel)."""
+        return max(1, round(reference * self.scale))
+
+    def text(self, box: Box, text: str, *, bold: bool = False, role: str = "ink",
+             align: str = "center", max_size: int | None = None) -> Element | None:
+        """Draw `text` at the largest size that fits `box`; nothing if it cannot fit legibly."""
+        if not text:
+            return None
+        size = self._fit(text, box, bold, max_size or box.height)
+        if size is None:
+            return None
+        f = font(size, bold)
+        left, top, right, bottom = self.draw.textbbox((0, 0), text, font=f)
+        w, h = right - left, bottom - top
+        x = {"left": box.x0, "right": box.x1 - w}.get(align, box.x0 + (box.width - w) // 2) - left
+        y = box.y0 + (box.height - h) // 2 - top
+        self.draw.text((x, y), text, font=f, fill=self.palette.rgb(role))
+        drawn = Box(*self.draw.textbbox((x, y), text, font=f))
+        return self._add("text", text, drawn)
+
+    def picture(self, box: Box, image: Image.Image, label: str) -> Element:
+        """Paste a 1-bit or RGB image centred in `box` (shrunk to fit, never enlarged)."""
+        if image.width > box.width or image.height > box.height:
+            image = image.copy()
+            image.thumbnail((max(1, box.width), max(1, box.height)))
+        x = box.x0 + (box.width - image.width) // 2
+        y = box.y0 + (box.height - image.height) // 2
+        self.image.paste(image.convert("RGB"), (x, y))
+        return self._add("picture", label, Box(x, y, x + image.width, y + image.height))
+
+    def qr(self, box: Box, url: str) -> Element:
+        """A QR code of `url`, as large as `box` allows."""
+        return self.picture(box, qr_image(url, min(box.width, box.height)), url)
+
+    def rule(self, box: Box, role: str = "ink") -> Element:
+        """A filled bar (separators, die pips)."""
+        self.draw.rectangle((box.x0, box.y0, box.x1 - 1, box.y1 - 1), fill=self.palette.rgb(role))
+        return self._add("rule", role, box)
+
+    def _fit(self, text: str, box: Box, bold: bool, max_size: int) -> int | None:
+        lo, hi, best = self.MIN_TEXT, max(self.MIN_TEXT, max_size), None
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            left, top, right, bottom = self.draw.textbbox((0, 0), text, font=font(mid, bold))
+            if right - left <= box.width and bottom - top <= box.height:
+                best, lo = mid, mid + 1
+            else:
+                hi = mid - 1
+        return best
+
+    def _add(self, kind: str, label: str, box: Box) -> Element:
+        element = Element(kind, label, box)
+        self.elements.append(element)
+        return element

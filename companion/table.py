@@ -1,0 +1,239 @@
+"""The table: the single writer that applies commands in order, records them, then tells outputs."""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import secrets
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from companion import games
+from companion.draws import Draws
+from companion.games.spec import Command, GameSpec, IllegalMove
+from companion.store import Record, Store, StoreError
+
+log = logging.getLogger(__name__)
+
+NEW_GAME = "new_game"
+UNDO = "undo"
+HOST_COMMANDS = frozenset({NEW_GAME, UNDO})
+
+
+@dataclass(frozen=True)
+class Session:
+    """One game in progress. `before` is the session the last command was applied to (for undo)."""
+
+    game: str
+    options: Mapping[str, Any]
+    state: Any
+    before: Session | None = None
+
+    @property
+    def spec(self) -> GameSpec:
+        return games.get(self.game)
+
+
+def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[str, Any],
+            draws: Draws) -> tuple[Session, list[dict]]:
+    """Apply one command to a session. Pure but for `draws`; raises IllegalMove."""
+    if kind == NEW_GAME:
+        name = args.get("game")
+        try:
+            spec = games.get(str(name))
+        except ValueError as exc:
+            raise IllegalMove("Unknown game {game}.", game=str(name)) from exc
+        options = dict(args.get("options") or {})
+        if spec.options is not None:
+            try:
+                options = msgspec.to_builtins(msgspec.convert(options, spec.options))
+            except msgspec.ValidationError as exc:
+                raise IllegalMove("Invalid game options: {detail}.", detail=str(exc)) from exc
+        state = spec.setup(options, draws)
+        return Session(spec.name, options, state), [{"type": "new_game", "game": spec.name}]
+    if session is None:
+        raise IllegalMove("No game is running: start one first.")
+    if kind == UNDO:
+        if session.before is None:
+            raise IllegalMove("Nothing to undo.")
+        return session.before, [{"type": "undone"}]
+    state, events = session.spec.apply(session.state, Command(kind, args, seat), draws)
+    return Session(session.game, session.options, state, session), events
+
+
+def replay(records: Iterable[Record]) -> tuple[Session | None, int]:
+    """Rebuild a session from its records, with the draws they recorded. Returns (session, version)."""
+    session, version = None, 0
+    for rec in records:
+        session, _ = advance(session, rec.kind, rec.seat, rec.args, Draws(rec.draws))
+        version = rec.version
+    return session, version
+
+
+@dataclass(frozen=True)
+class Update:
+    """What outputs are told after each accepted or rejected command.
+
+    `public` is safe for every output. `private(seat)` is for that seat's phone only.
+    `rejected` is the IllegalMove of a refused command, with nothing else changed.
+    """
+
+    version: int
+    game: str | None
+    public: dict
+    events: list[dict] = field(default_factory=list)
+    command: Command | None = None
+    rejected: IllegalMove | None = None
+    session: Session | None = field(default=None, repr=False)
+
+    def private(self, seat: int) -> dict:
+        if self.session is None:
+            return {}
+        return self.session.spec.private_view(self.session.state, seat)
+
+
+@dataclass(frozen=True)
+class Result:
+    """The answer to one submitted command."""
+
+    ok: bool
+    version: int
+    error: IllegalMove | None = None
+
+
+Subscriber = Callable[[Update], None]
+
+
+class Table:
+    """Owns the running game. Only its thread changes state; everyone else submits commands.
+
+    Subscribers run on the table thread after the record is committed, so they must only
+    hand work off (set a latest frame, put on a queue, start an LED timer).
+    """
+
+    def __init__(self, store: Store, default_game: str = "dice", default_options: Mapping | None = None):
+        self.store = store
+        self._queue: queue.Queue = queue.Queue()
+        self._subscribers: list[Subscriber] = []
+        self._thread: threading.Thread | None = None
+        self.session, self.version = replay(store.records_since_last(NEW_GAME))
+        self._latest = self._update([], None, None)
+        self._default = (default_game, dict(default_options or {}))
+
+    # --- submitting -------------------------------------------------------------------
+    def submit(self, command: Command) -> Future:
+        """Queue a command; the future resolves to a Result once it is durable (or refused)."""
+        fut: Future = Future()
+        self._queue.put((command, fut))
+        return fut
+
+    def call(self, command: Command, timeout: float = 10.0) -> Result:
+        """Submit and wait for the Result."""
+        return self.submit(command).result(timeout)
+
+    # --- reading ----------------------------------------------------------------------
+    @property
+    def latest(self) -> Update:
+        """The newest accepted update (never a rejection)."""
+        return self._latest
+
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        """Call `subscriber(update)` after every command; returns a function that unsubscribes."""
+        self._subscribers = [*self._subscribers, subscriber]
+
+        def unsubscribe():
+            self._subscribers = [s for s in self._subscribers if s is not subscriber]
+        return unsubscribe
+
+    def export(self) -> list[dict]:
+        """The running game's record, as JSON-ready dicts (what `companion replay` reads)."""
+        return [r.to_json() for r in self.store.records_since_last(NEW_GAME)]
+
+    # --- seats ------------------------------------------------------------------------
+    def host_token(self) -> str:
+        """The capability that allows host actions; made once and kept across restarts."""
+        return self._token("host_token")
+
+    def seat_token(self, seat: int) -> str:
+        """The private link token of a seat; a rejoin with it keeps the seat."""
+        return self._token(f"seat_token:{seat}")
+
+    def seat_for_token(self, token: str) -> int | None:
+        spec = self.session.spec if self.session else None
+        if spec is None:
+            return None
+        for seat in range(spec.seats[1]):
+            if secrets.compare_digest(self.seat_token(seat), token):
+                return seat
+        return None
+
+    def _token(self, key: str) -> str:
+        token = self.store.get_meta(key)
+        if token is None:
+            token = secrets.token_urlsafe(18)
+            self.store.set_meta(key, token)
+        return token
+
+    # --- the writer thread ------------------------------------------------------------
+    def start(self) -> Table:
+        if self.session is None:
+            self.submit(Command(NEW_GAME, {"game": self._default[0], "options": self._default[1]}))
+        self._thread = threading.Thread(target=self._run, name="table", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._queue.put(None)
+        if self._thread:
+            self._thread.join(timeout)
+
+    def _run(self) -> None:
+        while (item := self._queue.get()) is not None:
+            command, fut = item
+            try:
+                result = self._apply(command)
+            except Exception as exc:  # a bug must not kill the only writer
+                log.exception("command %s failed", command.kind)
+                result = Result(False, self.version, IllegalMove("Internal error: {detail}.",
+                                                                   detail=type(exc).__name__))
+            fut.set_result(result)
+
+    def _apply(self, command: Command) -> Result:
+        draws = Draws()
+        try:
+            json.dumps(dict(command.args))
+            session, events = advance(self.session, command.kind, command.seat, command.args, draws)
+        except (IllegalMove, TypeError, ValueError) as exc:
+            error = exc if isinstance(exc, IllegalMove) else IllegalMove("Malformed command: {detail}.",
+                                                                          detail=str(exc))
+            self._publish(self._update([], command, error))
+            return Result(False, self.version, error)
+        try:
+            record = self.store.append(command.kind, command.seat, dict(command.args), draws.taken)
+        except (StoreError, OSError, Exception) as exc:
+            log.error("could not record %s: %s", command.kind, exc)
+            error = IllegalMove("Could not save the move: {detail}.", detail=str(exc))
+            return Result(False, self.version, error)
+        self.session, self.version = session, record.version
+        self._latest = self._update(events, command, None)
+        self._publish(self._latest)
+        return Result(True, self.version)
+
+    def _update(self, events: list[dict], command: Command | None, rejected: IllegalMove | None) -> Update:
+        session = self.session
+        public = session.spec.public_view(session.state) if session else {}
+        return Update(self.version, session.game if session else None, public, events, command,
+                      rejected, session)
+
+    def _publish(self, update: Update) -> None:
+        for subscriber in self._subscribers:
+            try:
+                subscriber(update)
+            except Exception:
+                log.exception("subscriber %r failed", subscriber)

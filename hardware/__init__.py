@@ -1,0 +1,1 @@
+"""Pin profiles (TOML), wiring tables and bills of materials, read at run time."""

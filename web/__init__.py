@@ -1,0 +1,1 @@
+"""Templates and static files of the phone pages, read at run time."""
