@@ -188,6 +188,11 @@ class Table:
         self._thread.start()
         return self
 
+    @property
+    def alive(self) -> bool:
+        """Whether the writer thread is running (the watchdog only feeds a live table)."""
+        return self._thread is not None and self._thread.is_alive()
+
     def stop(self, timeout: float = 5.0) -> None:
         self._queue.put(None)
         if self._thread:

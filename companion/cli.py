@@ -1,0 +1,97 @@
+"""The `companion` command: demo, run, check-config, replay, --version."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from pathlib import Path
+
+from companion import __version__
+
+DEMO_STATE = Path("~/.local/state/companion-demo")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion", description="Table companion for board games.")
+    parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    demo = sub.add_parser("demo", help="run the simulator: mock pins, a PNG panel, the twin page")
+    demo.add_argument("--config", type=Path, help="a TOML config (default: built-in settings)")
+    demo.add_argument("--state-dir", help=f"where the game record lives (default {DEMO_STATE})")
+    demo.add_argument("--port", type=int, help="web port (default 8080 or $COMPANION_PORT)")
+    run = sub.add_parser("run", help="run the daemon on a Raspberry Pi")
+    run.add_argument("--config", type=Path, required=True,
+                     help="the TOML config, e.g. /etc/companion/config.toml")
+    check = sub.add_parser("check-config", help="validate a config file and exit")
+    check.add_argument("file", type=Path)
+    replay = sub.add_parser("replay", help="rebuild a game from an exported record; print its public view")
+    replay.add_argument("log", type=Path)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    from companion.config import ConfigError
+
+    try:
+        return COMMANDS[args.command](args)
+    except ConfigError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
+
+
+def _check_config(args) -> int:
+    from companion.config import load
+
+    config = load(args.file)
+    print(f"{args.file}: OK (panel {config.panel}, profile {config.profile}, language {config.language}, "
+          f"port {config.port}, {config.dice} dice)")
+    return 0
+
+
+def _replay(args) -> int:
+    from companion.daemon import replay_file
+
+    print(json.dumps(replay_file(args.log), ensure_ascii=False, indent=2))
+    return 0
+
+
+def _demo(args) -> int:
+    from companion.config import load
+
+    state = args.state_dir or str(DEMO_STATE.expanduser())
+    config = load(args.config, port=args.port, state_dir=state if args.state_dir or not args.config else None)
+    return _serve(config, simulate=True)
+
+
+def _run(args) -> int:
+    from companion.config import load
+
+    return _serve(load(args.config), simulate=False)
+
+
+def _serve(config, *, simulate: bool) -> int:
+    from companion.config import ConfigError
+    from companion.daemon import Companion
+    from companion.store import StoreError
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    started = time.monotonic()
+    try:
+        companion = Companion(config, simulate=simulate).start()
+    except (StoreError, OSError) as exc:
+        raise ConfigError(str(exc)) from None
+    local = f"http://127.0.0.1:{config.port}/"
+    print(f"companion {__version__} serving on {local} (phones: {companion.url})", flush=True)
+    print(f"  host link: {local}?host={companion.table.host_token()}", flush=True)
+    if simulate:
+        print(f"  device twin: {local}device", flush=True)
+    logging.getLogger("companion").info("started in %.2f s", time.monotonic() - started)
+    companion.run()
+    return 0
+
+
+COMMANDS = {"demo": _demo, "run": _run, "check-config": _check_config, "replay": _replay}

@@ -1,0 +1,157 @@
+"""The daemon: wires the store, table, buttons, LED dice, e-ink and web server, then runs."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from pathlib import Path
+
+from companion import games
+from companion.config import Config, ConfigError
+from companion.games.spec import IllegalMove
+from companion.store import Store
+from companion.table import Table, Update
+
+log = logging.getLogger(__name__)
+
+WATCHDOG_EVERY = 10.0  # seconds; the unit's WatchdogSec is 30
+
+
+class Companion:
+    """One table companion: real pins and an inky panel, or mock pins and a PNG panel (simulate)."""
+
+    def __init__(self, config: Config, *, simulate: bool):
+        from companion.devices.board import Board
+        from companion.devices.display import InkyDisplay, PngDisplay
+        from companion.devices.panels import panel
+        from companion.devices.profile import load_profile
+        from companion.devices.refresh import Refresher
+
+        self.config = config
+        self.simulate = simulate
+        self.language = config.language
+        self.url = config.public_url()
+        state = config.state_path
+        state.mkdir(parents=True, exist_ok=True)
+        self.store = Store(state / "companion.db")
+        self.table = Table(self.store, config.game, {"count": config.dice} if config.game == "dice" else {})
+        self.model = panel(self._panel_name())
+        pin_factory = None
+        if simulate:
+            from gpiozero.pins.mock import MockFactory
+
+            pin_factory = MockFactory()
+        self.board = Board(load_profile(config.profile), self._on_input, pin_factory=pin_factory)
+        self.display = PngDisplay(self.model, state / "frame.png") if simulate else InkyDisplay(self.model)
+        self.refresher = Refresher(self.display, self._render)
+        self.server = None
+        self._stopping = threading.Event()
+
+    def _panel_name(self) -> str:
+        if self.config.panel != "auto":
+            return self.config.panel
+        from companion.devices.detect import detect_panel
+
+        return detect_panel()
+
+    @property
+    def frame_version(self) -> int:
+        return self.refresher.shown
+
+    # --- inputs and outputs -------------------------------------------------------------
+    def _on_input(self, button: str, kind: str) -> None:
+        """A debounced button: map it through the game's controls to a command (never touch state)."""
+        update = self.table.latest
+        key = button if kind == "press" else f"{button}:hold"
+        make = games.get(update.game).buttons.get(key) if update.game else None
+        command = make(update.public) if make else None
+        if command is None:
+            self.board.reject()
+            return
+        self.table.submit(command).add_done_callback(self._after_input)
+
+    def _after_input(self, future) -> None:
+        if not future.result().ok:
+            self.board.reject()
+
+    def _on_update(self, update: Update) -> None:
+        """After each durable command: LEDs at once, the e-ink on its own thread."""
+        if update.rejected is not None or update.game is None:
+            return
+        faces = games.get(update.game).dice_shown(update.public)
+        if any(e.get("type") == "rolled" for e in update.events):
+            self.board.dice.roll(faces)
+        else:
+            self.board.dice.show(faces)
+        self.refresher.offer((update.game, update.public))
+
+    def _render(self, key):
+        from companion.render.screens import render
+
+        game, view = key
+        return render(game, view, self.model, self.language, self.url).image
+
+    # --- life cycle -------------------------------------------------------------------
+    def start(self) -> Companion:
+        from companion.webapp import create_app
+        from companion.webapp.serve import serve
+
+        self.table.subscribe(self._on_update)
+        self.refresher.start()
+        self.table.start()
+        self._on_update(self.table.latest)
+        self.server = serve(create_app(self), self.config.host, self.config.port)
+        return self
+
+    def run(self) -> None:
+        """Serve until SIGTERM or SIGINT, telling systemd READY and feeding its watchdog."""
+        import sdnotify
+
+        notifier = sdnotify.SystemdNotifier()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: self._stopping.set())
+        notifier.notify("READY=1")
+        while not self._stopping.wait(WATCHDOG_EVERY):
+            if self.table.alive:
+                notifier.notify("WATCHDOG=1")
+            else:
+                log.error("the table thread died; letting the watchdog restart the service")
+        notifier.notify("STOPPING=1")
+        self.stop()
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.close()
+        self.table.stop()
+        self.refresher.stop()
+        self.board.close()
+        self.store.close()
+
+
+def replay_file(path: Path) -> dict:
+    """Rebuild a game from an exported record (GET /api/export) and return its public view."""
+    import json
+
+    from companion.store import Record
+    from companion.table import replay
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        rows = data["records"] if isinstance(data, dict) else data
+        records = [Record(int(r["version"]), str(r["kind"]), r.get("seat"), dict(r.get("args") or {}),
+                          [int(d) for d in r.get("draws") or []]) for r in rows]
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: file not found.") from None
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise ConfigError(f"{path}: not an exported game record ({type(exc).__name__}: {exc}). "
+                          "Export one with GET /api/export.") from None
+    try:
+        session, version = replay(records)
+    except IllegalMove as exc:
+        raise ConfigError(f"{path}: the record does not replay: {exc}") from None
+    if session is None:
+        raise ConfigError(f"{path}: the record holds no game.")
+    return {"version": version, "game": session.game, "public": session.spec.public_view(session.state)}
+
+
