@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -65,7 +67,7 @@ class Store:
     def append(self, kind: str, seat: int | None, args: dict, draws: list[int]) -> Record:
         """Commit one record and return it with its version."""
         at = datetime.now(UTC).isoformat(timespec="milliseconds")
-        with self._lock:
+        with self._using("save a record"):
             cur = self._db.execute(
                 "INSERT INTO records (kind, seat, args, draws, at) VALUES (?, ?, ?, ?, ?)",
                 (kind, seat, json.dumps(args, sort_keys=True), json.dumps(draws), at),
@@ -74,7 +76,7 @@ class Store:
 
     def records_since_last(self, kind: str) -> list[Record]:
         """The records from the newest one of `kind` (included) to the end."""
-        with self._lock:
+        with self._using("read the records"):
             row = self._db.execute(
                 "SELECT max(version) FROM records WHERE kind = ?", (kind,)).fetchone()
             start = row[0] if row and row[0] is not None else 0
@@ -84,21 +86,37 @@ class Store:
         return [self._record(r) for r in rows]
 
     def last_version(self) -> int:
-        with self._lock:
+        with self._using("read the records"):
             return self._db.execute("SELECT coalesce(max(version), 0) FROM records").fetchone()[0]
 
     def get_meta(self, key: str) -> str | None:
-        with self._lock:
+        with self._using("read the settings"):
             row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
 
     def set_meta(self, key: str, value: str) -> None:
-        with self._lock:
+        with self._using("save the settings"):
             self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    @contextmanager
+    def _using(self, action: str) -> Iterator[None]:
+        """Hold the lock; a failing or damaged database becomes a StoreError naming the file and the fix.
+
+        A file with a sound header but damaged pages opens fine and only fails when read.
+        """
+        with self._lock:
+            try:
+                yield
+            except sqlite3.Error as exc:
+                raise StoreError(
+                    f"{self.path}: cannot {action} ({exc}). Check that the disk has space and the file is "
+                    "writable; if the file is damaged, move it aside to start afresh, or restore it from a "
+                    "backup."
+                ) from exc
 
     def _record(self, row) -> Record:
         version, kind, seat, args, draws, at = row
