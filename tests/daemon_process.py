@@ -1,0 +1,78 @@
+"""Start the real daemon (`companion demo`) as a subprocess on a free loopback port, for end-to-end tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class DaemonProcess:
+    """`companion demo` with its own state directory, listening on 127.0.0.1 only."""
+
+    def __init__(self, state_dir: Path, port: int | None = None):
+        self.state_dir = Path(state_dir)
+        self.port = port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.config = self.state_dir / "companion.toml"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 60.0) -> DaemonProcess:
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self.config.write_text(f'host = "127.0.0.1"\nport = {self.port}\nstate_dir = "{self.state_dir}"\n'
+                               f'url = "{self.base}/"\n')
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env.pop("COMPANION_PORT", None)
+        self.proc = subprocess.Popen([sys.executable, "-m", "companion", "demo", "--config", str(self.config)],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"daemon exited with {self.proc.returncode}: {self.proc.stdout.read()}")
+            try:
+                self.get("/api/state")
+                return self
+            except (urllib.error.URLError, ConnectionError, OSError):
+                time.sleep(0.05)
+        self.kill()
+        raise TimeoutError("daemon did not answer within the timeout")
+
+    def get(self, path: str) -> dict:
+        with urllib.request.urlopen(self.base + path, timeout=10) as response:
+            return json.load(response)
+
+    def post(self, path: str, body: dict, headers: dict | None = None, timeout: float = 10) -> tuple[int, dict]:
+        request = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), method="POST",
+                                         headers={"Content-Type": "application/json", **(headers or {})})
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                return response.status, json.load(response)
+        except urllib.error.HTTPError as err:
+            return err.code, json.load(err)
+
+    def kill(self) -> None:
+        """SIGKILL: no clean-up of any kind runs, as in a power cut of the process."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        """SIGTERM, as systemd stops the service."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
