@@ -224,6 +224,8 @@ class Table:
         except (StoreError, OSError, Exception) as exc:
             log.error("could not record %s: %s", command.kind, exc)
             error = IllegalMove("Could not save the move: {detail}.", detail=str(exc))
+            # Published like any refusal: a button press waits on no future, so outputs must say it failed.
+            self._publish(self._update([], command, error))
             return Result(False, self.version, error)
         self.session, self.version = session, record.version
         self._latest = self._update(events, command, None)

@@ -1,0 +1,430 @@
+"""The table: one writer applies commands in order, records them, and only then tells the outputs."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from contextlib import contextmanager
+
+import pytest
+
+from companion.games.spec import Command, IllegalMove
+from companion.store import Record, Store
+from companion.table import NEW_GAME, UNDO, Table, Update, replay
+
+EMPTY_THREE = {"count": 3, "last": [], "total": 0, "rolls": 0, "history": []}
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "state" / "table.db"
+
+
+@contextmanager
+def running(path, **kwargs):
+    """A started Table on a real Store at `path`, stopped and closed afterwards."""
+    store = Store(path)
+    table = Table(store, **kwargs).start()
+    try:
+        settle(table)
+        yield table
+    finally:
+        table.stop()
+        store.close()
+
+
+@pytest.fixture
+def table(db):
+    with running(db) as t:
+        yield t
+
+
+def settle(table: Table) -> None:
+    """Wait until every command queued so far is applied (a refused no-op goes through the same queue)."""
+    assert not table.call(Command("no_such_command")).ok
+
+
+def stored(path) -> list[tuple[int, str]]:
+    """(version, kind) of every record, read through a connection of our own."""
+    con = sqlite3.connect(path)
+    try:
+        return con.execute("SELECT version, kind FROM records ORDER BY version").fetchall()
+    finally:
+        con.close()
+
+
+def roll(table: Table) -> list[int]:
+    result = table.call(Command("roll"))
+    assert result.ok, result.error
+    return table.latest.public["last"]
+
+
+def replayed_view(table: Table) -> dict:
+    session, version = replay(table.store.records_since_last(NEW_GAME))
+    assert version == table.version
+    return session.spec.public_view(session.state)
+
+
+# --- start -------------------------------------------------------------------------------
+def test_start_opens_the_default_game_once(table, db):
+    assert table.version == 1
+    assert table.latest.game == "dice"
+    assert table.latest.public == {"count": 2, "last": [], "total": 0, "rolls": 0, "history": []}
+    assert stored(db) == [(1, NEW_GAME)]
+
+
+def test_default_options_are_used_for_the_first_game(db):
+    with running(db, default_options={"count": 3}) as table:
+        assert table.latest.public == EMPTY_THREE
+
+
+# --- order -------------------------------------------------------------------------------
+def test_commands_from_many_threads_apply_one_by_one_without_gaps(table, db):
+    threads, per_thread = 8, 25
+    results: dict[int, list] = {}
+    start = threading.Barrier(threads)
+    seen: list[int] = []
+    table.subscribe(lambda update: seen.append(update.version) if update.rejected is None else None)
+
+    def player(n: int) -> None:
+        commands = [Command("roll") if i % 3 else Command("set_dice", {"count": (n + i) % 3 + 1})
+                    for i in range(per_thread)]
+        start.wait()
+        futures = [(c, table.submit(c)) for c in commands]
+        results[n] = [(c, f.result(10)) for c, f in futures]
+
+    workers = [threading.Thread(target=player, args=(n,)) for n in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(30)
+    assert len(results) == threads
+
+    total = threads * per_thread
+    versions = [r.version for rs in results.values() for _, r in rs]
+    assert all(r.ok for rs in results.values() for _, r in rs)
+    assert sorted(versions) == list(range(2, total + 2))
+    for rs in results.values():  # one thread's commands keep their order
+        mine = [r.version for _, r in rs]
+        assert mine == sorted(mine)
+    assert [v for v, _ in stored(db)] == list(range(1, total + 2))
+    assert seen == list(range(2, total + 2))
+    assert table.version == total + 1
+
+    by_version = {r.version: c for rs in results.values() for c, r in rs}
+    for rec in table.store.records_since_last(NEW_GAME)[1:]:
+        assert (rec.kind, rec.args) == (by_version[rec.version].kind, dict(by_version[rec.version].args))
+    assert table.latest.public["rolls"] == sum(1 for c in by_version.values() if c.kind == "roll")
+    assert table.latest.public == replayed_view(table)
+
+
+# --- refusals ----------------------------------------------------------------------------
+ILLEGAL = [
+    pytest.param(Command("set_dice", {"count": 0}), "Choose between 1 and 3 dice.", id="zero"),
+    pytest.param(Command("set_dice", {"count": 4}), "Choose between 1 and 3 dice.", id="four"),
+    pytest.param(Command("set_dice", {"count": "x"}), "Choose between 1 and 3 dice.", id="text"),
+    pytest.param(Command("set_dice", {"count": True}), "Choose between 1 and 3 dice.", id="bool"),
+    pytest.param(Command("set_dice", {"count": 2.0}), "Choose between 1 and 3 dice.", id="float"),
+    pytest.param(Command("set_dice", {}), "Choose between 1 and 3 dice.", id="missing"),
+    pytest.param(Command("fly"), "Unknown command fly.", id="unknown-kind"),
+    pytest.param(Command("roll", {"when": object()}), "Malformed command", id="not-json"),
+    pytest.param(Command("roll", [1, 2]), "Malformed command", id="args-not-a-mapping"),
+]
+
+
+@pytest.mark.parametrize(("command", "reason"), ILLEGAL)
+def test_an_illegal_command_is_refused_and_changes_nothing(table, db, command, reason):
+    table.call(Command("set_dice", {"count": 3}))
+    roll(table)
+    before_version, before_view, before_records = table.version, table.latest.public, stored(db)
+    updates: list[Update] = []
+    table.subscribe(updates.append)
+
+    result = table.call(command)
+
+    assert not result.ok
+    assert isinstance(result.error, IllegalMove)
+    assert str(result.error).startswith(reason)
+    assert result.version == before_version == table.version
+    assert table.latest.public == before_view
+    assert stored(db) == before_records
+    (update,) = updates
+    assert update.rejected is result.error
+    assert (update.version, update.public, update.command) == (before_version, before_view, command)
+    assert table.latest.rejected is None  # latest is never a refusal
+
+
+def test_refusal_messages_are_catalog_msgids_with_their_params(table):
+    result = table.call(Command("set_dice", {"count": 9}))
+    assert result.error.msgid == "Choose between {low} and {high} dice."
+    assert result.error.params == {"low": 1, "high": 3}
+
+
+# --- undo --------------------------------------------------------------------------------
+def test_undo_is_a_recorded_command_and_deletes_nothing(table, db):
+    first = roll(table)
+    after_first = table.latest.public
+    roll(table)
+    result = table.call(Command(UNDO))
+    assert result.ok and result.version == 4
+    assert table.latest.public == after_first
+    assert table.latest.public["last"] == first
+    assert stored(db) == [(1, NEW_GAME), (2, "roll"), (3, "roll"), (4, UNDO)]
+    assert table.latest.events == [{"type": "undone"}]
+
+
+def test_undo_with_nothing_to_undo_is_refused(table, db):
+    result = table.call(Command(UNDO))
+    assert not result.ok
+    assert str(result.error) == "Nothing to undo."
+    assert table.version == 1
+    assert stored(db) == [(1, NEW_GAME)]
+
+
+def test_undo_steps_back_one_command_at_a_time_until_the_game_start(table):
+    views = [table.latest.public]
+    roll(table)
+    views.append(table.latest.public)
+    table.call(Command("set_dice", {"count": 1}))
+    views.append(table.latest.public)
+    roll(table)
+    for expected in reversed(views):
+        assert table.call(Command(UNDO)).ok
+        assert table.latest.public == expected
+    assert not table.call(Command(UNDO)).ok
+    assert table.version == 7
+
+
+def test_roll_after_undo_replaces_the_undone_roll(table):
+    first = roll(table)
+    roll(table)
+    table.call(Command(UNDO))
+    third = roll(table)
+    view = table.latest.public
+    assert view["rolls"] == 2
+    assert [h["dice"] for h in view["history"]] == [third, first]
+    assert [h["n"] for h in view["history"]] == [2, 1]
+    assert view == replayed_view(table)
+
+
+# --- new game ----------------------------------------------------------------------------
+def test_new_game_resets_the_table(table):
+    roll(table)
+    table.call(Command("set_dice", {"count": 1}))
+    roll(table)
+    result = table.call(Command(NEW_GAME, {"game": "dice", "options": {"count": 3}}))
+    assert result.ok and result.version == 5
+    assert table.latest.public == EMPTY_THREE
+    assert table.latest.events == [{"type": "new_game", "game": "dice"}]
+    assert [r.version for r in table.store.records_since_last(NEW_GAME)] == [5]
+
+
+def test_undo_does_not_reach_back_across_a_new_game(table):
+    roll(table)
+    table.call(Command(NEW_GAME, {"game": "dice", "options": {"count": 3}}))
+    assert not table.call(Command(UNDO)).ok
+    assert table.latest.public == EMPTY_THREE
+
+
+def test_new_game_options_default_when_left_out(table):
+    table.call(Command("set_dice", {"count": 3}))
+    assert table.call(Command(NEW_GAME, {"game": "dice"})).ok
+    assert table.latest.public["count"] == 2
+
+
+@pytest.mark.parametrize(("args", "reason"), [
+    ({"game": "dice", "options": {"count": 5}}, "Invalid game options"),
+    ({"game": "dice", "options": {"count": 0}}, "Invalid game options"),
+    ({"game": "dice", "options": {"count": "2"}}, "Invalid game options"),
+    ({"game": "dice", "options": {"count": True}}, "Invalid game options"),
+    ({"game": "dice", "options": {"colour": "red"}}, "Invalid game options"),
+    ({"game": "dice", "options": "count=3"}, "Malformed command"),
+    ({"game": "chess"}, "Unknown game chess."),
+    ({}, "Unknown game None."),
+])
+def test_bad_new_game_is_refused_and_changes_nothing(table, db, args, reason):
+    roll(table)
+    before_version, before_view, before_records = table.version, table.latest.public, stored(db)
+    result = table.call(Command(NEW_GAME, args))
+    assert not result.ok
+    assert str(result.error).startswith(reason)
+    assert (table.version, table.latest.public, stored(db)) == (before_version, before_view, before_records)
+
+
+# --- restart -----------------------------------------------------------------------------
+def test_restart_resumes_the_same_version_view_and_tokens(db):
+    with running(db) as table:
+        roll(table)
+        table.call(Command("set_dice", {"count": 3}))
+        roll(table)
+        roll(table)
+        table.call(Command(UNDO))
+        version, view = table.version, table.latest.public
+        host, seat = table.host_token(), table.seat_token(0)
+    with running(db) as again:
+        assert again.version == version == 6
+        assert again.latest.public == view
+        assert again.latest.game == "dice"
+        assert (again.host_token(), again.seat_token(0)) == (host, seat)
+        assert stored(db)[-1] == (6, UNDO)  # no second new game on restart
+        assert roll(again) and again.version == 7
+
+
+def test_undo_after_restart_returns_to_the_state_before_the_last_command(db):
+    with running(db) as table:
+        first = roll(table)
+        after_first = table.latest.public
+        roll(table)
+    with running(db) as again:
+        assert again.call(Command(UNDO)).ok
+        assert again.latest.public == after_first
+        assert again.latest.public["last"] == first
+
+
+def test_restart_resumes_only_the_newest_game(db):
+    with running(db) as table:
+        roll(table)
+        roll(table)
+        table.call(Command(NEW_GAME, {"game": "dice", "options": {"count": 3}}))
+    with running(db) as again:
+        assert again.version == 4
+        assert again.latest.public == EMPTY_THREE
+
+
+# --- outputs -----------------------------------------------------------------------------
+def test_subscribers_run_after_the_record_is_committed(table, db):
+    seen: list[tuple[int, int]] = []
+
+    def check_on_disk(update: Update) -> None:
+        con = sqlite3.connect(db)  # not the store's connection: only committed data is visible
+        try:
+            seen.append((update.version, con.execute("SELECT max(version) FROM records").fetchone()[0]))
+        finally:
+            con.close()
+
+    table.subscribe(check_on_disk)
+    roll(table)
+    table.call(Command("set_dice", {"count": 1}))
+    table.call(Command(UNDO))
+    assert seen == [(2, 2), (3, 3), (4, 4)]
+
+
+def test_each_update_carries_the_events_and_the_command(table):
+    updates: list[Update] = []
+    table.subscribe(updates.append)
+    table.call(Command("set_dice", {"count": 1}))
+    faces = roll(table)
+    assert updates[0].events == [{"type": "dice_count", "count": 1}]
+    assert updates[1].events == [{"type": "rolled", "dice": faces}]
+    assert updates[1].command == Command("roll")
+    assert updates[1].private(0) == {}  # free dice hides nothing
+
+
+def test_a_failing_subscriber_does_not_stop_the_table(table):
+    def broken(update):
+        raise RuntimeError("panel unplugged")
+
+    seen: list[int] = []
+    table.subscribe(broken)
+    table.subscribe(lambda u: seen.append(u.version))
+    assert table.call(Command("roll")).ok
+    assert table.call(Command("roll")).ok
+    assert seen == [2, 3]
+    assert table.latest.public["rolls"] == 2
+
+
+def test_unsubscribe_stops_the_calls(table):
+    seen: list[int] = []
+    unsubscribe = table.subscribe(lambda u: seen.append(u.version))
+    roll(table)
+    unsubscribe()
+    roll(table)
+    assert seen == [2]
+
+
+# --- a failing store ---------------------------------------------------------------------
+def test_a_closed_store_refuses_the_command_and_changes_nothing(table, db):
+    roll(table)
+    version, view = table.version, table.latest.public
+    updates: list[Update] = []
+    table.subscribe(updates.append)
+    table.store.close()
+
+    result = table.call(Command("roll"))
+
+    assert not result.ok
+    assert str(result.error).startswith("Could not save the move")
+    assert (table.version, table.latest.public) == (version, view)
+    assert stored(db) == [(1, NEW_GAME), (2, "roll")]
+    (update,) = updates
+    assert update.rejected is result.error and update.public == view
+
+
+def test_a_store_that_cannot_write_refuses_then_recovers_without_a_gap(table, db):
+    roll(table)
+    view = table.latest.public
+    con = sqlite3.connect(db)
+    con.execute("CREATE TRIGGER full BEFORE INSERT ON records BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+    con.commit()
+
+    refused = table.call(Command("roll"))
+    assert not refused.ok and "disk full" in str(refused.error)
+    assert (table.version, table.latest.public) == (2, view)
+
+    con.execute("DROP TRIGGER full")
+    con.commit()
+    con.close()
+    assert table.call(Command("roll")).ok
+    assert table.version == 3
+    assert table.latest.public["rolls"] == 2  # the refused roll left no trace in the state
+    assert stored(db) == [(1, NEW_GAME), (2, "roll"), (3, "roll")]
+    assert table.latest.public == replayed_view(table)
+
+
+# --- export and replay -------------------------------------------------------------------
+def test_export_then_replay_rebuilds_the_same_view(table):
+    roll(table)
+    table.call(Command("set_dice", {"count": 3}))
+    for _ in range(12):
+        roll(table)
+    table.call(Command(UNDO))
+    table.call(Command("set_dice", {"count": 1}))
+    roll(table)
+
+    exported = json.loads(json.dumps(table.export()))  # what `companion replay` reads back from a file
+    assert [r["version"] for r in exported] == list(range(1, table.version + 1))
+    session, version = replay(Record(**r) for r in exported)
+    assert version == table.version
+    assert session.spec.public_view(session.state) == table.latest.public
+
+
+def test_export_holds_only_the_running_game(table):
+    roll(table)
+    table.call(Command(NEW_GAME, {"game": "dice", "options": {"count": 1}}))
+    roll(table)
+    assert [(r["version"], r["kind"]) for r in table.export()] == [(3, NEW_GAME), (4, "roll")]
+
+
+def test_replay_of_nothing_is_no_game():
+    assert replay([]) == (None, 0)
+
+
+# --- tokens ------------------------------------------------------------------------------
+def test_tokens_are_distinct_unguessable_and_kept(table):
+    host = table.host_token()
+    seats = [table.seat_token(s) for s in range(4)]
+    assert len({host, *seats}) == 5
+    assert all(len(t) >= 20 for t in (host, *seats))
+    assert table.host_token() == host and table.seat_token(2) == seats[2]
+
+
+def test_tokens_differ_between_tables(tmp_path):
+    with running(tmp_path / "a.db") as a, running(tmp_path / "b.db") as b:
+        assert a.host_token() != b.host_token()
+        assert a.seat_token(0) != b.seat_token(0)
+
+
+def test_free_dice_has_no_seats_so_no_token_opens_one(table):
+    assert table.seat_for_token(table.seat_token(0)) is None
+    assert table.seat_for_token("guess") is None
