@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""Install the table companion on Raspberry Pi OS Bookworm or later: user, venv, boot config, service."""
+
+import argparse
+import difflib
+import os
+import shlex
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+UNIT_SOURCE = REPO / "systemd" / "companion.service"
+USER = "companion"
+DEVICE_GROUPS = ("gpio", "spi", "i2c")
+VENV = "/opt/companion/venv"
+CONFIG = "/etc/companion/config.toml"
+UNIT = "/etc/systemd/system/companion.service"
+BOOT_CONFIGS = ("/boot/firmware/config.txt", "/boot/config.txt")
+# spidev has no aarch64/armv7l wheel on PyPI: pip compiles it, needing gcc, Python.h and
+# linux/spi/spidev.h (linux-libc-dev, pulled by libc6-dev). Debian splits venv/ensurepip into python3-venv.
+APT_PACKAGES = ("python3-venv", "python3-dev", "gcc", "libc6-dev")
+BOOT_COMMENT = "# table companion: SPI and I2C for the Inky panel (its driver wants no SPI chip-select pin)"
+# (line to add, parameter names that already satisfy it); i2c is the firmware's alias for i2c_arm.
+BOOT_PARAMS = (("dtparam=spi=on", ("spi",)), ("dtparam=i2c_arm=on", ("i2c_arm", "i2c")))
+BOOT_OVERLAY = "dtoverlay=spi0-0cs"
+OFF = {"off", "false", "no", "0"}
+DEFAULT_CONFIG = """\
+# Table companion settings, written once by firmware/install.py: a re-install never overwrites them.
+panel = "auto"
+profile = "impression-7in3"
+language = "fr"
+state_dir = "/var/lib/companion"
+port = 8080
+dice = 2
+"""
+
+
+class Refusal(Exception):
+    """A problem the user must fix before anything is changed."""
+
+
+@dataclass(frozen=True)
+class WriteFile:
+    path: Path
+    old: str | None
+    new: str
+    mode: int = 0o644
+
+
+@dataclass(frozen=True)
+class Run:
+    argv: tuple[str, ...]
+
+
+Action = WriteFile | Run
+
+
+def under(root: Path, path: str) -> Path:
+    return root / path.lstrip("/")
+
+
+def read(path: Path) -> str | None:
+    return path.read_text() if path.is_file() else None
+
+
+def find_boot_config(root: Path) -> Path:
+    for candidate in BOOT_CONFIGS:
+        if under(root, candidate).is_file():
+            return under(root, candidate)
+    tried = " or ".join(str(under(root, c)) for c in BOOT_CONFIGS)
+    raise Refusal(f"no boot config at {tried}: this is not Raspberry Pi OS, or its boot partition is not "
+                  "mounted. Run this on the Pi, or pass --root with a Pi root filesystem that has it.")
+
+
+def edit_boot_config(text: str) -> str:
+    """Turn SPI and I2C on and add the overlay; returns text unchanged when it already has them."""
+    original = text.splitlines()
+    lines = list(original)
+    unconditional, satisfied = True, set()
+    for i, raw in enumerate(lines):
+        line = raw.strip()
+        if line.startswith("["):
+            # A later [pi4]/[cm5]... filter limits every line after it; [all] lifts it.
+            unconditional = line.lower() == "[all]"
+        elif line.startswith("dtparam="):
+            params = line[len("dtparam="):].split(",")
+            for j, param in enumerate(params):
+                name, _, value = param.partition("=")
+                for wanted, names in BOOT_PARAMS:
+                    if name.strip() not in names:
+                        continue
+                    if value.strip().lower() in OFF:
+                        # The panel cannot work with its bus off: turn it on where the user turned it off.
+                        params[j] = f"{name.strip()}=on"
+                        lines[i] = "dtparam=" + ",".join(params)
+                    if unconditional:
+                        satisfied.add(wanted)
+        elif line.split(",")[0].replace(" ", "") == BOOT_OVERLAY and unconditional:
+            satisfied.add(BOOT_OVERLAY)
+    missing = [w for w, _ in BOOT_PARAMS if w not in satisfied]
+    missing += [BOOT_OVERLAY] if BOOT_OVERLAY not in satisfied else []
+    if missing:
+        # A blank line and a comment so the owner sees why these lines exist and can find them.
+        lines += [""] if lines and lines[-1].strip() else []
+        lines += [BOOT_COMMENT] + ([] if unconditional else ["[all]"]) + missing
+    return text if lines == original else "\n".join(lines) + "\n"
+
+
+def installed_debs(root: Path) -> set[str]:
+    status = read(under(root, "/var/lib/dpkg/status")) or ""
+    names, name = set(), None
+    for line in status.splitlines():
+        if line.startswith("Package: "):
+            name = line.split(":", 1)[1].strip()
+        elif line.startswith("Status: ") and line.endswith(" installed") and name:
+            names.add(name)
+    return names
+
+
+def etc_entries(root: Path, name: str) -> dict[str, list[str]]:
+    """/etc/passwd or /etc/group as name -> fields."""
+    text = read(under(root, f"/etc/{name}")) or ""
+    return {f[0]: f for f in (line.split(":") for line in text.splitlines()) if f and f[0]}
+
+
+def plan(root: Path, source: str) -> list[Action]:
+    """Every change needed to bring the system under root to an installed companion, in order."""
+    actions: list[Action] = []
+    missing_debs = [p for p in APT_PACKAGES if p not in installed_debs(root)]
+    if missing_debs:
+        actions += [Run(("apt-get", "update")),
+                    Run(("apt-get", "install", "-y", "--no-install-recommends", *missing_debs))]
+    groups = etc_entries(root, "group")
+    # The unit's SupplementaryGroups= fails to start if a group is missing; Raspberry Pi OS has all three.
+    actions += [Run(("groupadd", "--system", g)) for g in DEVICE_GROUPS if g not in groups]
+    if USER not in etc_entries(root, "passwd"):
+        actions.append(Run(("useradd", "--system", "--user-group", "--home-dir", "/var/lib/companion",
+                            "--no-create-home", "--shell", "/usr/sbin/nologin", USER)))
+    members = [groups[g][3].split(",") if len(groups.get(g, [])) > 3 else [] for g in DEVICE_GROUPS]
+    if any(USER not in m for m in members):
+        actions.append(Run(("usermod", "--append", "--groups", ",".join(DEVICE_GROUPS), USER)))
+    if not under(root, f"{VENV}/bin/python").exists():
+        actions.append(Run(("/usr/bin/python3", "-m", "venv", VENV)))
+    actions.append(Run((f"{VENV}/bin/pip", "install", "--upgrade", f"{source}[pi]")))
+
+    boot = find_boot_config(root)
+    old_boot = boot.read_text()
+    if (new_boot := edit_boot_config(old_boot)) != old_boot:
+        actions.append(WriteFile(boot, old_boot, new_boot, boot.stat().st_mode & 0o7777))
+    if not under(root, CONFIG).exists():
+        actions.append(WriteFile(under(root, CONFIG), None, DEFAULT_CONFIG))
+    unit = UNIT_SOURCE.read_text()
+    if (old_unit := read(under(root, UNIT))) != unit:
+        actions.append(WriteFile(under(root, UNIT), old_unit, unit))
+    # try-restart: a re-install must run the new code; enable --now only starts a stopped service.
+    actions += [Run(("systemctl", "daemon-reload")), Run(("systemctl", "try-restart", USER)),
+                Run(("systemctl", "enable", "--now", USER))]
+    return actions
+
+
+def describe(action: Action) -> list[str]:
+    if isinstance(action, Run):
+        return ["run: " + shlex.join(action.argv)]
+    verb = "create" if action.old is None else "modify"
+    diff = difflib.ndiff((action.old or "").splitlines(), action.new.splitlines())
+    return [f"{verb} {action.path}"] + [f"  {d}".rstrip() for d in diff if d.startswith(("+ ", "- "))]
+
+
+def write_atomically(action: WriteFile) -> None:
+    # A half-written config.txt can stop the Pi from booting: write a sibling file, then rename over.
+    action.path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = action.path.with_name(action.path.name + ".companion-tmp")
+    with open(tmp, "w") as f:
+        f.write(action.new)
+        f.flush()
+        os.fsync(f.fileno())
+    os.chmod(tmp, action.mode)
+    os.replace(tmp, action.path)
+
+
+def execute(actions: list[Action], run: Callable[[tuple[str, ...]], None]) -> None:
+    for action in actions:
+        print("\n".join(describe(action)), flush=True)
+        if isinstance(action, Run):
+            run(action.argv)
+        else:
+            write_atomically(action)
+
+
+def run_command(argv: tuple[str, ...]) -> None:
+    subprocess.run(argv, check=True)
+
+
+def skip_command(argv: tuple[str, ...]) -> None:
+    # A scratch root is not a running system: useradd or systemctl there would change this host instead.
+    print("  not run (--root or --no-commands)")
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--root", type=Path, default=Path("/"),
+                   help="operate on this root filesystem: every path is prefixed, commands are not run")
+    p.add_argument("--dry-run", action="store_true", help="print every change and command, change nothing")
+    p.add_argument("--no-commands", action="store_true", help="apply file changes only; list the commands")
+    p.add_argument("--source", default=str(REPO),
+                   help="what pip installs, with the [pi] extra (default: this checkout)")
+    return p.parse_args(argv)
+
+
+def check_host(args: argparse.Namespace) -> None:
+    scratch = args.dry_run or args.root.resolve() != Path("/")
+    if not scratch and not sys.platform.startswith("linux"):
+        raise Refusal(f"this installs onto Raspberry Pi OS (Linux), not {sys.platform}: run it on the Pi, "
+                      "or use --dry-run / --root DIR to see or stage the changes.")
+    if not scratch and os.geteuid() != 0:
+        raise Refusal("must run as root to create the user, the venv and the service: "
+                      f"sudo python3 {Path(__file__).name} (or --dry-run to only see the plan).")
+    release = read(under(args.root, "/etc/os-release")) or ""
+    fields = dict(line.split("=", 1) for line in release.splitlines() if "=" in line)
+    version = fields.get("VERSION_ID", "").strip('"')
+    # The lgpio wheels need glibc 2.34; Bullseye (11) has 2.31.
+    debian = "debian" in fields.get("ID", "") + fields.get("ID_LIKE", "")
+    if debian and version.isdigit() and int(version) < 12:
+        raise Refusal(f"OS version {version} is too old: flash Raspberry Pi OS Bookworm or newer.")
+    if Path(args.source).is_absolute() and not (Path(args.source) / "pyproject.toml").is_file():
+        raise Refusal(f"--source {args.source} has no pyproject.toml: pass the table-companion checkout.")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        check_host(args)
+        actions = plan(args.root, args.source)
+    except Refusal as problem:
+        print(f"install.py: refusing: {problem}", file=sys.stderr)
+        return 2
+    if args.dry_run:
+        print(f"# dry run, root {args.root}: nothing is changed")
+        for action in actions:
+            print("\n".join(describe(action)))
+        return 0
+    skip = args.no_commands or args.root.resolve() != Path("/")
+    try:
+        execute(actions, skip_command if skip else run_command)
+    except subprocess.CalledProcessError as failed:
+        print(f"install.py: failed (exit {failed.returncode}): {shlex.join(failed.cmd)}", file=sys.stderr)
+        return 1
+    if any(isinstance(a, WriteFile) and a.path.name == "config.txt" for a in actions):
+        print("Reboot to turn on SPI and I2C: sudo reboot")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,228 @@
+"""firmware/install.py against scratch roots: the exact plan, dry-run purity, idempotence, refusals."""
+
+import importlib.util
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+INSTALLER = REPO / "firmware" / "install.py"
+UNIT_LINES = (REPO / "systemd" / "companion.service").read_text().splitlines()
+COMMENT = "# table companion: SPI and I2C for the Inky panel (its driver wants no SPI chip-select pin)"
+# The tail of Raspberry Pi OS Bookworm's stock config.txt: interfaces commented out, ends in [all].
+BOOKWORM = """\
+# Uncomment some or all of these to enable the optional hardware interfaces
+#dtparam=i2c_arm=on
+#dtparam=i2s=on
+#dtparam=spi=on
+
+# Enable audio (loads snd_bcm2835)
+dtparam=audio=on
+
+[cm4]
+otg_mode=1
+
+[cm5]
+dtoverlay=dwc2,dr_mode=host
+
+[all]
+"""
+CONFIG_LINES = [
+    "# Table companion settings, written once by firmware/install.py: a re-install never overwrites them.",
+    'panel = "auto"', 'profile = "impression-7in3"', 'language = "fr"', 'state_dir = "/var/lib/companion"',
+    "port = 8080", "dice = 2",
+]
+
+
+def load_installer():
+    spec = importlib.util.spec_from_file_location("companion_install", INSTALLER)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+install = load_installer()
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(INSTALLER), *args], capture_output=True, text=True, timeout=60)
+
+
+def make_root(tmp_path: Path, config_txt: str = BOOKWORM, boot: str = "boot/firmware/config.txt") -> Path:
+    root = tmp_path / "root"
+    (root / boot).parent.mkdir(parents=True)
+    (root / boot).write_text(config_txt)
+    (root / "etc").mkdir(exist_ok=True)
+    # As on Raspberry Pi OS: the device groups exist (udev gives them the nodes), python3-venv is there.
+    (root / "etc/group").write_text("root:x:0:\ngpio:x:997:pi\nspi:x:999:pi\ni2c:x:998:pi\n")
+    (root / "etc/passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (root / "var/lib/dpkg").mkdir(parents=True)
+    (root / "var/lib/dpkg/status").write_text("Package: python3-venv\nStatus: install ok installed\n\n"
+                                              "Package: gcc\nStatus: deinstall ok config-files\n")
+    return root
+
+
+def snapshot(root: Path) -> dict[str, tuple[bytes, int, int]]:
+    return {str(p.relative_to(root)): (p.read_bytes() if p.is_file() else b"", p.stat().st_mtime_ns,
+                                       p.stat().st_mode) for p in sorted(root.rglob("*"))}
+
+
+def test_dry_run_prints_the_exact_plan(tmp_path):
+    root = make_root(tmp_path)
+    result = run("--root", str(root), "--dry-run")
+    assert result.returncode == 0, result.stderr
+    pip_target = shlex.quote(f"{REPO}[pi]")
+    assert result.stdout.splitlines() == [
+        f"# dry run, root {root}: nothing is changed",
+        "run: apt-get update",
+        "run: apt-get install -y --no-install-recommends python3-dev gcc libc6-dev",
+        "run: useradd --system --user-group --home-dir /var/lib/companion --no-create-home "
+        "--shell /usr/sbin/nologin companion",
+        "run: usermod --append --groups gpio,spi,i2c companion",
+        "run: /usr/bin/python3 -m venv /opt/companion/venv",
+        f"run: /opt/companion/venv/bin/pip install --upgrade {pip_target}",
+        f"modify {root}/boot/firmware/config.txt",
+        "  +", f"  + {COMMENT}", "  + dtparam=spi=on", "  + dtparam=i2c_arm=on", "  + dtoverlay=spi0-0cs",
+        f"create {root}/etc/companion/config.toml",
+        *[f"  + {line}" for line in CONFIG_LINES],
+        f"create {root}/etc/systemd/system/companion.service",
+        *[f"  + {line}".rstrip() for line in UNIT_LINES],
+        "run: systemctl daemon-reload",
+        "run: systemctl try-restart companion",
+        "run: systemctl enable --now companion",
+    ]
+
+
+def test_dry_run_changes_nothing(tmp_path):
+    root = make_root(tmp_path)
+    before = snapshot(root)
+    assert run("--root", str(root), "--dry-run").returncode == 0
+    assert snapshot(root) == before
+
+
+def test_apply_then_nothing_left_to_change(tmp_path):
+    root = make_root(tmp_path)
+    first = run("--root", str(root), "--no-commands")
+    assert first.returncode == 0, first.stderr
+    assert "not run (--root or --no-commands)" in first.stdout
+    config_txt = root / "boot/firmware/config.txt"
+    added = ["", COMMENT, "dtparam=spi=on", "dtparam=i2c_arm=on", "dtoverlay=spi0-0cs"]
+    assert config_txt.read_text() == BOOKWORM + "\n".join(added) + "\n"
+    assert (root / "etc/companion/config.toml").read_text().splitlines() == CONFIG_LINES
+    assert (root / "etc/systemd/system/companion.service").read_text().splitlines() == UNIT_LINES
+    assert not list(root.rglob("*.companion-tmp"))
+
+    before = snapshot(root)
+    second = run("--root", str(root), "--dry-run")
+    assert [line for line in second.stdout.splitlines() if line.startswith(("create", "modify", "  "))] == []
+    assert run("--root", str(root)).returncode == 0
+    assert snapshot(root) == before
+
+
+def test_existing_config_toml_is_kept(tmp_path):
+    root = make_root(tmp_path)
+    (root / "etc/companion").mkdir()
+    (root / "etc/companion/config.toml").write_text('language = "en"\n')
+    assert run("--root", str(root)).returncode == 0
+    assert (root / "etc/companion/config.toml").read_text() == 'language = "en"\n'
+
+
+def test_spi_off_is_replaced_not_duplicated(tmp_path):
+    root = make_root(tmp_path, "dtparam=audio=on\ndtparam=spi=off\n")
+    plan = run("--root", str(root), "--dry-run").stdout
+    assert "  - dtparam=spi=off\n  + dtparam=spi=on\n" in plan
+    assert run("--root", str(root)).returncode == 0
+    lines = (root / "boot/firmware/config.txt").read_text().splitlines()
+    assert lines == ["dtparam=audio=on", "dtparam=spi=on", "", COMMENT, "dtparam=i2c_arm=on",
+                     "dtoverlay=spi0-0cs"]
+
+
+def test_falls_back_to_boot_config_txt(tmp_path):
+    root = make_root(tmp_path, "dtparam=spi=on\n", boot="boot/config.txt")
+    plan = run("--root", str(root), "--dry-run").stdout
+    assert f"modify {root}/boot/config.txt\n" in plan
+    assert run("--root", str(root)).returncode == 0
+    assert (root / "boot/config.txt").read_text().endswith("dtparam=i2c_arm=on\ndtoverlay=spi0-0cs\n")
+
+
+def test_prefers_boot_firmware_over_bookworm_stub(tmp_path):
+    root = make_root(tmp_path)
+    stub = "DO NOT EDIT THIS FILE\n\nThe file you are looking for has moved to /boot/firmware/config.txt\n"
+    (root / "boot/config.txt").write_text(stub)
+    assert run("--root", str(root)).returncode == 0
+    assert (root / "boot/config.txt").read_text() == stub
+    assert "dtoverlay=spi0-0cs" in (root / "boot/firmware/config.txt").read_text()
+
+
+def test_missing_config_txt_is_refused(tmp_path):
+    root = tmp_path / "empty"
+    root.mkdir()
+    result = run("--root", str(root), "--dry-run")
+    assert result.returncode == 2
+    assert f"{root}/boot/firmware/config.txt or {root}/boot/config.txt" in result.stderr
+    assert "--root" in result.stderr and result.stdout == ""
+
+
+def test_old_os_is_refused(tmp_path):
+    root = make_root(tmp_path)
+    (root / "etc/os-release").write_text('ID=debian\nVERSION_ID="11"\nVERSION_CODENAME=bullseye\n')
+    result = run("--root", str(root), "--dry-run")
+    assert result.returncode == 2 and "Bookworm" in result.stderr
+
+
+def test_not_root_or_not_linux_is_refused(monkeypatch, capsys):
+    monkeypatch.setattr(install.os, "geteuid", lambda: 1000)
+    assert install.main([]) == 2
+    assert "must run as root" in capsys.readouterr().err
+    monkeypatch.setattr(install.sys, "platform", "darwin")
+    assert install.main([]) == 2
+    assert "not darwin" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("text", "added"),
+    [
+        ("dtparam=i2c_arm=on,spi=on\ndtoverlay=spi0-0cs\n", []),
+        ("dtparam=i2c=on\ndtparam=spi\n", ["dtoverlay=spi0-0cs"]),
+        # Lines under a model filter do not count, and new lines must not land under one.
+        ("[pi4]\ndtparam=spi=on\ndtparam=i2c_arm=on\ndtoverlay=spi0-0cs\n",
+         ["[all]", "dtparam=spi=on", "dtparam=i2c_arm=on", "dtoverlay=spi0-0cs"]),
+        ("dtparam=i2c_arm=off,audio=on\n[all]\n", ["dtparam=spi=on", "dtoverlay=spi0-0cs"]),
+    ],
+)
+def test_boot_config_edit(text, added):
+    new = install.edit_boot_config(text)
+    appended = new.splitlines()[len(text.splitlines()):]
+    assert [line for line in appended if line and line != COMMENT] == added
+    assert "=off" not in new
+    assert install.edit_boot_config(new) == new
+
+
+def test_executor_runs_commands_in_order_after_the_unit_is_written(tmp_path):
+    root = make_root(tmp_path)
+    (root / "etc/group").write_text("gpio:x:997:pi,companion\nspi:x:999:companion\ni2c:x:998:companion\n")
+    (root / "etc/passwd").write_text("companion:x:999:996::/var/lib/companion:/usr/sbin/nologin\n")
+    unit = root / "etc/systemd/system/companion.service"
+    ran = []
+    install.execute(install.plan(root, "/src"), lambda argv: ran.append((argv, unit.exists())))
+    assert ran == [
+        (("apt-get", "update"), False),
+        (("apt-get", "install", "-y", "--no-install-recommends", "python3-dev", "gcc", "libc6-dev"), False),
+        (("/usr/bin/python3", "-m", "venv", "/opt/companion/venv"), False),
+        (("/opt/companion/venv/bin/pip", "install", "--upgrade", "/src[pi]"), False),
+        (("systemctl", "daemon-reload"), True),
+        (("systemctl", "try-restart", "companion"), True),
+        (("systemctl", "enable", "--now", "companion"), True),
+    ]
+
+
+def test_missing_device_groups_are_created(tmp_path):
+    root = make_root(tmp_path)
+    (root / "etc/group").write_text("root:x:0:\ngpio:x:997:\n")
+    runs = [a.argv for a in install.plan(root, "/src") if isinstance(a, install.Run)]
+    assert ("groupadd", "--system", "spi") in runs and ("groupadd", "--system", "i2c") in runs
+    assert ("groupadd", "--system", "gpio") not in runs
