@@ -226,3 +226,10 @@ def test_missing_device_groups_are_created(tmp_path):
     runs = [a.argv for a in install.plan(root, "/src") if isinstance(a, install.Run)]
     assert ("groupadd", "--system", "spi") in runs and ("groupadd", "--system", "i2c") in runs
     assert ("groupadd", "--system", "gpio") not in runs
+
+
+def test_fragment_matches_what_the_installer_adds():
+    # The fragment is for people who edit config.txt by hand: it must say what install.py writes.
+    lines = (REPO / "firmware" / "config.txt.fragment").read_text().splitlines()
+    assert lines[0] == install.BOOT_COMMENT
+    assert lines[1:] == ["[all]", *install.edit_boot_config("").splitlines()[1:]]
