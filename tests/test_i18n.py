@@ -1,0 +1,118 @@
+"""The catalogs: every string the code and templates use is translated to French and compiled.
+
+The msgids are read from the code at test time (Babel's extractor), never listed here: a new
+player-facing string without a translation fails until `python -m companion.locale.update` is run
+and the French filled in.
+"""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, pick_language, translator
+from companion.locale.update import TRANSLATED, compiled, extract, load, po_path
+
+FIX = "run `python -m companion.locale.update` and fill in the French"
+
+
+@pytest.fixture(scope="module")
+def used() -> dict[str, object]:
+    """msgid -> message, for every msgid in the code and templates."""
+    return {m.id: m for m in extract() if m.id}
+
+
+def fields(text: str) -> set[str]:
+    """The `{name}` fields of a format string ('{{' is a literal brace, not a field)."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def test_extraction_finds_the_core_strings(used):
+    # Guards the guard: if extraction silently found nothing, every other test here would pass.
+    assert {"Free dice", "Nothing to undo.", "Choose between {low} and {high} dice."} <= set(used)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_used_msgid_is_translated(used, lang):
+    po = load(lang)
+    missing = sorted(msgid for msgid in used if msgid not in po)
+    empty = sorted(msgid for msgid in used if msgid in po and not po[msgid].string)
+    assert not missing, f"{po_path(lang)} lacks {missing}: {FIX}"
+    assert not empty, f"{po_path(lang)} has no translation for {empty}: {FIX}"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_catalog_holds_no_stale_or_fuzzy_entries(used, lang):
+    po = load(lang)
+    stale = sorted(m.id for m in po if m.id and m.id not in used)
+    fuzzy = sorted(m.id for m in po if m.id and m.fuzzy)
+    assert not stale, f"{po_path(lang)} still holds msgids the code no longer uses: {stale}; {FIX}"
+    assert not fuzzy, f"{po_path(lang)} has fuzzy entries, which the .mo leaves out: {fuzzy}"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_placeholders_of_each_translation_match_its_msgid(lang):
+    po = load(lang)
+    wrong = [(m.id, m.string) for m in po
+             if m.id and m.string and fields(m.id) != fields(m.string)]
+    assert not wrong, f"{po_path(lang)}: placeholders differ between msgid and msgstr: {wrong}"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_committed_mo_is_compiled_from_the_po(lang):
+    mo = po_path(lang).with_suffix(".mo")
+    assert mo.exists(), f"{mo} is missing: {FIX}"
+    assert mo.read_bytes() == compiled(load(lang)), f"{mo} is older than {po_path(lang)}: {FIX}"
+
+
+def test_translations_are_served_in_french():
+    fr = translator("fr")
+    assert fr("Free dice") == "Dés libres"
+    assert fr("Roll {n}", n=3) == "Lancer n° 3"
+    assert fr("Choose between {low} and {high} dice.", low=1, high=3) == "Choisissez entre 1 et 3 dés."
+
+
+def test_english_is_the_msgid_itself():
+    en = translator("en")
+    assert en("Free dice") == "Free dice"
+    assert en("Roll {n}", n=4) == "Roll 4"
+
+
+def test_every_translated_msgid_is_served_from_the_compiled_catalog(used):
+    fr = catalog("fr")
+    po = load("fr")
+    for msgid in used:
+        if msgid in po and po[msgid].string:
+            assert fr.gettext(msgid) == po[msgid].string
+
+
+@pytest.mark.parametrize("lang", ["de", "", "FR", "english"])
+def test_an_unknown_language_is_refused(lang):
+    with pytest.raises(ValueError, match="unknown language"):
+        translator(lang)
+
+
+@pytest.mark.parametrize(("header", "expected"), [
+    ("en-GB,en;q=0.9", "en"),
+    ("fr-FR,fr;q=0.9,en;q=0.8", "fr"),
+    ("de-DE,de;q=0.9,en;q=0.5", "en"),
+    ("EN-us", "en"),
+    ("de-DE", DEFAULT_LANGUAGE),
+    ("", DEFAULT_LANGUAGE),
+    (None, DEFAULT_LANGUAGE),
+])
+def test_pick_language_from_accept_language(header, expected):
+    assert pick_language(header) == expected
+
+
+def test_the_default_language_is_french():
+    assert DEFAULT_LANGUAGE == "fr"
+    assert pick_language("de", default="en") == "en"
+
+
+@given(st.text())
+def test_pick_language_always_names_one_of_ours(header):
+    assert pick_language(header) in LANGUAGES
