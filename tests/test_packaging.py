@@ -1,0 +1,200 @@
+"""Packaging: the package list matches the tree, and a real wheel carries and finds its data files.
+
+The wheel is built from a clean copy of the source: setuptools packs whatever is in `build/lib`,
+so an in-tree build could ship stale files and let a broken package list pass.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import tomllib
+import zipfile
+from fnmatch import fnmatch
+from pathlib import Path
+
+import pytest
+
+import companion
+
+ROOT = Path(__file__).resolve().parent.parent
+MAPPED = {"companion.web": "web", "companion.hardware": "hardware"}  # top-level folders read at run time
+NOT_SOURCE = shutil.ignore_patterns(".*", "__pycache__", "*.pyc", "build", "dist", "*.egg-info", "state")
+
+
+def setuptools_config() -> dict:
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        return tomllib.load(f)["tool"]["setuptools"]
+
+
+def packages_in_tree() -> set[str]:
+    found = {
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for init in (ROOT / "companion").rglob("__init__.py")
+        if "__pycache__" not in init.parts
+    }
+    return found | set(MAPPED)
+
+
+def game_names() -> list[str]:
+    return sorted(p.parent.name for p in (ROOT / "companion" / "games").glob("*/__init__.py"))
+
+
+def test_the_package_list_names_every_package_folder():
+    declared = setuptools_config()["packages"]
+    assert len(declared) == len(set(declared)), f"pyproject.toml lists a package twice: {declared}"
+    missing = sorted(packages_in_tree() - set(declared))
+    extra = sorted(set(declared) - packages_in_tree())
+    assert not missing, (
+        f"{missing} have an __init__.py but are not in [tool.setuptools] packages in pyproject.toml: "
+        "add them there, or the wheel leaves them out")
+    assert not extra, (
+        f"pyproject.toml lists {extra} but no such folder with an __init__.py exists: "
+        "remove them from [tool.setuptools] packages or create the package")
+
+
+def test_web_and_hardware_are_mapped_into_the_package():
+    assert setuptools_config()["package-dir"] == MAPPED
+    for folder in MAPPED.values():
+        assert (ROOT / folder / "__init__.py").exists(), f"{folder}/ needs an __init__.py to be packaged"
+
+
+# --- a real wheel ------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("wheel")
+    source = tmp / "source"
+    shutil.copytree(ROOT, source, ignore=lambda d, names: _skip(d, names))
+    out = tmp / "dist"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-cache-dir", "-w", str(out), str(source)],
+        capture_output=True, text=True, timeout=900,
+    )
+    assert proc.returncode == 0, f"pip wheel failed:\n{proc.stdout}\n{proc.stderr}"
+    (built,) = out.glob("table_companion-*.whl")
+    return built
+
+
+def _skip(directory: str, names: list[str]) -> set[str]:
+    skipped = set(NOT_SOURCE(directory, names))
+    if Path(directory) == ROOT:
+        skipped |= {"tests", "venv"}
+    return skipped
+
+
+@pytest.fixture(scope="module")
+def wheel_files(wheel) -> list[str]:
+    with zipfile.ZipFile(wheel) as z:
+        return z.namelist()
+
+
+def source_files() -> dict[str, str]:
+    """Wheel path -> source path of every file the package should carry."""
+    expected = {}
+    for top, inside in [("companion", "companion"), *((folder, pkg.replace(".", "/"))
+                                                       for pkg, folder in MAPPED.items())]:
+        for path in (ROOT / top).rglob("*"):
+            rel = path.relative_to(ROOT / top)
+            if path.is_file() and not any(p == "__pycache__" or p.startswith(".") for p in rel.parts) \
+                    and path.suffix != ".pyc":
+                expected[f"{inside}/{rel.as_posix()}"] = str(path.relative_to(ROOT))
+    return expected
+
+
+@pytest.mark.parametrize("pattern", [
+    "companion/web/templates/*.html",
+    "companion/web/static/*",
+    "companion/hardware/profiles/*.toml",
+    "companion/render/fonts/DejaVuSans.ttf",
+    "companion/locale/fr/LC_MESSAGES/messages.mo",
+])
+def test_the_wheel_carries_the_run_time_files(wheel_files, pattern):
+    assert any(fnmatch(name, pattern) for name in wheel_files), f"the wheel has no {pattern}"
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_wheel_carries_every_game(wheel_files, game):
+    assert f"companion/games/{game}/__init__.py" in wheel_files
+    assert f"companion/games/{game}/rules.py" in wheel_files, f"game {game} has no rules in the wheel"
+
+
+def test_the_wheel_carries_every_source_file(wheel_files):
+    missing = sorted(src for name, src in source_files().items() if name not in wheel_files)
+    assert not missing, f"the wheel leaves out {missing}: check [tool.setuptools] in pyproject.toml"
+
+
+def test_the_wheel_carries_no_caches_or_tests(wheel_files):
+    junk = [n for n in wheel_files if "__pycache__" in n or n.endswith(".pyc") or n.startswith("tests/")]
+    assert not junk
+
+
+def test_the_wheel_declares_the_companion_command(wheel):
+    with zipfile.ZipFile(wheel) as z:
+        entry_points = next(n for n in z.namelist() if n.endswith(".dist-info/entry_points.txt"))
+        text = z.read(entry_points).decode()
+    assert "companion = companion.cli:main" in text
+
+
+# --- installed into a clean venv ---------------------------------------------------------
+INSTALLED_CHECK = textwrap.dedent("""
+    import json
+    from importlib.resources import files
+
+    import companion
+    import companion.games.dice
+    from companion.i18n import translator
+
+    templates = files("companion.web") / "templates"
+    profiles = files("companion.hardware") / "profiles"
+    print(json.dumps({
+        "file": companion.__file__,
+        "game": companion.games.dice.SPEC.name,
+        "templates": sorted(p.name for p in templates.iterdir() if p.name.endswith(".html")),
+        "profiles": sorted(p.name for p in profiles.iterdir() if p.name.endswith(".toml"))
+                    if profiles.is_dir() else [],
+        "font": (files("companion.render") / "fonts" / "DejaVuSans.ttf").is_file(),
+        "french": translator("fr")("Free dice"),
+    }))
+""")
+
+
+@pytest.fixture(scope="module")
+def installed(wheel, tmp_path_factory) -> Path:
+    venv = tmp_path_factory.mktemp("venv") / "env"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    proc = subprocess.run([str(venv / "bin" / "pip"), "install", "--no-cache-dir", str(wheel)],
+                          capture_output=True, text=True, timeout=1800, env=_clean_env())
+    assert proc.returncode == 0, f"pip install failed:\n{proc.stdout}\n{proc.stderr}"
+    return venv
+
+
+def _clean_env() -> dict:
+    """No PYTHONPATH or venv leaking in: the installed wheel alone must do."""
+    return {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME"}}
+
+
+@pytest.mark.slow
+def test_the_installed_command_reports_its_version(installed, tmp_path):
+    proc = subprocess.run([str(installed / "bin" / "companion"), "--version"], capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path, env=_clean_env())
+    assert proc.returncode == 0, proc.stderr
+    assert companion.__version__ in proc.stdout + proc.stderr
+
+
+@pytest.mark.slow
+def test_the_installed_package_finds_its_data_files(installed, tmp_path):
+    import json
+
+    proc = subprocess.run([str(installed / "bin" / "python"), "-c", INSTALLED_CHECK], capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path, env=_clean_env())
+    assert proc.returncode == 0, proc.stderr
+    found = json.loads(proc.stdout)
+    assert Path(found["file"]).is_relative_to(installed), f"imported the source tree, not the wheel: {found}"
+    assert found["game"] == "dice"
+    assert "base.html" in found["templates"]
+    assert found["profiles"], "no pin profile found under companion.hardware/profiles"
+    assert found["font"]
+    assert found["french"] == "Dés libres"
