@@ -1,0 +1,68 @@
+"""The phone-facing web app: a Flask factory wiring pages, the JSON API and the SSE hub to a runtime."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+from flask import Flask, current_app, g, request
+
+from companion.i18n import LANGUAGES, pick_language, translator
+
+LANG_COOKIE = "lang"
+MAX_BODY = 64 * 1024  # a command is a few hundred bytes; anything bigger is a mistake or an attack
+
+
+def request_language() -> str:
+    """The language of this request: `?lang=`, then the cookie, then Accept-Language, then the table's."""
+    if "lang" not in g:
+        default = current_app.extensions["companion"].language
+        chosen = request.args.get("lang") or request.cookies.get(LANG_COOKIE)
+        g.lang = chosen if chosen in LANGUAGES else pick_language(request.headers.get("Accept-Language"),
+                                                                   default if default in LANGUAGES else "fr")
+    return g.lang
+
+
+def _gettext(msgid: str, **params) -> str:
+    return translator(request_language())(msgid, **params)
+
+
+def _ngettext(singular: str, plural: str, n: int, **params) -> str:
+    return _gettext(singular if n == 1 else plural, n=n, **params)
+
+
+def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24) -> Flask:
+    """The app serving `runtime` (table, board, display, language, url).
+
+    `keepalive` is the seconds between SSE comments; `max_streams` caps open live pages,
+    and serve() sizes waitress's threads from it.
+    """
+    from companion.webapp import api, events, pages
+
+    web = files("companion.web")
+    app = Flask(__name__, template_folder=str(web / "templates"), static_folder=str(web / "static"),
+                static_url_path="/static")
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+    app.json.ensure_ascii = False
+    app.json.sort_keys = False
+    app.extensions["companion"] = runtime
+    app.extensions["companion.hub"] = events.Hub(runtime.table, keepalive=keepalive,
+                                                 max_streams=max_streams).start()
+    app.jinja_env.add_extension("jinja2.ext.i18n")
+    # Old-style callables: `_` is our own function, so `{name}` fields work as they do in Python.
+    app.jinja_env.install_gettext_callables(_gettext, _ngettext, newstyle=False)
+    app.jinja_env.globals["_"] = _gettext
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    app.register_error_handler(Exception, pages.handle_error)
+
+    @app.after_request
+    def _headers(response):
+        # Seat and host links carry capabilities in the URL: never hand them on as a Referer.
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        lang = request.args.get("lang")
+        if lang in LANGUAGES and request.cookies.get(LANG_COOKIE) != lang:
+            response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax")
+        return response
+
+    return app

@@ -1,0 +1,235 @@
+"""The JSON API under /api: state, commands, live events, export, and the device twin."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import msgspec
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from companion.games.spec import Command, IllegalMove
+from companion.i18n import translator
+from companion.table import HOST_COMMANDS
+from companion.webapp import request_language
+from companion.webapp.events import Hub, Stream, TooManyStreams
+from companion.webapp.openapi import CommandBody, PressBody, document
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+CALL_TIMEOUT = 10.0  # seconds a phone waits for the table before being told to retry
+SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+EXAMPLES = {CommandBody: '{"kind": "roll"}', PressBody: '{"button": "roll", "hold": false}'}
+
+
+class ApiError(Exception):
+    """An answer other than success: a status and a message already in the request's language."""
+
+    def __init__(self, status: int, message: str, **extra: Any):
+        super().__init__(message)
+        self.status, self.message, self.extra = status, message, extra
+
+
+def _(msgid: str, **params) -> str:
+    return translator(request_language())(msgid, **params)
+
+
+def error_response(status: int, message: str, **extra: Any) -> Response:
+    response = jsonify({"ok": False, "error": message, **extra})
+    response.status_code = status
+    return response
+
+
+@bp.errorhandler(ApiError)
+def _api_error(exc: ApiError) -> Response:
+    return error_response(exc.status, exc.message, **exc.extra)
+
+
+def runtime():
+    return current_app.extensions["companion"]
+
+
+def hub() -> Hub:
+    return current_app.extensions["companion.hub"]
+
+
+def decode(kind: type):
+    """The request body as a `kind` struct, or a 400 saying what was wrong and what to send."""
+    data = request.get_data()
+    if not data.strip():
+        raise ApiError(400, _("The request body is empty: send JSON like {example}.", example=EXAMPLES[kind]))
+    try:
+        return msgspec.json.decode(data, type=kind)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise ApiError(400, _("The request body is not valid: {detail}. Send JSON like {example}.",
+                              detail=str(exc), example=EXAMPLES[kind])) from None
+
+
+def same_token(given: str | None, expected: str) -> bool:
+    # Compared as bytes: compare_digest refuses non-ASCII str, and a header may hold anything.
+    return bool(given) and secrets.compare_digest(given.encode("utf-8", "replace"), expected.encode())
+
+
+def seat_of(token: str) -> int | None:
+    if not token.isascii():
+        return None  # no real token is; and Table.seat_for_token's compare_digest would raise on it
+    return runtime().table.seat_for_token(token)
+
+
+def host_token_given() -> str | None:
+    return request.headers.get("X-Host-Token")
+
+
+def is_host(token: str | None) -> bool:
+    return same_token(token, runtime().table.host_token())
+
+
+def require_host(token: str | None, action: str) -> None:
+    if not token:
+        raise ApiError(403, _("Only the host can do this ({action}): open the host link on this phone, "
+                              "or send the host token in the X-Host-Token header.", action=action))
+    if not is_host(token):
+        raise ApiError(403, _("This host token is not valid ({action}): open the host link again, "
+                              "or ask the host to do it.", action=action))
+
+
+def describe(lang: str):
+    """A refusal as JSON in `lang`: the readable reason and its msgid."""
+    tr = translator(lang)
+
+    def _describe(exc: IllegalMove) -> dict:
+        return {"error": tr(exc.msgid, **exc.params), "msgid": exc.msgid}
+    return _describe
+
+
+# --- the game ------------------------------------------------------------------------------
+@bp.get("/state")
+def state():
+    latest = runtime().table.latest
+    session = latest.session
+    return {
+        "version": latest.version,
+        "game": latest.game,
+        "title": _(session.spec.title) if session else None,
+        "public": latest.public,
+        "legal": session.spec.legal(session.state, None) if session else [],
+        "host": is_host(host_token_given()),
+    }
+
+
+@bp.post("/command")
+def command():
+    body: CommandBody = decode(CommandBody)
+    table = runtime().table
+    if body.kind in HOST_COMMANDS:
+        require_host(host_token_given() or body.host_token, body.kind)
+    seat = None
+    seat_token = request.headers.get("X-Seat-Token")
+    if seat_token is not None:
+        seat = seat_of(seat_token)
+        if seat is None:
+            raise ApiError(403, _("This seat link is not valid: open your seat's link again, "
+                                  "or ask the host for a new one."))
+    try:
+        result = table.call(Command(body.kind, body.args, seat), timeout=CALL_TIMEOUT)
+    except TimeoutError:
+        raise ApiError(503, _("The table did not answer in time: wait a moment and try again.")) from None
+    if result.ok:
+        return {"ok": True, "version": result.version}
+    refusal = describe(request_language())(result.error)
+    return error_response(409, refusal["error"], msgid=refusal["msgid"], version=result.version)
+
+
+@bp.get("/export")
+def export():
+    require_host(host_token_given(), "export")
+    table = runtime().table
+    latest = table.latest
+    return {"ok": True, "version": latest.version, "game": latest.game, "records": table.export()}
+
+
+@bp.get("/events")
+def events():
+    return _stream(None)
+
+
+@bp.get("/seat/<token>")
+def seat_view(token: str):
+    seat = _seat_or_404(token)
+    latest = runtime().table.latest
+    return {"version": latest.version, "game": latest.game, "seat": seat, "private": latest.private(seat)}
+
+
+@bp.get("/seat/<token>/events")
+def seat_events(token: str):
+    return _stream(_seat_or_404(token))
+
+
+def _seat_or_404(token: str) -> int:
+    seat = seat_of(token)
+    if seat is None:
+        raise ApiError(404, _("No seat has this link: ask the host for your seat's link, "
+                              "or scan the QR code on the table."))
+    return seat
+
+
+def _stream(seat: int | None) -> Response:
+    try:
+        stream: Stream = hub().open(describe(request_language()), seat)
+    except TooManyStreams as exc:
+        raise ApiError(503, _("Too many live pages are open ({limit}): close one on another phone "
+                              "and reload.", limit=exc.args[0])) from None
+    return Response(stream, mimetype="text/event-stream", headers=SSE_HEADERS, direct_passthrough=True)
+
+
+# --- the device twin -----------------------------------------------------------------------
+def device_state() -> dict:
+    rt = runtime()
+    board, display = rt.board, rt.display
+    snap = board.snapshot() if board is not None else {"dice": [], "status": False, "buttons": []}
+    return {
+        "board": board is not None,
+        "simulated": bool(getattr(board, "simulated", False)),
+        "dice": list(snap.get("dice", [])),
+        "status": bool(snap.get("status", False)),
+        "buttons": list(snap.get("buttons", [])),
+        "frame": bool(display is not None and display.png),
+        "frame_version": int(getattr(rt, "frame_version", 0) or 0),
+    }
+
+
+@bp.get("/device")
+def device():
+    response = jsonify(device_state())
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/device/frame.png")
+def frame():
+    display = runtime().display
+    png = display.png if display is not None else b""
+    if not png:
+        raise ApiError(404, _("No e-ink frame has been shown yet: wait for the panel's first refresh."))
+    return Response(png, mimetype="image/png", headers={"Cache-Control": "no-store"})
+
+
+@bp.post("/device/press")
+def press():
+    body: PressBody = decode(PressBody)
+    board = runtime().board
+    if board is None:
+        raise ApiError(409, _("No device is attached to this table, so there is no button to press."))
+    if not getattr(board, "simulated", False):
+        raise ApiError(403, _("These are a real device's buttons: press them on the device itself."))
+    names = list(board.snapshot().get("buttons", []))
+    if body.button not in names:
+        raise ApiError(400, _("Unknown button {button}: choose one of {names}.",
+                              button=body.button, names=", ".join(names)))
+    board.press(body.button, hold=body.hold)
+    return {"ok": True, **device_state()}
+
+
+@bp.get("/openapi.json")
+def openapi():
+    return document()

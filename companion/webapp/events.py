@@ -1,0 +1,166 @@
+"""The SSE hub: one bounded queue per open page, fed from the table without ever blocking it."""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from collections.abc import Callable
+
+from companion.table import Table, Update
+
+_CLOSE = object()
+RETRY_MS = 2000  # how soon a browser reconnects after the stream drops
+
+
+class TooManyStreams(Exception):
+    """Every stream slot is taken; the message says how many and what to do."""
+
+
+def message(event: str, data: dict, version: int | None = None) -> bytes:
+    """One SSE message; the id lets a reconnecting browser say what it last saw."""
+    head = f"event: {event}\n" + (f"id: {version}\n" if version is not None else "")
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return (head + f"data: {body}\n\n").encode()
+
+
+def public_payload(update: Update) -> dict:
+    """What every phone may see: never the command's args or the events, which a game may not vet."""
+    return {"version": update.version, "game": update.game, "public": update.public}
+
+
+class Stream:
+    """One open page. Iterating yields SSE bytes; close() (called by the server) frees its slot.
+
+    A class, not a generator, so close() frees the slot even if the server never started iterating.
+    """
+
+    def __init__(self, hub: Hub, seat: int | None, describe: Callable[[Exception], dict], size: int):
+        self.hub, self.seat, self._describe = hub, seat, describe
+        self.queue: queue.Queue = queue.Queue(maxsize=size)
+        self.resync = False  # set by the table thread when this page fell behind
+        self._sent = -1
+        self._started = False
+        self._closed = False
+
+    # --- fed on the table thread: must never block ---------------------------------------
+    def offer(self, update: Update) -> None:
+        try:
+            self.queue.put_nowait(update)
+        except queue.Full:
+            self.resync = True
+
+    def end(self) -> None:
+        try:
+            self.queue.put_nowait(_CLOSE)
+        except queue.Full:
+            self.resync, self._closed = True, True
+
+    # --- iterated on a waitress worker thread ---------------------------------------------
+    def __iter__(self) -> Stream:
+        return self
+
+    def __next__(self) -> bytes:
+        if self._closed:
+            raise StopIteration
+        if not self._started:
+            self._started = True
+            return f"retry: {RETRY_MS}\n\n".encode() + self._snapshot()
+        while True:
+            try:
+                item = self.queue.get(timeout=self.hub.keepalive)
+            except queue.Empty:
+                return b": keepalive\n\n"
+            if item is _CLOSE or self._closed:
+                self.close()
+                raise StopIteration
+            if self.resync:
+                self.resync = False
+                self._drain()
+                return self._snapshot()
+            out = self._format(item)
+            if out:
+                return out
+
+    def close(self) -> None:
+        self._closed = True
+        self.hub._remove(self)
+
+    def _drain(self) -> None:
+        try:
+            while True:
+                if self.queue.get_nowait() is _CLOSE:
+                    self._closed = True
+        except queue.Empty:
+            pass
+
+    def _payload(self, update: Update) -> dict:
+        data = public_payload(update)
+        if self.seat is not None:
+            data |= {"seat": self.seat, "private": update.private(self.seat)}
+        return data
+
+    def _snapshot(self) -> bytes:
+        update = self.hub.table.latest
+        self._sent = update.version
+        return message("snapshot", self._payload(update), update.version)
+
+    def _format(self, update: Update) -> bytes | None:
+        if update.rejected is not None:
+            # A refusal is told only to whoever could have sent it: the table's own page or that seat.
+            mine = update.command is not None and update.command.seat == self.seat
+            if not mine:
+                return None
+            return message("rejected", {"version": update.version, **self._describe(update.rejected)})
+        if update.version <= self._sent:
+            return None  # already in the snapshot this page got
+        self._sent = update.version
+        return message("update", self._payload(update), update.version)
+
+
+class Hub:
+    """Subscribes once to the table and fans each update out to every open stream."""
+
+    def __init__(self, table: Table, *, keepalive: float = 15.0, max_streams: int = 24, queue_size: int = 32):
+        self.table = table
+        self.keepalive = keepalive
+        self.max_streams = max_streams
+        self.queue_size = queue_size
+        self._streams: list[Stream] = []
+        self._lock = threading.Lock()
+        self._unsubscribe: Callable[[], None] | None = None
+
+    def start(self) -> Hub:
+        self._unsubscribe = self.table.subscribe(self._fan_out)
+        return self
+
+    def close(self) -> None:
+        """Stop listening and end every open stream, so the server can shut down promptly."""
+        if self._unsubscribe:
+            self._unsubscribe()
+        with self._lock:
+            streams = list(self._streams)
+        for stream in streams:
+            stream.end()
+
+    @property
+    def open_streams(self) -> int:
+        return len(self._streams)
+
+    def open(self, describe: Callable[[Exception], dict], seat: int | None = None) -> Stream:
+        """A new stream for one page; TooManyStreams when every slot is taken."""
+        stream = Stream(self, seat, describe, self.queue_size)
+        with self._lock:
+            if len(self._streams) >= self.max_streams:
+                raise TooManyStreams(self.max_streams)
+            self._streams = [*self._streams, stream]
+        return stream
+
+    def _remove(self, stream: Stream) -> None:
+        with self._lock:
+            self._streams = [s for s in self._streams if s is not stream]
+
+    def _fan_out(self, update: Update) -> None:
+        # Runs on the table thread: a copy-on-write list and put_nowait only.
+        for stream in self._streams:
+            stream.offer(update)

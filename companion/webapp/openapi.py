@@ -1,0 +1,136 @@
+"""The JSON API's contract: request bodies as msgspec structs, and the OpenAPI 3 document built from them."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+
+import companion
+
+Kind = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[a-z][a-z0-9_]*$",
+                                   description="A command kind such as roll, set_dice, undo, new_game.")]
+Button = Annotated[str, msgspec.Meta(min_length=1, max_length=20, description="a, b, c, d or roll.")]
+
+
+class CommandBody(msgspec.Struct, forbid_unknown_fields=True):
+    """A command for the table. Host commands (new_game, undo) need the host token."""
+
+    kind: Kind
+    args: dict[str, Any] = msgspec.field(default_factory=dict)
+    host_token: str | None = None
+
+
+class PressBody(msgspec.Struct, forbid_unknown_fields=True):
+    """A press on one of the simulated device's buttons; `hold` is a long press."""
+
+    button: Button
+    hold: bool = False
+
+
+def _error(description: str) -> dict:
+    return {"description": description,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+
+
+def _ok(description: str, schema: dict | None = None, media: str = "application/json") -> dict:
+    return {"description": description, "content": {media: {"schema": schema or {"type": "object"}}}}
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _body(name: str) -> dict:
+    return {"required": True,
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}}}
+
+
+HOST = [{"hostToken": []}]
+SEAT_PARAM = {"name": "token", "in": "path", "required": True, "schema": {"type": "string"},
+              "description": "The seat's private link token."}
+
+
+def document() -> dict:
+    """The OpenAPI 3.1 description of every route under /api."""
+    _, schemas = msgspec.json.schema_components([CommandBody, PressBody],
+                                                ref_template="#/components/schemas/{name}")
+    schemas["Error"] = {
+        "type": "object", "required": ["ok", "error"],
+        "properties": {"ok": {"const": False},
+                       "error": {"type": "string", "description": "What was wrong and how to fix it, "
+                                                                   "in the request's language."},
+                       "msgid": {"type": "string", "description": "The English message id of a refusal."}},
+    }
+    schemas["State"] = {
+        "type": "object",
+        "properties": {"version": {"type": "integer"}, "game": {"type": ["string", "null"]},
+                       "title": {"type": ["string", "null"]}, "public": {"type": "object"},
+                       "legal": {"type": "array", "items": {"type": "string"}},
+                       "host": {"type": "boolean", "description": "Whether X-Host-Token is the host's."}},
+    }
+    schemas["Device"] = {
+        "type": "object",
+        "properties": {"board": {"type": "boolean"}, "simulated": {"type": "boolean"},
+                       "dice": {"type": "array", "items": {"type": ["integer", "null"]}},
+                       "status": {"type": "boolean"},
+                       "buttons": {"type": "array", "items": {"type": "string"}},
+                       "frame": {"type": "boolean"}, "frame_version": {"type": "integer"}},
+    }
+    sse = "text/event-stream: `snapshot` first (full view and version), then `update`, `rejected`, " \
+          "and `: keepalive` comments."
+    paths = {
+        "/api/state": {"get": {"summary": "The public view of the running game.",
+                               "responses": {"200": _ok("The state.", _ref("State"))}}},
+        "/api/command": {"post": {
+            "summary": "Send a command and wait until it is recorded or refused.",
+            "description": "Host commands need X-Host-Token (or host_token in the body); "
+                           "a seat's commands carry X-Seat-Token.",
+            "parameters": [{"name": "X-Host-Token", "in": "header", "schema": {"type": "string"}},
+                           {"name": "X-Seat-Token", "in": "header", "schema": {"type": "string"}}],
+            "requestBody": _body("CommandBody"),
+            "responses": {"200": _ok("Recorded.", {"type": "object", "properties": {
+                "ok": {"const": True}, "version": {"type": "integer"}}}),
+                "400": _error("The body is not a valid command."),
+                "403": _error("A host command without the right host token, or an unknown seat token."),
+                "409": _error("The rules refused the command; the state is unchanged."),
+                "503": _error("The table did not answer in time.")}}},
+        "/api/events": {"get": {"summary": "Live public updates (Server-Sent Events).",
+                                "responses": {"200": _ok(sse, {"type": "string"}, "text/event-stream"),
+                                              "503": _error("Too many live pages are open.")}}},
+        "/api/export": {"get": {"summary": "The running game's record (host only).", "security": HOST,
+                                "responses": {"200": _ok("The records, oldest first."),
+                                              "403": _error("Missing or wrong host token.")}}},
+        "/api/seat/{token}": {"get": {"summary": "A seat's private view.", "parameters": [SEAT_PARAM],
+                                      "responses": {"200": _ok("The private view."),
+                                                    "404": _error("No seat has this token.")}}},
+        "/api/seat/{token}/events": {"get": {
+            "summary": "Live private updates of one seat (Server-Sent Events).", "parameters": [SEAT_PARAM],
+            "responses": {"200": _ok(sse, {"type": "string"}, "text/event-stream"),
+                          "404": _error("No seat has this token."), "503": _error("Too many live pages.")}}},
+        "/api/device": {"get": {"summary": "The device twin: LED dice, status LED, buttons, frame version.",
+                                "responses": {"200": _ok("The device.", _ref("Device"))}}},
+        "/api/device/frame.png": {"get": {
+            "summary": "The current e-ink frame, as the glass shows it.",
+            "responses": {"200": _ok("PNG image.", {"type": "string"}, "image/png"),
+                          "404": _error("No frame has been shown yet.")}}},
+        "/api/device/press": {"post": {
+            "summary": "Press a simulated hardware button; the real button code runs.",
+            "requestBody": _body("PressBody"),
+            "responses": {"200": _ok("Pressed; the device as it is now.",
+                                     _ref("Device")),
+                          "400": _error("Unknown button or malformed body."),
+                          "403": _error("A real device: its buttons are pressed by hand."),
+                          "409": _error("No device is attached.")}}},
+        "/api/openapi.json": {"get": {"summary": "This document.",
+                                      "responses": {"200": _ok("OpenAPI 3.1.")}}},
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Table companion", "version": companion.__version__,
+                 "description": "The phones' API of the table companion. Errors are JSON with a 4xx status."},
+        "paths": paths,
+        "components": {"schemas": schemas,
+                       "securitySchemes": {"hostToken": {"type": "apiKey", "in": "header",
+                                                         "name": "X-Host-Token"}}},
+    }

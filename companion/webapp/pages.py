@@ -1,0 +1,102 @@
+"""The phone pages: the public scoreboard, a seat's private page, the device twin, and error pages."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Blueprint, Response, current_app, render_template, request
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
+
+from companion.i18n import LANGUAGES, translator
+from companion.webapp import request_language
+from companion.webapp.api import device_state, error_response, seat_of
+from companion.webapp.events import public_payload
+
+log = logging.getLogger(__name__)
+bp = Blueprint("pages", __name__)
+
+
+class PageError(Exception):
+    """A page that cannot be shown, with a status and a message already in the reader's language."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+def _(msgid: str, **params) -> str:
+    return translator(request_language())(msgid, **params)
+
+
+def _context() -> dict:
+    runtime = current_app.extensions["companion"]
+    latest = runtime.table.latest
+    game = latest.game
+    return {
+        "lang": request_language(),
+        "languages": LANGUAGES,
+        "game": game,
+        "title": _(latest.session.spec.title) if latest.session else _("No game"),
+        "fragments": [f"games/{game}.html", "games/generic.html"],
+        "snapshot": public_payload(latest),
+    }
+
+
+@bp.get("/")
+def scoreboard():
+    return render_template("scoreboard.html", **_context())
+
+
+@bp.get("/device")
+def device():
+    return render_template("device.html", device=device_state(), **_context())
+
+
+@bp.get("/seat/<token>")
+def seat(token: str):
+    number = seat_of(token)
+    if number is None:
+        raise PageError(404, _("This seat link is not valid. Ask the host for your seat's link, "
+                               "or scan the QR code on the table."))
+    context = _context()
+    latest = current_app.extensions["companion"].table.latest
+    context["snapshot"] |= {"seat": number, "private": latest.private(number)}
+    response = Response(render_template("seat.html", seat=number, token=token, **context))
+    response.headers["Cache-Control"] = "no-store"  # the page holds this seat's secrets
+    return response
+
+
+def handle_error(exc: Exception) -> Response:
+    """Every error: JSON under /api, a readable page elsewhere; 500 only for our own bugs."""
+    api = request.path == "/api" or request.path.startswith("/api/")
+    if isinstance(exc, PageError):
+        status, message = exc.status, exc.message
+    elif isinstance(exc, HTTPException):
+        status, message = exc.code or 500, _http_message(exc)
+    else:
+        log.exception("error serving %s %s", request.method, request.path)
+        status, message = 500, _("Something went wrong on the table ({kind}): reload the page and try again.",
+                                 kind=type(exc).__name__)
+    if api:
+        response = error_response(status, message)
+    else:
+        response = Response(render_template("error.html", status=status, message=message,
+                                            lang=request_language(), languages=LANGUAGES), status=status)
+    if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
+        response.headers["Allow"] = ", ".join(exc.valid_methods)
+    return response
+
+
+def _http_message(exc: HTTPException) -> str:
+    path, method = request.path, request.method
+    if exc.code == 404:
+        if path.startswith("/api"):
+            return _("There is no {path} in this API: see /api/openapi.json for the routes.", path=path)
+        return _("This page does not exist. Go back to the scoreboard.")
+    if exc.code == 405 and isinstance(exc, MethodNotAllowed):
+        allowed = ", ".join(m for m in (exc.valid_methods or []) if m not in ("HEAD", "OPTIONS"))
+        return _("{path} does not accept {method}: use {allowed}.", path=path, method=method, allowed=allowed)
+    if exc.code == 413:
+        return _("The request body is too big: send at most {limit} bytes.",
+                 limit=current_app.config["MAX_CONTENT_LENGTH"])
+    return f"{exc.code} {exc.name}: {exc.description}"

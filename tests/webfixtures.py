@@ -1,0 +1,171 @@
+"""Helpers for the web tests: a runtime from real parts, a live waitress server, and an SSE reader."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from companion.store import Store
+from companion.table import Table
+from companion.webapp import create_app
+from companion.webapp.serve import serve
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@dataclass
+class Runtime:
+    """What the daemon hands create_app, built here from the real table and store."""
+
+    table: Table
+    board: object = None
+    display: object = None
+    language: str = "fr"
+    url: str = "http://192.168.1.20:8080/"
+    frame_source: object = field(default=None, repr=False)  # anything with `.shown`, e.g. a Refresher
+
+    @property
+    def frame_version(self) -> int:
+        return getattr(self.frame_source, "shown", 0) if self.frame_source is not None else 0
+
+
+class FakeBoard:
+    """A stand-in board for API tests: it records presses and lights the LED dice it is told to."""
+
+    def __init__(self, simulated: bool = True):
+        self.simulated = simulated
+        self.dice: list[int | None] = [None, None]
+        self.status = True
+        self.presses: list[tuple[str, bool]] = []
+
+    def snapshot(self) -> dict:
+        return {"dice": list(self.dice), "status": self.status, "buttons": ["a", "b", "c", "d", "roll"]}
+
+    def press(self, name: str, hold: bool = False) -> None:
+        self.presses.append((name, hold))
+
+
+class FakeDisplay:
+    def __init__(self, png: bytes = b""):
+        self.png = png
+
+
+def make_runtime(tmp_path: Path, game: str = "dice", options: dict | None = None, **kw) -> Runtime:
+    """A started table whose first game is already set up (start() only queues it)."""
+    table = Table(Store(tmp_path / "s.db"), game, options).start()
+    deadline = time.monotonic() + 5
+    while table.latest.game is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return Runtime(table=table, **kw)
+
+
+@contextmanager
+def running_app(tmp_path: Path, *, keepalive: float = 15.0, max_streams: int = 24, **kw):
+    """A table and its app; everything stopped afterwards."""
+    runtime = make_runtime(tmp_path, **kw)
+    app = create_app(runtime, keepalive=keepalive, max_streams=max_streams)
+    try:
+        yield runtime, app
+    finally:
+        app.extensions["companion.hub"].close()
+        runtime.table.stop()
+        runtime.table.store.close()
+
+
+@contextmanager
+def live_server(app, **kw):
+    """The app on a real waitress server on a free loopback port."""
+    server = serve(app, "127.0.0.1", 0, **kw)
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+class SSEClient:
+    """Reads Server-Sent Events from a real HTTP connection, one message at a time."""
+
+    def __init__(self, port: int, path: str = "/api/events", timeout: float = 5.0,
+                 headers: dict | None = None):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        self.conn.request("GET", path, headers={"Accept": "text/event-stream", **(headers or {})})
+        self.response = self.conn.getresponse()
+        self.status = self.response.status
+        self.headers = dict(self.response.getheaders())
+
+    def next(self) -> dict:
+        """The next message as {"event", "id", "data", "comment"}; raises TimeoutError when none comes."""
+        msg: dict = {"event": None, "id": None, "data": None, "comment": None, "retry": None}
+        lines: list[str] = []
+        while True:
+            raw = self.response.readline()
+            if not raw:
+                raise ConnectionError("the stream ended")
+            line = raw.decode().rstrip("\n")
+            if line == "":
+                if lines or msg["comment"] is not None or msg["retry"] is not None:
+                    if lines:
+                        msg["data"] = json.loads("\n".join(lines))
+                    return msg
+                continue
+            name, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if name == "":
+                msg["comment"] = value
+            elif name == "data":
+                lines.append(value)
+            elif name in ("event", "id", "retry"):
+                msg[name] = value
+
+    def next_event(self) -> dict:
+        """The next message that carries data (skipping keepalives and the retry hint)."""
+        while True:
+            msg = self.next()
+            if msg["data"] is not None:
+                return msg
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def post_json(port: int, path: str, body, headers: dict | None = None) -> tuple[int, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("POST", path, body=json.dumps(body), headers={"Content-Type": "application/json",
+                                                                     **(headers or {})})
+        response = conn.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        conn.close()
+
+
+def chromium_or_skip() -> str:
+    """The Debian chromium path; skip without it unless COMPANION_REQUIRE_BROWSER=1 makes that a failure."""
+    if os.path.exists(CHROMIUM):
+        return CHROMIUM
+    if os.environ.get("COMPANION_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"{CHROMIUM} is missing and COMPANION_REQUIRE_BROWSER=1: apt-get install chromium")
+    pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium to run the browser tests")
+
+
+class Waiter:
+    """Waits for a condition set from another thread."""
+
+    def __init__(self):
+        self._event = threading.Event()
+
+    def set(self):
+        self._event.set()
+
+    def wait(self, timeout: float) -> bool:
+        return self._event.wait(timeout)

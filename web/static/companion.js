@@ -1,0 +1,144 @@
+/* Shared by every page: strings, messages, commands, the live stream, and view rendering. */
+"use strict";
+
+const Companion = (() => {
+  const strings = JSON.parse(document.getElementById("strings").textContent);
+  const games = {};
+  const HOST_KEY = "companion.host";
+
+  function t(key, params) {
+    let text = strings[key] || key;
+    for (const [name, value] of Object.entries(params || {})) text = text.split(`{${name}}`).join(String(value));
+    return text;
+  }
+
+  let messageTimer = null;
+  function show(text, kind) {
+    const box = document.getElementById("message");
+    box.textContent = text;
+    box.dataset.kind = kind || "error";
+    box.hidden = false;
+    clearTimeout(messageTimer);
+    messageTimer = setTimeout(() => { box.hidden = true; }, 6000);
+  }
+
+  // The host link (/?host=TOKEN) is kept on this phone only and taken out of the address bar,
+  // so it is not shown on screen or bookmarked by accident.
+  function hostToken() {
+    const url = new URL(window.location.href);
+    const given = url.searchParams.get("host");
+    if (given) {
+      try { localStorage.setItem(HOST_KEY, given); } catch (e) { /* private mode: keep it for this page */ }
+      url.searchParams.delete("host");
+      window.history.replaceState(null, "", url.pathname + url.search + url.hash);
+      hostToken.memory = given;
+    }
+    try { return localStorage.getItem(HOST_KEY) || hostToken.memory || null; } catch (e) { return hostToken.memory || null; }
+  }
+
+  function forgetHost() {
+    hostToken.memory = null;
+    try { localStorage.removeItem(HOST_KEY); } catch (e) { /* nothing kept */ }
+  }
+
+  function lang() { return document.documentElement.lang; }
+
+  async function request(method, url, body, headers) {
+    const init = { method, headers: Object.assign({ "Accept": "application/json" }, headers || {}) };
+    if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      init.headers["Content-Type"] = "application/json";
+    }
+    const sep = url.includes("?") ? "&" : "?";
+    let response;
+    try {
+      response = await fetch(`${url}${sep}lang=${lang()}`, init);
+    } catch (e) {
+      show(t("offline"));
+      return { ok: false, status: 0, data: null };
+    }
+    let data = null;
+    try { data = await response.json(); } catch (e) { data = null; }
+    if (!response.ok) show((data && data.error) || t("offline"));
+    return { ok: response.ok, status: response.status, data };
+  }
+
+  // A command for the table; the host token goes along when this phone has one.
+  function command(kind, args, extraHeaders) {
+    const headers = Object.assign({}, extraHeaders || {});
+    const host = hostToken();
+    if (host) headers["X-Host-Token"] = host;
+    return request("POST", "/api/command", { kind, args: args || {} }, headers);
+  }
+
+  function setLive(state) {
+    const badge = document.getElementById("live");
+    badge.dataset.state = state;
+    badge.textContent = state === "live" ? t("live") : state === "lost" ? t("reconnecting") : "";
+  }
+
+  // EventSource reconnects by itself; every (re)connect starts with a full snapshot.
+  function live(url, onView) {
+    const sep = url.includes("?") ? "&" : "?";
+    const source = new EventSource(`${url}${sep}lang=${lang()}`);
+    const take = (event) => { setLive("live"); onView(JSON.parse(event.data), event.type); };
+    source.addEventListener("snapshot", take);
+    source.addEventListener("update", take);
+    source.addEventListener("rejected", (event) => show(JSON.parse(event.data).error));
+    source.addEventListener("open", () => setLive("live"));
+    source.addEventListener("error", () => setLive("lost"));
+    return source;
+  }
+
+  function el(tag, attrs, children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attrs || {})) {
+      if (name === "text") node.textContent = value;
+      else node.setAttribute(name, value);
+    }
+    for (const child of children || []) node.append(child);
+    return node;
+  }
+
+  // Which of the 3x3 spots hold a pip, for faces 1 to 6 (row by row).
+  const PIPS = {
+    1: [4], 2: [2, 6], 3: [2, 4, 6], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8],
+  };
+
+  function die(value, className) {
+    const face = el("span", { class: className || "die", role: "img", "data-value": String(value || 0),
+                              "aria-label": value ? t("die", { n: value }) : "" });
+    const lit = PIPS[value] || [];
+    for (let i = 0; i < 9; i++) face.append(el("span", { class: lit.includes(i) ? "pip on" : "pip" }));
+    return face;
+  }
+
+  // Any JSON view as nested definition lists: a readable fallback for games without a fragment.
+  function renderView(target, view) {
+    target.replaceChildren();
+    const entries = view && typeof view === "object" ? Object.entries(view) : [];
+    for (const [key, value] of entries) {
+      target.append(el("dt", { text: key.replace(/_/g, " ") }));
+      const dd = el("dd");
+      if (Array.isArray(value)) {
+        const list = el("ul");
+        for (const item of value) {
+          const li = el("li");
+          if (item && typeof item === "object") { const inner = el("dl", { class: "view" }); renderView(inner, item); li.append(inner); }
+          else li.textContent = String(item);
+          list.append(li);
+        }
+        dd.append(list);
+      } else if (value && typeof value === "object") {
+        const inner = el("dl", { class: "view" });
+        renderView(inner, value);
+        dd.append(inner);
+      } else {
+        dd.textContent = String(value);
+      }
+      target.append(dd);
+    }
+  }
+
+  return { t, show, hostToken, forgetHost, request, command, live, setLive, el, die, renderView, games, PIPS };
+})();
