@@ -98,6 +98,12 @@ class Store:
         with self._using("save the settings"):
             self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
+    def meta_default(self, key: str, value: str) -> str:
+        """The value of `key`, set to `value` first if it has none; one winner even across processes."""
+        with self._using("save the settings"):
+            self._db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", (key, value))
+            return self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0]
+
     def close(self) -> None:
         with self._lock:
             self._db.close()

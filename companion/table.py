@@ -174,11 +174,9 @@ class Table:
         return None
 
     def _token(self, key: str) -> str:
-        token = self.store.get_meta(key)
-        if token is None:
-            token = secrets.token_urlsafe(18)
-            self.store.set_meta(key, token)
-        return token
+        # Web threads ask at once on first start: a get-then-set would hand out a token that a
+        # second caller then overwrites, so the first host link would stop working.
+        return self.store.get_meta(key) or self.store.meta_default(key, secrets.token_urlsafe(18))
 
     # --- the writer thread ------------------------------------------------------------
     def start(self) -> Table:
@@ -212,15 +210,19 @@ class Table:
     def _apply(self, command: Command) -> Result:
         draws = Draws()
         try:
-            json.dumps(dict(command.args))
-            session, events = advance(self.session, command.kind, command.seat, command.args, draws)
+            if command.seat is not None and type(command.seat) is not int:
+                raise TypeError(f"seat {command.seat!r} is not a seat number")
+            # The rules get the args exactly as the record will hold them (tuples as lists, keys as
+            # text, no NaN), so a replay of the record sees the same args and rebuilds the same state.
+            args = json.loads(json.dumps(dict(command.args), sort_keys=True, allow_nan=False))
+            session, events = advance(self.session, command.kind, command.seat, args, draws)
         except (IllegalMove, TypeError, ValueError) as exc:
             error = exc if isinstance(exc, IllegalMove) else IllegalMove("Malformed command: {detail}.",
                                                                           detail=str(exc))
             self._publish(self._update([], command, error))
             return Result(False, self.version, error)
         try:
-            record = self.store.append(command.kind, command.seat, dict(command.args), draws.taken)
+            record = self.store.append(command.kind, command.seat, args, draws.taken)
         except (StoreError, OSError, Exception) as exc:
             log.error("could not record %s: %s", command.kind, exc)
             error = IllegalMove("Could not save the move: {detail}.", detail=str(exc))

@@ -112,6 +112,21 @@ def test_meta_set_get_and_replace(store):
     assert store.get_meta("k") == "two"
 
 
+def test_meta_default_keeps_the_first_value(store):
+    assert store.meta_default("k", "first") == "first"
+    assert store.meta_default("k", "second") == "first"
+    assert store.get_meta("k") == "first"
+
+
+def test_meta_default_keeps_a_value_set_by_another_process(store):
+    other = Store(store.path)
+    try:
+        other.set_meta("k", "theirs")
+    finally:
+        other.close()
+    assert store.meta_default("k", "mine") == "theirs"
+
+
 def _assert_names_path_and_fix(exc: StoreError, path) -> None:
     message = str(exc)
     assert str(path) in message

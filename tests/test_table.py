@@ -9,7 +9,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from companion.games.spec import Command, IllegalMove
+from companion import games
+from companion.games.spec import Command, GameSpec, IllegalMove
 from companion.store import Record, Store
 from companion.table import NEW_GAME, UNDO, Table, Update, replay
 
@@ -130,6 +131,9 @@ ILLEGAL = [
     pytest.param(Command("fly"), "Unknown command fly.", id="unknown-kind"),
     pytest.param(Command("roll", {"when": object()}), "Malformed command", id="not-json"),
     pytest.param(Command("roll", [1, 2]), "Malformed command", id="args-not-a-mapping"),
+    pytest.param(Command("roll", {"x": float("nan")}), "Malformed command", id="nan-is-not-json"),
+    pytest.param(Command("roll", {}, "1"), "Malformed command", id="seat-not-a-number"),
+    pytest.param(Command("roll", {}, True), "Malformed command", id="seat-bool"),
 ]
 
 
@@ -410,6 +414,36 @@ def test_replay_of_nothing_is_no_game():
     assert replay([]) == (None, 0)
 
 
+# --- args as recorded ----------------------------------------------------------------------
+ECHO = GameSpec(
+    name="echo", title="Echo", setup=lambda options, draws: (),
+    apply=lambda state, command, draws: ((*state, (command.seat, command.args)), []),
+    legal=lambda state, seat: ["say"], public_view=lambda state: {"said": len(state)},
+    private_view=lambda state, seat: {}, screen=lambda *a: None, buttons={}, dice_shown=lambda view: [],
+)
+
+
+@pytest.fixture
+def echo_table(table, monkeypatch):
+    """The table running a game that keeps every command's args in its state, as given."""
+    real = games.get
+    monkeypatch.setattr(games, "get", lambda name: ECHO if name == "echo" else real(name))
+    assert table.call(Command(NEW_GAME, {"game": "echo"})).ok
+    return table
+
+
+@pytest.mark.parametrize("args", [
+    {"pair": (1, 2)},
+    {3: "three"},
+    {"nested": {"t": ("a", ("b",))}},
+])
+def test_the_rules_see_the_args_exactly_as_recorded(echo_table, args):
+    assert echo_table.call(Command("say", args, 1)).ok
+    session, _ = replay(echo_table.store.records_since_last(NEW_GAME))
+    assert echo_table.session.state == session.state
+    assert echo_table.session.state[-1] == (1, json.loads(json.dumps(args)))
+
+
 # --- tokens ------------------------------------------------------------------------------
 def test_tokens_are_distinct_unguessable_and_kept(table):
     host = table.host_token()
@@ -417,6 +451,28 @@ def test_tokens_are_distinct_unguessable_and_kept(table):
     assert len({host, *seats}) == 5
     assert all(len(t) >= 20 for t in (host, *seats))
     assert table.host_token() == host and table.seat_token(2) == seats[2]
+
+
+@pytest.mark.parametrize("attempt", range(10))  # a race: several tries make a lost one likely
+def test_first_tokens_asked_for_at_once_are_one_token(db, attempt):
+    store = Store(db)
+    table = Table(store)
+    start = threading.Barrier(8)
+    got: list[str] = []
+
+    def ask():
+        start.wait()
+        got.append(table.host_token())
+
+    askers = [threading.Thread(target=ask) for _ in range(8)]
+    for t in askers:
+        t.start()
+    for t in askers:
+        t.join(10)
+    try:
+        assert len(got) == 8 and set(got) == {store.get_meta("host_token")}
+    finally:
+        store.close()
 
 
 def test_tokens_differ_between_tables(tmp_path):
