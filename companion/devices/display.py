@@ -6,8 +6,10 @@ import io
 import os
 import threading
 from abc import ABC, abstractmethod
+from functools import cache
 from pathlib import Path
 
+import numpy
 from PIL import Image
 
 from companion.devices.panels import PanelModel
@@ -32,17 +34,10 @@ class Display(ABC):
         Frames are drawn in pure inks, so this is exact (no dithering), and every inky
         driver takes a "P" image as it is: the same buffer goes to the glass and to the PNG.
         """
-        palette = [0, 0, 0] * 256
-        for value, ink in self.model.native.items():
-            palette[value * 3: value * 3 + 3] = INKS[ink]
-        # Unused slots repeat the first ink, so quantize never picks them.
-        first = INKS[self.model.native[min(self.model.native)]]
-        for value in range(256):
-            if value not in self.model.native:
-                palette[value * 3: value * 3 + 3] = first
-        key = Image.new("P", (1, 1))
-        key.putpalette(palette)
-        return image.convert("RGB").quantize(palette=key, dither=Image.Dither.NONE)
+        if image.size != self.model.size:
+            raise ValueError(f"frame is {image.size[0]}x{image.size[1]} but panel {self.model.name} is "
+                             f"{self.model.size[0]}x{self.model.size[1]}: render it for this panel")
+        return image.convert("RGB").quantize(palette=_palette_key(self.model), dither=Image.Dither.NONE)
 
     @property
     def png(self) -> bytes:
@@ -50,23 +45,76 @@ class Display(ABC):
         with self._lock:
             return self._png
 
-    def _keep(self, driver) -> Image.Image:
-        """Turn the driver's quantized buffer back into pixels, so we see what the glass gets."""
-        import numpy
+    def _glass(self, driver) -> Image.Image:
+        """The driver's quantized buffer turned back into RGB pixels: what the glass gets."""
+        values = glass_values(driver, self.model.size)
+        return Image.fromarray(_lut(self.model)[values], "RGB")
 
-        w, h = self.model.size
-        buf = numpy.asarray(driver.buf, dtype=numpy.uint8)
-        if buf.shape != (h, w):
-            buf = buf.reshape(-1)[: w * h].reshape(h, w)
-        lut = numpy.zeros((256, 3), dtype=numpy.uint8)
-        for value, ink in self.model.native.items():
-            lut[value] = INKS[ink]
-        shown = Image.fromarray(lut[buf], "RGB")
+    def _remember(self, shown: Image.Image) -> None:
         out = io.BytesIO()
         shown.save(out, "PNG", optimize=False)
         with self._lock:
             self._png = out.getvalue()
+
+    def _keep(self, driver) -> Image.Image:
+        """Read the driver's buffer back and keep it as the PNG of the frame shown."""
+        shown = self._glass(driver)
+        self._remember(shown)
         return shown
+
+
+def glass_values(driver, size: tuple[int, int]) -> numpy.ndarray:
+    """The driver's buffer as a (height, width) array of native ink values, laid out as on the glass.
+
+    inky's drivers keep the frame in one of three layouts:
+    - (height, width): the Impression, Spectra, 4-colour and SSD1683 drivers;
+    - the image's row-major data reshaped to (cols, rows): inky.inky.Inky keeps the 400x300 wHAT as a
+      (400, 300) array and the 212x104 pHAT as (104, 212), rotating only when sending;
+    - controller RAM larger than the glass with the image pasted at (offset_x, offset_y): inky_ssd1608
+      keeps the 250x122 pHAT in a (136, 250) array whose image starts at row 6.
+    """
+    w, h = size
+    buf = numpy.asarray(driver.buf)
+    if buf.shape == (h, w):
+        values = buf
+    elif buf.size == w * h:
+        values = buf.reshape(h, w)
+    else:
+        x, y = int(getattr(driver, "offset_x", 0)), int(getattr(driver, "offset_y", 0))
+        if buf.ndim != 2 or buf.shape[0] < y + h or buf.shape[1] < x + w:
+            raise ValueError(f"{type(driver).__module__}.{type(driver).__name__}: cannot read a {w}x{h} "
+                             f"frame from a buffer of shape {buf.shape} at offset ({x}, {y})")
+        values = buf[y:y + h, x:x + w]
+    return values.astype(numpy.uint8, copy=False)
+
+
+def _palette_key(model: PanelModel) -> Image.Image:
+    """A palette image mapping each native value to its ink; unused slots repeat the first ink."""
+    return _palette_key_of(model.name, tuple(model.native.items()))
+
+
+@cache
+def _palette_key_of(name: str, native: tuple[tuple[int, str], ...]) -> Image.Image:
+    inks = dict(native)
+    first = INKS[inks[min(inks)]]
+    palette = []
+    for value in range(256):
+        palette += INKS[inks[value]] if value in inks else first
+    key = Image.new("P", (1, 1))
+    key.putpalette(palette)
+    return key
+
+
+def _lut(model: PanelModel) -> numpy.ndarray:
+    return _lut_of(model.name, tuple(model.native.items()))
+
+
+@cache
+def _lut_of(name: str, native: tuple[tuple[int, str], ...]) -> numpy.ndarray:
+    lut = numpy.zeros((256, 3), dtype=numpy.uint8)
+    for value, ink in native:
+        lut[value] = INKS[ink]
+    return lut
 
 
 class PngDisplay(Display):
@@ -87,13 +135,21 @@ class PngDisplay(Display):
 
 
 class InkyDisplay(Display):
-    """On the Pi: inky's driver sends the frame to the glass."""
+    """On the Pi: inky's driver sends the frame to the glass.
+
+    The driver is built at the first show, not here: a panel that is missing or busy then fails
+    inside the refresh thread, which retries with backoff, instead of stopping the daemon at start.
+    """
 
     def __init__(self, model: PanelModel, driver=None):
         super().__init__(model)
-        self._driver = driver if driver is not None else model.driver()
+        self._driver = driver
 
     def show(self, image: Image.Image) -> None:
+        if self._driver is None:
+            self._driver = self.model.driver()
         self._driver.set_image(self.native(image))
-        self._keep(self._driver)
+        shown = self._glass(self._driver)
         self._driver.show()
+        # Only a frame that reached the glass becomes the twin page's frame.
+        self._remember(shown)

@@ -26,11 +26,16 @@ class PanelModel:
     native: dict[int, str]
     args: tuple[Any, ...] = ()
     kwargs: dict[str, Any] = field(default_factory=dict)
-    extra_pins: tuple[int, ...] = ()  # GPIOs the panel uses beyond 17, 27, 22, 8 and SPI/I2C
+    extra_pins: tuple[int, ...] = ()  # GPIOs beyond PANEL_PINS (the 13.3" has two chip selects)
 
     @property
     def inks(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(self.native.values()))
+
+    @property
+    def pins(self) -> frozenset[int]:
+        """Every GPIO this panel claims; gpiozero must never touch them."""
+        return PANEL_PINS | frozenset(self.extra_pins)
 
     def driver(self):
         """A new instance of inky's own driver class (constructs off the Pi; show() needs it)."""
@@ -52,6 +57,7 @@ def _catalogue() -> dict[str, PanelModel]:
     models += [
         PanelModel("phat-4colour", (250, 122), "inky.inky_jd79661", "Inky", FOUR),
         PanelModel("what-4colour", (400, 300), "inky.inky_jd79668", "Inky", FOUR),
+        PanelModel("what-4colour-ssd2683", (400, 300), "inky.inky_ssd2683", "Inky", FOUR),
         PanelModel("impression-4", (640, 400), "inky.inky_uc8159", "Inky", SEVEN, ((640, 400),)),
         PanelModel("impression-5.7", (600, 448), "inky.inky_uc8159", "Inky", SEVEN, ((600, 448),)),
         PanelModel("impression-7.3", (800, 480), "inky.inky_ac073tc1a", "Inky", SEVEN, ((800, 480),)),
@@ -65,8 +71,12 @@ def _catalogue() -> dict[str, PanelModel]:
 
 PANELS = _catalogue()
 DEFAULT_PANEL = "impression-7.3"
-# GPIOs every inky board claims: busy 17, reset 27, data/command 22, chip-select 8, SPI0 and I2C1.
-PANEL_PINS = frozenset({17, 27, 22, 8, 7, 9, 10, 11, 2, 3})
+# GPIOs every inky board claims: busy 17, reset 27, data/command 22, chip select 8 (inky drives it as a
+# plain GPIO), SPI0 MOSI 10 and SCLK 11, and I2C1 2/3 (the panel's EEPROM). This holds with the boot
+# config line `dtoverlay=spi0-0cs,no_miso`: spi0-0cs claims no chip select, so CE1 (7) stays free, and
+# no_miso leaves MISO (9) unclaimed, which inky never reads. hardware/README.md explains the budget.
+PANEL_PINS = frozenset({17, 27, 22, 8, 10, 11, 2, 3})
+BOOT_OVERLAY = "dtoverlay=spi0-0cs,no_miso"
 
 
 def panel(name: str) -> PanelModel:

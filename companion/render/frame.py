@@ -1,23 +1,61 @@
-"""The frame every screen shares: a title bar, a body, and a footer with the join QR code."""
+"""The frame every screen shares: a title bar, a body, and a column with the join QR code."""
 
 from __future__ import annotations
 
 from companion.render.layout import Box, Canvas
 
+# Panels lower than this (the pHATs, 104 and 122 px) get no QR column: a scannable code would
+# leave no room for the game. Every panel at least this high shows one.
+QR_MIN_HEIGHT = 200
+
 
 def standard_frame(canvas: Canvas, title: str, status: str, url: str) -> Box:
-    """Draw the title, status and QR code of the table's address; return the free body box."""
+    """Draw the title, status and (room permitting) the QR code of the table's address.
+
+    Returns the free body box. The same code lays out every panel, from the 212x104 pHAT to the
+    1600x1200 Spectra: sizes are fractions of the panel, and text is fitted by measuring.
+    """
+    small = canvas.size[1] < QR_MIN_HEIGHT
     margin = canvas.px(12)
     area = canvas.bounds.inset(margin)
-    head, rest = area.rows(1, 6, gap=margin)
-    title_box, status_box = head.cols(3, 2, gap=margin)
-    canvas.text(title_box, title, bold=True, align="left")
-    canvas.text(status_box, status, role="accent", align="right")
-    line = Box(area.x0, head.y1 + margin // 2, area.x1, head.y1 + margin // 2 + canvas.px(2))
+    share = 0.2 if small else 0.13
+    head_h = max(canvas.text_height(Canvas.MIN_TEXT, bold=True), round(area.height * share))
+    head = Box(area.x0, area.y0, area.x1, area.y0 + head_h)
+    _title_and_status(canvas, head, title, status, margin)
+    gap = max(2, margin // 2)
+    line = Box(area.x0, head.y1 + gap, area.x1, head.y1 + gap + canvas.px(2))
     canvas.rule(line)
-    body, side = rest.cols(3, 1, gap=margin)
-    qr_side = min(side.width, side.height // 2)
-    qr_box, url_box, _ = side.rows(qr_side, max(canvas.px(20), qr_side // 6), side.height, gap=canvas.px(4))
-    canvas.qr(qr_box, url)
-    canvas.text(url_box, url.split("://", 1)[-1], align="center")
-    return Box(body.x0, body.y0, body.x1, body.y1)
+    rest = Box(area.x0, line.y1 + gap, area.x1, area.y1)
+    if small:
+        return rest
+    return _qr_column(canvas, rest, url, margin)
+
+
+def _title_and_status(canvas: Canvas, head: Box, title: str, status: str, gap: int) -> None:
+    """Title left, status right, sharing the width in proportion to their lengths at one size."""
+    reference = 100
+    widths = [max(1, canvas.text_width(t, reference, bold)) for t, bold in ((title, True), (status, False))]
+    title_box, status_box = head.cols(*widths, gap=gap) if status else (head, None)
+    size = canvas.common_size([(title_box, title)], bold=True)
+    if status_box is not None:
+        size = min(filter(None, (size, canvas.common_size([(status_box, status)]))), default=None)
+        canvas.text(status_box, status, role="accent", align="right", max_size=size)
+    canvas.text(title_box, title, bold=True, align="left", max_size=size)
+
+
+def _qr_column(canvas: Canvas, rest: Box, url: str, margin: int) -> Box:
+    """The QR code and the address under it, at the right of `rest`; returns what is left of it."""
+    url_h = max(canvas.text_height(Canvas.MIN_TEXT), canvas.px(20))
+    room = rest.height - url_h - canvas.px(4)
+    side = canvas.qr_side(url, min(room, round(rest.width * 0.28), round(rest.height * 0.62)))
+    if not side:
+        # A long address needs more modules: take the smallest scannable size if the panel has it.
+        side = canvas.qr_side(url, min(room, round(rest.width * 0.45)))
+    if not side:
+        return rest
+    column = Box(rest.x1 - side, rest.y0, rest.x1, rest.y1)
+    canvas.qr(Box(column.x0, column.y0, column.x1, column.y0 + side), url)
+    top = column.y0 + side + canvas.px(4)
+    address = Box(column.x0, top, column.x1, top + url_h)
+    canvas.text(address, url.split("://", 1)[-1].rstrip("/"), align="center")
+    return Box(rest.x0, rest.y0, column.x0 - margin, rest.y1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -59,17 +60,25 @@ def _split(start: int, end: int, weights, gap: int) -> list[tuple[int, int]]:
 
 @dataclass(frozen=True)
 class Element:
-    """Something drawn: its kind, what it says, and the box its ink really covers."""
+    """Something drawn: its kind, what it says, and the box its ink really covers.
+
+    `shortened` marks a text cut with an ellipsis because even the smallest size was too wide.
+    """
 
     kind: str
     label: str
     box: Box
+    shortened: bool = False
+
+
+ELLIPSIS = "\u2026"
 
 
 class Canvas:
     """One e-ink frame being drawn. Text shrinks to fit its box; nothing is drawn outside it."""
 
-    MIN_TEXT = 8
+    MIN_TEXT = 8  # pixels: the smallest DejaVu size still readable on e-ink
+    MIN_QR_MODULE = 2  # pixels per QR module: below this phones struggle to scan the glass
 
     def __init__(self, size: tuple[int, int], palette: Palette):
         self.size = size
@@ -93,14 +102,32 @@ class Canvas:
         """A length given for the 800x480 panel, scaled to this one (at least 1 pixel)."""
         return max(1, round(reference * self.scale))
 
+    def text_height(self, size: int, bold: bool = False) -> int:
+        """How tall a line of accented capitals and descenders is at `size` (to size boxes)."""
+        left, top, right, bottom = self.draw.textbbox((0, 0), "ÉÀgjpq", font=font(size, bold))
+        return bottom - top
+
+    def text_width(self, text: str, size: int, bold: bool = False) -> int:
+        """How wide `text` is at `size`."""
+        left, _, right, _ = self.draw.textbbox((0, 0), text, font=font(size, bold))
+        return right - left
+
     def text(self, box: Box, text: str, *, bold: bool = False, role: str = "ink",
              align: str = "center", max_size: int | None = None) -> Element | None:
-        """Draw `text` at the largest size that fits `box`; nothing if it cannot fit legibly."""
+        """Draw `text` at the largest size that fits `box`.
+
+        A text too wide even at MIN_TEXT is shortened with an ellipsis, never clipped. Only a box
+        lower than one line at MIN_TEXT (a layout bug) draws nothing and returns None.
+        """
         if not text:
             return None
-        size = self._fit(text, box, bold, max_size or box.height)
+        size = self.fit(text, box, bold, max_size)
+        shortened = False
         if size is None:
-            return None
+            size, text = self.MIN_TEXT, self._shorten(text, box, bold)
+            shortened = True
+            if text is None:
+                return None
         f = font(size, bold)
         left, top, right, bottom = self.draw.textbbox((0, 0), text, font=f)
         w, h = right - left, bottom - top
@@ -108,7 +135,25 @@ class Canvas:
         y = box.y0 + (box.height - h) // 2 - top
         self.draw.text((x, y), text, font=f, fill=self.palette.rgb(role))
         drawn = Box(*self.draw.textbbox((x, y), text, font=f))
-        return self._add("text", text, drawn)
+        return self._add("text", text, drawn, shortened)
+
+    def fit(self, text: str, box: Box, bold: bool = False, max_size: int | None = None) -> int | None:
+        """The largest font size at which `text` fits `box` (None if not even MIN_TEXT does)."""
+        lo, hi, best = self.MIN_TEXT, max(self.MIN_TEXT, max_size or box.height), None
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            left, top, right, bottom = self.draw.textbbox((0, 0), text, font=font(mid, bold))
+            if right - left <= box.width and bottom - top <= box.height:
+                best, lo = mid, mid + 1
+            else:
+                hi = mid - 1
+        return best
+
+    def common_size(self, items: list[tuple[Box, str]], bold: bool = False,
+                    max_size: int | None = None) -> int | None:
+        """One size at which every (box, text) fits, so a row of values reads evenly."""
+        sizes = [self.fit(text, box, bold, max_size) for box, text in items if text]
+        return min(sizes) if sizes and None not in sizes else None
 
     def picture(self, box: Box, image: Image.Image, label: str) -> Element:
         """Paste a 1-bit or RGB image centred in `box` (shrunk to fit, never enlarged)."""
@@ -120,27 +165,51 @@ class Canvas:
         self.image.paste(image.convert("RGB"), (x, y))
         return self._add("picture", label, Box(x, y, x + image.width, y + image.height))
 
-    def qr(self, box: Box, url: str) -> Element:
-        """A QR code of `url`, as large as `box` allows."""
-        return self.picture(box, qr_image(url, min(box.width, box.height)), url)
+    def qr_side(self, url: str, side: int) -> int:
+        """The side in pixels of the QR code of `url` drawn in a `side` square (0 if it cannot be scanned)."""
+        unit = _qr_modules(url)
+        scale = side // unit
+        return unit * scale if scale >= self.MIN_QR_MODULE else 0
+
+    def qr(self, box: Box, url: str) -> Element | None:
+        """A QR code of `url`, as large as `box` allows in whole modules; None if a module would be
+        smaller than MIN_QR_MODULE pixels (the layout should then leave it out)."""
+        side = self.qr_side(url, min(box.width, box.height))
+        if not side:
+            return None
+        return self.picture(box, qr_image(url, side), url)
 
     def rule(self, box: Box, role: str = "ink") -> Element:
         """A filled bar (separators, die pips)."""
         self.draw.rectangle((box.x0, box.y0, box.x1 - 1, box.y1 - 1), fill=self.palette.rgb(role))
         return self._add("rule", role, box)
 
-    def _fit(self, text: str, box: Box, bold: bool, max_size: int) -> int | None:
-        lo, hi, best = self.MIN_TEXT, max(self.MIN_TEXT, max_size), None
-        while lo <= hi:
-            mid = (lo + hi) // 2
-            left, top, right, bottom = self.draw.textbbox((0, 0), text, font=font(mid, bold))
-            if right - left <= box.width and bottom - top <= box.height:
-                best, lo = mid, mid + 1
+    def _shorten(self, text: str, box: Box, bold: bool) -> str | None:
+        """The longest start of `text` that, followed by an ellipsis, fits `box` at MIN_TEXT."""
+        f = font(self.MIN_TEXT, bold)
+
+        def fits(candidate: str) -> bool:
+            left, top, right, bottom = self.draw.textbbox((0, 0), candidate, font=f)
+            return right - left <= box.width and bottom - top <= box.height
+
+        if not fits(ELLIPSIS):
+            return None
+        lo, hi = 0, len(text)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if fits(text[:mid].rstrip() + ELLIPSIS):
+                lo = mid
             else:
                 hi = mid - 1
-        return best
+        return text[:lo].rstrip() + ELLIPSIS
 
-    def _add(self, kind: str, label: str, box: Box) -> Element:
-        element = Element(kind, label, box)
+    def _add(self, kind: str, label: str, box: Box, shortened: bool = False) -> Element:
+        element = Element(kind, label, box, shortened)
         self.elements.append(element)
         return element
+
+
+@lru_cache(maxsize=64)
+def _qr_modules(url: str) -> int:
+    """How many modules (quiet zone included) the QR code of `url` is wide."""
+    return qr_image(url, 1).width
