@@ -135,6 +135,7 @@ class SSEClient:
                 return msg
 
     def close(self) -> None:
+        self.response.close()  # the response holds its own reference to the socket
         self.conn.close()
 
 

@@ -135,9 +135,13 @@ class Hub:
         return self
 
     def close(self) -> None:
-        """Stop listening and end every open stream, so the server can shut down promptly."""
+        """Stop listening to the table and end every open stream."""
         if self._unsubscribe:
             self._unsubscribe()
+        self.end_streams()
+
+    def end_streams(self) -> None:
+        """End every open stream (their pages reconnect), so a server can shut down promptly."""
         with self._lock:
             streams = list(self._streams)
         for stream in streams:

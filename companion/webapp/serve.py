@@ -24,7 +24,10 @@ class WebServer:
         # clear_untrusted_proxy_headers etc. stay at waitress's defaults; ident hides the version.
         self._server = create_server(app, host=host, port=port, threads=threads,
                                      channel_timeout=channel_timeout, ident="companion",
-                                     connection_limit=max(100, threads * 2), asyncore_use_poll=True)
+                                     connection_limit=max(100, threads * 2), asyncore_use_poll=True,
+                                     # Keep reading while a stream runs, so a phone that hangs up is
+                                     # noticed (and its stream slot freed) without waiting for a write.
+                                     channel_request_lookahead=4)
         self.host = host
         # One socket gives a TcpWSGIServer; a name resolving to several gives a MultiSocketServer.
         listen = getattr(self._server, "effective_listen", None)
@@ -51,15 +54,13 @@ class WebServer:
         """End every live stream, stop accepting, and wait for the serving thread."""
         hub = self.app.extensions.get("companion.hub")
         if hub is not None:
-            hub.close()
+            hub.end_streams()
         server = self._server
-        socket_map = getattr(server, "map", None)
-        if socket_map is None:
-            socket_map = server._map
-            server.close()  # the listening socket; a TcpWSGIServer leaves its connections open
-        # Closing every connection empties the map, which is what ends waitress's loop.
-        wasyncore.close_all(socket_map)
+        # Let the workers finish first (the streams just ended), so none writes to a closed socket.
         server.task_dispatcher.shutdown(timeout=timeout)
+        # Closing every socket, the listener and its wake-up pipe included, ends waitress's loop.
+        socket_map = getattr(server, "map", None)
+        wasyncore.close_all(server._map if socket_map is None else socket_map)
         self._thread.join(timeout)
 
 

@@ -1,0 +1,208 @@
+"""Live updates over SSE on a real waitress server: snapshot first, updates to all, keepalives, limits."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import queue
+import threading
+import time
+
+import pytest
+from webfixtures import SSEClient, live_server, post_json, running_app
+
+from companion.games.spec import Command
+from companion.webapp.events import Hub
+from companion.webapp.serve import REQUEST_THREADS, threads_for
+
+
+@pytest.fixture
+def server(tmp_path):
+    with running_app(tmp_path, keepalive=0.3, max_streams=10) as (runtime, app), live_server(app) as srv:
+        yield runtime, srv
+
+
+def test_the_first_message_is_a_snapshot_with_the_version(server):
+    runtime, srv = server
+    client = SSEClient(srv.port)
+    try:
+        assert client.status == 200
+        assert client.headers["Content-Type"].startswith("text/event-stream")
+        assert client.headers["Cache-Control"] == "no-cache"
+        assert client.headers["X-Accel-Buffering"] == "no"
+        msg = client.next_event()
+        assert msg["event"] == "snapshot"
+        assert msg["data"]["version"] == runtime.table.latest.version == int(msg["id"])
+        assert msg["data"]["game"] == "dice" and msg["data"]["public"]["count"] == 2
+    finally:
+        client.close()
+
+
+def test_two_streams_both_receive_a_roll(server):
+    runtime, srv = server
+    a, b = SSEClient(srv.port), SSEClient(srv.port)
+    try:
+        start = a.next_event()["data"]["version"]
+        b.next_event()
+        status, answer = post_json(srv.port, "/api/command", {"kind": "roll"})
+        assert status == 200 and answer["version"] == start + 1
+        for client in (a, b):
+            msg = client.next_event()
+            assert msg["event"] == "update"
+            assert msg["data"]["version"] == start + 1
+            assert len(msg["data"]["public"]["last"]) == 2
+            assert set(msg["data"]) == {"version", "game", "public"}  # no args, events or secrets
+    finally:
+        a.close()
+        b.close()
+
+
+def test_a_keepalive_comment_arrives(server):
+    _, srv = server
+    client = SSEClient(srv.port)
+    try:
+        client.next_event()
+        started = time.monotonic()
+        msg = client.next()
+        assert msg["comment"] == "keepalive" and msg["data"] is None
+        assert time.monotonic() - started < 2
+    finally:
+        client.close()
+
+
+def test_a_refusal_is_told_to_the_table_pages_in_their_language(server):
+    _, srv = server
+    client = SSEClient(srv.port, "/api/events?lang=en")
+    try:
+        client.next_event()
+        status, answer = post_json(srv.port, "/api/command", {"kind": "set_dice", "args": {"count": 7}})
+        assert status == 409
+        msg = client.next_event()
+        assert msg["event"] == "rejected"
+        assert msg["data"]["error"] == "Choose between 1 and 3 dice."
+    finally:
+        client.close()
+
+
+def test_six_phones_at_once_all_get_updates(tmp_path):
+    """waitress defaults to 4 threads: a fifth open stream would hang without serve()'s sizing."""
+    with running_app(tmp_path, keepalive=0.5, max_streams=8) as (_, app), live_server(app) as srv:
+        assert srv.threads == 8 + REQUEST_THREADS == threads_for(app)
+        clients = [SSEClient(srv.port) for _ in range(7)]
+        try:
+            versions = [c.next_event()["data"]["version"] for c in clients]
+            assert len(set(versions)) == 1
+            # pages and API calls still get a thread while every stream holds one
+            conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=5)
+            conn.request("GET", "/")
+            assert conn.getresponse().status == 200
+            conn.close()
+            status, _ = post_json(srv.port, "/api/command", {"kind": "roll"})
+            assert status == 200
+            for client in clients:
+                assert client.next_event()["data"]["version"] == versions[0] + 1
+        finally:
+            for client in clients:
+                client.close()
+
+
+def test_beyond_max_streams_is_503_json_and_a_closed_stream_frees_its_slot(tmp_path):
+    with running_app(tmp_path, keepalive=0.2, max_streams=2) as (_, app), live_server(app) as srv:
+        hub: Hub = app.extensions["companion.hub"]
+        first, second = SSEClient(srv.port), SSEClient(srv.port)
+        first.next_event()
+        second.next_event()
+        third = SSEClient(srv.port, headers={"Accept-Language": "en"})
+        assert third.status == 503
+        assert third.headers["Content-Type"] == "application/json"
+        assert "Too many live pages are open (2)" in json.loads(third.response.read())["error"]
+        third.close()
+        first.close()
+        # waitress notices the hang-up at the next keepalive write, then frees the slot
+        deadline = time.monotonic() + 5
+        while hub.open_streams > 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert hub.open_streams == 1
+        again = SSEClient(srv.port)
+        assert again.status == 200 and again.next_event()["event"] == "snapshot"
+        again.close()
+        second.close()
+
+
+def test_closing_the_server_ends_open_streams(tmp_path):
+    with running_app(tmp_path, keepalive=5) as (_, app):
+        srv = live_server(app)
+        server = srv.__enter__()
+        client = SSEClient(server.port)
+        client.next_event()
+        started = time.monotonic()
+        srv.__exit__(None, None, None)
+        with pytest.raises((ConnectionError, OSError, http.client.HTTPException)):
+            while True:
+                client.next()
+        assert time.monotonic() - started < 4
+        client.close()
+
+
+# --- the hub itself, without a server ----------------------------------------------------------
+def _describe(exc):
+    return {"error": str(exc), "msgid": exc.msgid}
+
+
+def test_a_slow_page_is_resynced_and_never_blocks_the_table(tmp_path):
+    with running_app(tmp_path) as (runtime, app):
+        hub = Hub(runtime.table, keepalive=0.2, queue_size=2).start()
+        try:
+            stream = hub.open(_describe)
+            assert next(stream).startswith(b"retry:")  # with the first snapshot
+            started = time.monotonic()
+            for _ in range(10):  # nobody reads: the queue overflows
+                assert runtime.table.call(Command("roll")).ok
+            assert time.monotonic() - started < 5
+            assert stream.resync
+            msg = next(stream).decode()
+            assert msg.startswith("event: snapshot")
+            assert json.loads(msg.split("data: ", 1)[1])["version"] == runtime.table.latest.version
+            assert next(stream) == b": keepalive\n\n"  # nothing stale follows the fresh snapshot
+        finally:
+            hub.close()
+
+
+def test_updates_already_in_the_snapshot_are_not_sent_twice(tmp_path):
+    with running_app(tmp_path) as (runtime, app):
+        hub = Hub(runtime.table, keepalive=0.2).start()
+        try:
+            stream = hub.open(_describe)
+            runtime.table.call(Command("roll"))  # queued before the snapshot is read
+            first = next(stream).decode()
+            assert f'"version":{runtime.table.latest.version}' in first
+            assert next(stream) == b": keepalive\n\n"
+        finally:
+            hub.close()
+
+
+def test_a_stream_closed_before_it_started_frees_its_slot(tmp_path):
+    with running_app(tmp_path) as (runtime, app):
+        hub = Hub(runtime.table, max_streams=1).start()
+        try:
+            hub.open(_describe).close()
+            assert hub.open_streams == 0
+            hub.open(_describe)
+        finally:
+            hub.close()
+
+
+def test_the_table_thread_only_hands_off(tmp_path):
+    """A subscriber that blocked would stall every command; the hub's returns at once."""
+    with running_app(tmp_path) as (runtime, app):
+        hub = Hub(runtime.table, queue_size=1).start()
+        try:
+            streams = [hub.open(_describe) for _ in range(5)]
+            done = queue.Queue()
+            worker = threading.Thread(target=lambda: done.put([runtime.table.call(Command("roll")).ok
+                                                                for _ in range(20)]))
+            worker.start()
+            assert all(done.get(timeout=10))
+            assert all(s.resync for s in streams)
+        finally:
+            hub.close()
