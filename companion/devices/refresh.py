@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
@@ -13,24 +14,35 @@ from companion.devices.display import Display
 
 log = logging.getLogger(__name__)
 
+_NOTHING = object()  # no frame wanted (keys themselves may be anything, even None)
+
 
 class Refresher:
     """Renders and shows frames on its own thread, so the game thread never waits for the glass.
 
-    `offer(key)` only records the newest request; `render(key)` turns it into an image.
+    - `offer(key)` only records the newest request and returns at once; `render(key)` draws it.
+    - A frame identical to the one on the glass is never sent again.
+    - When `show` raises (no panel, SPI busy, busy-wait timeout), the error is logged once and the
+      newest frame is retried after `backoff[0]` seconds, doubling up to `backoff[1]`. Offers made
+      meanwhile only change which frame the retry shows: they never cut the wait short.
     """
 
     def __init__(self, display: Display, render: Callable[[object], Image.Image],
                  backoff: tuple[float, float] = (2.0, 300.0)):
         self.display = display
         self._render = render
-        self._wanted = None
-        self._wake = threading.Condition()
+        self._backoff = backoff
+        self._delay = backoff[0]
+        self._cond = threading.Condition()
+        self._wanted = _NOTHING
+        self._busy = False
+        self._retry_at: float | None = None
         self._stopping = False
         self._last_shown: bytes | None = None
-        self._backoff = backoff
         self.shown = 0  # frames sent to the display
         self.skipped = 0  # frames identical to the one already there
+        self.failures = 0  # show() calls that raised
+        self._streak = 0  # failures since the last frame that reached the glass
         self.failing = False
         self._thread = threading.Thread(target=self._run, name="eink", daemon=True)
 
@@ -39,49 +51,102 @@ class Refresher:
         return self
 
     def offer(self, key) -> None:
-        """Ask for a frame of `key`; an older request not yet drawn is dropped."""
-        with self._wake:
+        """Ask for a frame of `key`; an older request not yet drawn is dropped. Never blocks on the glass."""
+        with self._cond:
             self._wanted = key
-            self._wake.notify()
+            self._cond.notify_all()
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until every offered frame is on the glass (or skipped); False on timeout or while failing."""
+        with self._cond:
+            return self._cond.wait_for(
+                lambda: self._wanted is _NOTHING and not self._busy and self._retry_at is None, timeout)
 
     def stop(self, timeout: float = 5.0) -> None:
-        with self._wake:
+        with self._cond:
             self._stopping = True
-            self._wake.notify()
-        self._thread.join(timeout)
+            self._cond.notify_all()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
 
-    def _take(self, timeout: float | None):
-        with self._wake:
-            if self._wanted is None and not self._stopping:
-                self._wake.wait(timeout)
-            key, self._wanted = self._wanted, None
-            return key
+    # --- the refresh thread -------------------------------------------------------------
+    def _next(self):
+        """The key to draw, once one is wanted and any backoff has passed; _NOTHING when stopping."""
+        with self._cond:
+            while not self._stopping:
+                wait = None if self._retry_at is None else self._retry_at - time.monotonic()
+                if wait is not None and wait > 0:
+                    self._cond.wait(wait)
+                    continue
+                self._retry_at = None  # the backoff is over
+                if self._wanted is not _NOTHING:
+                    key, self._wanted = self._wanted, _NOTHING
+                    self._busy = True
+                    return key
+                else:
+                    self._cond.wait()
+            return _NOTHING
 
     def _run(self) -> None:
-        delay, pending = self._backoff[0], None
-        while not self._stopping:
-            key = self._take(delay if pending is not None else None)
-            if key is None:
-                key = pending
-            if key is None or self._stopping:
-                continue
+        while (key := self._next()) is not _NOTHING:
             try:
                 image = self._render(key)
-                data = image.tobytes()
-                if data == self._last_shown:
-                    self.skipped += 1
-                    pending = None
-                    continue
+                digest = _digest(image)
+            except Exception:
+                # A drawing bug: retrying the same key would fail the same way, so drop it.
+                log.exception("could not draw the e-ink frame; the panel keeps the previous one")
+                self._settle()
+                continue
+            if digest == self._last_shown:
+                self.skipped += 1
+                self._settle()
+                continue
+            try:
                 self.display.show(image)
             except Exception as exc:
-                if not self.failing:
-                    log.error("e-ink panel failed, will retry with backoff: %s", exc)
-                self.failing, pending = True, key
-                time.sleep(0)  # let offer() in before the wait
-                delay = min(delay * 2, self._backoff[1])
+                self._failed(key, exc)
                 continue
+            self._succeeded(digest)
+
+    def _settle(self) -> None:
+        with self._cond:
+            self._busy = False
+            self._cond.notify_all()
+
+    def _failed(self, key, exc: Exception) -> None:
+        with self._cond:
+            self.failures += 1
+            self._streak += 1
+            if not self.failing:
+                log.error("e-ink panel failed (%s: %s); the daemon carries on and retries with backoff, "
+                          "first in %.1f s", type(exc).__name__, exc, self._delay)
+            else:
+                log.debug("e-ink panel still failing (%s: %s)", type(exc).__name__, exc)
+            self.failing = True
+            if self._wanted is _NOTHING:
+                self._wanted = key  # retry this frame unless a newer one was offered meanwhile
+            self._retry_at = time.monotonic() + self._delay
+            self._delay = min(self._delay * 2, self._backoff[1])
+            self._busy = False
+            self._cond.notify_all()
+
+    def _succeeded(self, digest: bytes) -> None:
+        with self._cond:
             if self.failing:
-                log.info("e-ink panel works again")
-            self.failing, pending, delay = False, None, self._backoff[0]
-            self._last_shown = data
+                log.info("e-ink panel works again after %d failed attempts", self._streak)
+            self.failing = False
+            self._streak = 0
+            self._retry_at = None
+            self._delay = self._backoff[0]
+            self._last_shown = digest
             self.shown += 1
+            self._busy = False
+            self._cond.notify_all()
+
+
+def _digest(image: Image.Image) -> bytes:
+    """A fingerprint of a frame: equal frames give equal digests, without keeping megabytes around."""
+    h = hashlib.blake2b(digest_size=16)
+    h.update(f"{image.mode}{image.size}".encode())
+    h.update(image.tobytes())
+    return h.digest()

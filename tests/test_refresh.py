@@ -1,0 +1,168 @@
+"""The e-ink thread: latest frame wins, no re-sends, offer never blocks, a failing panel backs off."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import pytest
+from PIL import Image
+
+from companion.devices.display import Display
+from companion.devices.panels import panel
+from companion.devices.refresh import Refresher
+
+MODEL = panel("what-black")
+
+
+def frame(key) -> Image.Image:
+    """A frame that differs for every key (a bar whose length is the key)."""
+    image = Image.new("RGB", MODEL.size, "white")
+    image.paste((0, 0, 0), (0, 0, 1 + int(key) % MODEL.size[0], 10))
+    return image
+
+
+class RecordingDisplay(Display):
+    """Our own Display seam: records what it is asked to show; may be held or made to fail."""
+
+    def __init__(self, failures: int = 0):
+        super().__init__(MODEL)
+        self.shown: list[bytes] = []
+        self.attempts: list[float] = []
+        self.failures = failures
+        self.entered = threading.Event()
+        self.release = threading.Event()
+        self.release.set()
+
+    def show(self, image: Image.Image) -> None:
+        self.attempts.append(time.monotonic())
+        self.entered.set()
+        self.release.wait(10)
+        if self.failures:
+            self.failures -= 1
+            raise TimeoutError("busy pin stayed high")
+        self.shown.append(image.tobytes())
+
+
+@pytest.fixture
+def refresher_for():
+    made = []
+
+    def make(display, render=frame, backoff=(2.0, 300.0)):
+        refresher = Refresher(display, render, backoff=backoff).start()
+        made.append((refresher, display))
+        return refresher
+    yield make
+    for refresher, display in made:
+        display.release.set()
+        refresher.stop()
+
+
+def test_the_latest_frame_wins_while_the_glass_is_slow(refresher_for):
+    display = RecordingDisplay()
+    display.release.clear()
+    refresher = refresher_for(display)
+    refresher.offer(0)
+    assert display.entered.wait(5)
+    for key in range(1, 51):
+        refresher.offer(key)
+    display.release.set()
+    assert refresher.wait_idle(10)
+    assert display.shown == [frame(0).tobytes(), frame(50).tobytes()]
+    assert refresher.shown == 2
+
+
+def test_identical_frames_are_never_sent_again(refresher_for):
+    display = RecordingDisplay()
+    refresher = refresher_for(display, render=lambda key: frame(key[0]))
+    refresher.offer((1, "a"))
+    assert refresher.wait_idle(5)
+    refresher.offer((1, "b"))  # another key, the same picture
+    assert refresher.wait_idle(5)
+    refresher.offer((1, "a"))
+    assert refresher.wait_idle(5)
+    assert len(display.shown) == 1
+    assert refresher.skipped == 2
+    refresher.offer((2, "a"))
+    assert refresher.wait_idle(5)
+    assert len(display.shown) == 2
+
+
+def test_offer_returns_while_a_show_is_in_progress(refresher_for):
+    display = RecordingDisplay()
+    display.release.clear()
+    refresher = refresher_for(display)
+    refresher.offer(1)
+    assert display.entered.wait(5)
+    offered = threading.Thread(target=lambda: [refresher.offer(k) for k in range(2, 10)])
+    offered.start()
+    offered.join(5)
+    assert not offered.is_alive(), "offer() waited for the glass"
+    assert not display.release.is_set() and len(display.attempts) == 1
+    display.release.set()
+    assert refresher.wait_idle(10)
+    assert display.shown[-1] == frame(9).tobytes()
+
+
+def test_a_failing_panel_logs_once_backs_off_and_then_shows_the_latest_frame(refresher_for, caplog):
+    display = RecordingDisplay(failures=3)
+    refresher = refresher_for(display, backoff=(0.05, 1.0))
+    with caplog.at_level(logging.DEBUG, logger="companion.devices.refresh"):
+        refresher.offer(1)
+        assert display.entered.wait(5)
+        for key in range(2, 6):  # offers while failing must not cut the backoff short
+            refresher.offer(key)
+            time.sleep(0.005)
+        assert refresher.wait_idle(10)
+    assert len(display.attempts) == 4
+    gaps = [b - a for a, b in zip(display.attempts, display.attempts[1:], strict=False)]
+    assert gaps[0] >= 0.05 and gaps[1] >= 0.1 and gaps[2] >= 0.2, gaps
+    assert display.shown == [frame(5).tobytes()]
+    errors = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(errors) == 1 and "TimeoutError" in errors[0].getMessage()
+    assert not refresher.failing and refresher.failures == 3
+    assert any("works again" in r.getMessage() for r in caplog.records)
+
+
+def test_each_failure_episode_logs_once(refresher_for, caplog):
+    display = RecordingDisplay(failures=2)
+    refresher = refresher_for(display, backoff=(0.02, 1.0))
+    with caplog.at_level(logging.WARNING, logger="companion.devices.refresh"):
+        refresher.offer(1)
+        assert refresher.wait_idle(5)
+        display.failures = 2
+        refresher.offer(2)
+        assert refresher.wait_idle(5)
+    assert len(display.shown) == 2 and len(display.attempts) == 6
+    assert len(caplog.records) == 2
+
+
+def test_a_drawing_error_is_logged_and_the_next_frame_still_shows(refresher_for, caplog):
+    display = RecordingDisplay()
+
+    def render(key):
+        if key == "bad":
+            raise KeyError("no such view")
+        return frame(key)
+    refresher = refresher_for(display, render=render)
+    with caplog.at_level(logging.ERROR, logger="companion.devices.refresh"):
+        refresher.offer("bad")
+        assert refresher.wait_idle(5)
+    refresher.offer(3)
+    assert refresher.wait_idle(5)
+    assert display.shown == [frame(3).tobytes()]
+    assert any("could not draw" in r.getMessage() for r in caplog.records)
+
+
+def test_stop_interrupts_a_long_backoff():
+    display = RecordingDisplay(failures=100)
+    refresher = Refresher(display, frame, backoff=(60.0, 600.0)).start()
+    refresher.offer(1)
+    assert display.entered.wait(5)
+    deadline = time.monotonic() + 5
+    while refresher.failures == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    refresher.stop(timeout=5)
+    assert not refresher._thread.is_alive()
+    assert len(display.attempts) == 1
