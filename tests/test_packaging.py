@@ -22,7 +22,8 @@ import companion
 
 ROOT = Path(__file__).resolve().parent.parent
 MAPPED = {"companion.web": "web", "companion.hardware": "hardware"}  # top-level folders read at run time
-NOT_SOURCE = shutil.ignore_patterns(".*", "__pycache__", "*.pyc", "build", "dist", "*.egg-info", "state")
+NOT_SOURCE = shutil.ignore_patterns(".*", "__pycache__", "*.pyc", "*.egg-info")
+NOT_SOURCE_AT_TOP = {"build", "dist", "state", "tests", "venv"}  # build output, run state, not shipped
 
 
 def setuptools_config() -> dict:
@@ -81,7 +82,7 @@ def wheel(tmp_path_factory) -> Path:
 def _skip(directory: str, names: list[str]) -> set[str]:
     skipped = set(NOT_SOURCE(directory, names))
     if Path(directory) == ROOT:
-        skipped |= {"tests", "venv"}
+        skipped |= NOT_SOURCE_AT_TOP & set(names)
     return skipped
 
 
