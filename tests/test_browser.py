@@ -1,0 +1,291 @@
+"""The phone pages in Debian's chromium (Playwright) against a real waitress server."""
+
+from __future__ import annotations
+
+import re
+import time
+from contextlib import ExitStack
+
+import pytest
+from webfixtures import (
+    CHROMIUM_ARGS,
+    FakeBoard,
+    chromium_or_skip,
+    live_server,
+    post_json,
+    running_app,
+)
+
+from companion import games
+from companion.devices.display import PngDisplay
+from companion.devices.panels import panel
+from companion.devices.refresh import Refresher
+from companion.render.screens import render
+
+pytestmark = pytest.mark.browser
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    path = chromium_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    with running_app(tmp_path, keepalive=1.0) as (runtime, app), live_server(app) as srv:
+        yield runtime, srv
+
+
+def open_page(browser, url: str, **context):
+    context.setdefault("locale", "fr-FR")
+    ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                              **context)
+    page = ctx.new_page()
+    page.goto(url)
+    return ctx, page
+
+
+@pytest.fixture
+def phone(browser, server):
+    """The scoreboard on a phone, connected to the live stream."""
+    from playwright.sync_api import expect
+
+    runtime, srv = server
+    ctx, page = open_page(browser, srv.url)
+    expect(page.locator("#live")).to_have_attribute("data-state", "live")
+    yield runtime, srv, page
+    ctx.close()
+
+
+def test_the_scoreboard_updates_live_when_another_phone_rolls(phone):
+    from playwright.sync_api import expect
+
+    runtime, srv, page = phone
+    expect(page.locator("#dice-empty")).to_be_visible()
+    status, answer = post_json(srv.port, "/api/command", {"kind": "roll"})
+    assert status == 200
+    expect(page.locator("body")).to_have_attribute("data-version", str(answer["version"]))
+    last = runtime.table.latest.public["last"]
+    faces = page.locator("#dice-faces .die")
+    expect(faces).to_have_count(2)
+    assert [int(v) for v in faces.evaluate_all("els => els.map(e => e.dataset.value)")] == last
+    expect(page.locator("#dice-total")).to_have_text(str(sum(last)))
+    expect(page.locator("#dice-history li")).to_have_count(1)
+    expect(page.locator("#dice-empty")).to_be_hidden()
+
+
+def test_clicking_roll_rolls(phone):
+    from playwright.sync_api import expect
+
+    runtime, _, page = phone
+    page.locator("#roll").click()
+    expect(page.locator("#dice-faces .die")).to_have_count(2)
+    assert runtime.table.latest.public["rolls"] == 1
+    page.locator("#roll").click()
+    expect(page.locator("#dice-history li")).to_have_count(2)
+    expect(page.locator("#dice-history li").first).to_contain_text("Lancer n° 2")
+
+
+def test_the_dice_count_chooser_sets_how_many_dice_roll(phone):
+    from playwright.sync_api import expect
+
+    runtime, _, page = phone
+    expect(page.locator('#dice-count [data-count="2"]')).to_have_attribute("aria-pressed", "true")
+    page.locator('#dice-count [data-count="3"]').click()
+    expect(page.locator('#dice-count [data-count="3"]')).to_have_attribute("aria-pressed", "true")
+    expect(page.locator('#dice-count [data-count="2"]')).to_have_attribute("aria-pressed", "false")
+    page.locator("#roll").click()
+    expect(page.locator("#dice-faces .die")).to_have_count(3)
+    assert runtime.table.latest.public["count"] == 3
+
+
+def test_french_by_default_and_english_with_lang(browser, server):
+    from playwright.sync_api import expect
+
+    _, srv = server
+    ctx, page = open_page(browser, srv.url, locale="de-DE")  # neither language asked for: the table's
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page.locator("#roll")).to_have_text("Lancer")
+    expect(page.locator("h1")).to_have_text("Dés libres")
+    page.goto(srv.url + "?lang=en")
+    expect(page.locator("#roll")).to_have_text("Roll")
+    expect(page.locator("h1")).to_have_text("Free dice")
+    page.goto(srv.url + "device")  # the choice sticks (cookie)
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    ctx.close()
+    ctx, page = open_page(browser, srv.url, locale="en-US")  # Accept-Language
+    expect(page.locator("#roll")).to_have_text("Roll")
+    ctx.close()
+
+
+def test_only_the_host_sees_undo_and_it_works(browser, server):
+    from playwright.sync_api import expect
+
+    runtime, srv = server
+    guest_ctx, guest = open_page(browser, srv.url)
+    token = runtime.table.host_token()
+    ctx, page = open_page(browser, f"{srv.url}?host={token}")
+    expect(page.locator("#host")).to_be_visible()
+    assert token not in page.url  # taken out of the address bar
+    expect(guest.locator("#host")).to_be_hidden()
+    expect(page.locator("#live")).to_have_attribute("data-state", "live")
+    page.locator("#roll").click()
+    expect(page.locator("#dice-history li")).to_have_count(1)
+    page.locator("#roll").click()
+    expect(page.locator("#dice-history li")).to_have_count(2)
+    page.locator("#undo").click()
+    expect(page.locator("#dice-history li")).to_have_count(1)
+    expect(guest.locator("#dice-history li")).to_have_count(1)
+    page.reload()  # the token was kept on this phone
+    expect(page.locator("#host")).to_be_visible()
+    guest_ctx.close()
+    ctx.close()
+
+
+def test_a_refused_command_shows_the_readable_reason(browser, server):
+    from playwright.sync_api import expect
+
+    runtime, srv = server
+    ctx, page = open_page(browser, f"{srv.url}?host={runtime.table.host_token()}")
+    expect(page.locator("#host")).to_be_visible()
+    page.locator("#undo").click()
+    expect(page.locator("#message")).to_have_text("Rien à annuler.")
+    ctx.close()
+
+
+def test_a_wrong_host_link_shows_no_host_controls(browser, server):
+    from playwright.sync_api import expect
+
+    _, srv = server
+    ctx, page = open_page(browser, f"{srv.url}?host=forged")
+    expect(page.locator("#live")).to_have_attribute("data-state", "live")
+    page.wait_for_function("() => localStorage.getItem('companion.host') === null")
+    expect(page.locator("#host")).to_be_hidden()
+    ctx.close()
+
+
+def test_new_game_takes_two_taps(browser, server):
+    from playwright.sync_api import expect
+
+    runtime, srv = server
+    post_json(srv.port, "/api/command", {"kind": "roll"})
+    ctx, page = open_page(browser, f"{srv.url}?host={runtime.table.host_token()}")
+    expect(page.locator("#dice-history li")).to_have_count(1)
+    page.locator("#new-game").click()
+    expect(page.locator("#new-game")).to_have_text("Touchez encore pour une nouvelle partie")
+    assert runtime.table.latest.public["rolls"] == 1
+    page.locator("#new-game").click()
+    expect(page.locator("#dice-history li")).to_have_count(0)
+    expect(page.locator("#dice-empty")).to_be_visible()
+    ctx.close()
+
+
+def test_a_bad_seat_link_is_a_readable_page(browser, server):
+    from playwright.sync_api import expect
+
+    _, srv = server
+    ctx, page = open_page(browser, f"{srv.url}seat/no-such-seat")
+    expect(page.locator("#error-message")).to_contain_text("Ce lien de place n'est pas valide")
+    ctx.close()
+
+
+# --- the device twin ---------------------------------------------------------------------------
+class TwinBoard(FakeBoard):
+    """Presses go through the game's button map to the table; the LED dice follow the table."""
+
+    def __init__(self, table):
+        super().__init__(simulated=True)
+        self.table = table
+        self.dice = [None, None]
+        table.subscribe(self._follow)
+
+    def press(self, name: str, hold: bool = False) -> None:
+        super().press(name, hold)
+        latest = self.table.latest
+        make = games.get(latest.game).buttons.get(name)
+        if make and (command := make(latest.public)):
+            self.table.submit(command)
+
+    def _follow(self, update) -> None:
+        if update.rejected is None and update.game:
+            self.dice = list(games.get(update.game).dice_shown(update.public)) or [None, None]
+
+
+@pytest.fixture
+def twin(tmp_path, browser):
+    model = panel("impression-7.3")
+    with ExitStack() as stack:
+        runtime, app = stack.enter_context(running_app(tmp_path, keepalive=1.0))
+        display = PngDisplay(model, tmp_path / "frame.png")
+        refresher = Refresher(display, lambda key: render(key[0], key[1], model, "fr", runtime.url).image)
+        stack.callback(refresher.stop)
+        refresher.start()
+        runtime.table.subscribe(lambda u: u.rejected is None and refresher.offer((u.game, u.public)))
+        refresher.offer((runtime.table.latest.game, runtime.table.latest.public))
+        runtime.board, runtime.display, runtime.frame_source = TwinBoard(runtime.table), display, refresher
+        srv = stack.enter_context(live_server(app))
+        deadline = time.monotonic() + 20
+        while not display.png and time.monotonic() < deadline:
+            time.sleep(0.05)
+        ctx, page = open_page(browser, srv.url + "device")
+        stack.callback(ctx.close)
+        yield runtime, page
+
+
+def test_the_twin_shows_the_frame_and_roll_lights_the_dice_then_redraws_the_frame(twin):
+    from playwright.sync_api import expect
+
+    runtime, page = twin
+    frame = page.locator("#frame")
+    expect(frame).to_be_visible()
+    page.wait_for_function("() => document.getElementById('frame').naturalWidth === 800")
+    before = page.evaluate("() => document.body.dataset.frameVersion")
+    expect(page.locator("#led-dice .led-die")).to_have_count(2)
+    expect(page.locator("#led-dice")).to_have_attribute("data-faces", "0,0")
+    expect(page.locator("#status-led")).to_have_attribute("data-on", "true")
+    page.locator("button.hw.roll").click()
+    expect(page.locator("#led-dice")).not_to_have_attribute("data-faces", "0,0")
+    faces = runtime.table.latest.public["last"]
+    expect(page.locator("#led-dice")).to_have_attribute("data-faces", ",".join(map(str, faces)))
+    lit = page.locator("#led-dice .led-die").first.locator('.led[data-on="true"]')
+    expect(lit).to_have_count(faces[0])
+    expect(page.locator("body")).not_to_have_attribute("data-frame-version", before, timeout=20_000)
+    expect(frame).to_have_attribute("src", re.compile(r"frame\.png\?v=[1-9]"))
+    page.wait_for_function("() => document.getElementById('frame').complete && "
+                           "document.getElementById('frame').naturalWidth === 800")
+    assert runtime.board.presses == [("roll", False)]
+
+
+def test_the_twin_buttons_of_a_real_device_are_read_only(tmp_path, browser):
+    from playwright.sync_api import expect
+
+    with running_app(tmp_path, board=FakeBoard(simulated=False)) as (_, app), live_server(app) as srv:
+        ctx, page = open_page(browser, srv.url + "device?lang=en")
+        expect(page.locator("button.hw.roll")).to_be_disabled()
+        expect(page.locator('button.hw[data-button="a"]')).to_be_disabled()
+        expect(page.locator("#hint-real")).to_be_visible()
+        expect(page.locator("#no-frame")).to_be_visible()
+        ctx.close()
+
+
+def test_screenshots_on_a_phone(twin, browser, tmp_path):
+    """Leaves /tmp/companion-scoreboard.png and /tmp/companion-device.png to look at."""
+    from playwright.sync_api import expect
+
+    runtime, page = twin
+    page.locator("button.hw.roll").click()
+    expect(page.locator("body")).not_to_have_attribute("data-frame-version", "1", timeout=20_000)
+    page.wait_for_function("() => document.getElementById('frame').naturalWidth === 800")
+    page.screenshot(path="/tmp/companion-device.png", full_page=True)
+    page.goto(page.url.replace("/device", "/"))
+    expect(page.locator("#dice-faces .die")).to_have_count(2)
+    page.locator("#roll").click()
+    expect(page.locator("#dice-history li")).to_have_count(2)
+    page.screenshot(path="/tmp/companion-scoreboard.png", full_page=True)
