@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import http.client
 import json
+import logging
 import queue
 import threading
 import time
 
 import pytest
-from webfixtures import SSEClient, live_server, post_json, running_app
+from webfixtures import SSEClient, install_secret_game, live_server, post_json, running_app
 
 from companion.games.spec import Command
 from companion.webapp.events import Hub
-from companion.webapp.serve import REQUEST_THREADS, threads_for
+from companion.webapp.serve import REQUEST_THREADS, RedactSeatLinks, threads_for
 
 
 @pytest.fixture
@@ -206,3 +207,72 @@ def test_the_table_thread_only_hands_off(tmp_path):
             assert all(s.resync for s in streams)
         finally:
             hub.close()
+
+
+# --- a seat's private stream ---------------------------------------------------------------------
+@pytest.fixture
+def secret_server(tmp_path, monkeypatch):
+    install_secret_game(monkeypatch)
+    with running_app(tmp_path, game="secret", keepalive=0.2) as (runtime, app), live_server(app) as srv:
+        yield runtime, srv
+
+
+def test_a_seat_stream_carries_that_seats_private_view_and_the_public_one_none(secret_server):
+    runtime, srv = secret_server
+    token = runtime.table.seat_token(1)
+    seat, public = SSEClient(srv.port, f"/api/seat/{token}/events"), SSEClient(srv.port)
+    try:
+        first = seat.next_event()
+        assert first["event"] == "snapshot"
+        assert first["data"]["private"] == {"hand": "SECRET-HAND-ONE"} and first["data"]["seat"] == 1
+        assert "SECRET" not in json.dumps(public.next_event()["data"])
+        status, _ = post_json(srv.port, "/api/command", {"kind": "say"}, {"X-Seat-Token": token})
+        assert status == 200
+        assert seat.next_event()["data"]["public"]["said"] == [1]
+        update = public.next_event()
+        assert update["data"]["public"]["said"] == [1] and "SECRET" not in json.dumps(update["data"])
+    finally:
+        seat.close()
+        public.close()
+
+
+def test_a_seats_refusal_goes_to_that_seat_only(secret_server):
+    runtime, srv = secret_server
+    token = runtime.table.seat_token(0)
+    seat, public = SSEClient(srv.port, f"/api/seat/{token}/events"), SSEClient(srv.port)
+    try:
+        seat.next_event()
+        public.next_event()
+        status, _ = post_json(srv.port, "/api/command", {"kind": "shout"}, {"X-Seat-Token": token})
+        assert status == 409
+        assert seat.next_event()["event"] == "rejected"
+        assert public.next()["comment"] == "keepalive"  # and no refusal
+    finally:
+        seat.close()
+        public.close()
+
+
+def test_no_log_line_holds_a_seat_link(secret_server, caplog):
+    runtime, srv = secret_server
+    token = runtime.table.seat_token(1)
+    with caplog.at_level(logging.DEBUG):
+        seat = SSEClient(srv.port, f"/api/seat/{token}/events")
+        seat.next_event()
+        seat.close()  # waitress logs the hang-up with the request's path
+        deadline = time.monotonic() + 5
+        hub = srv.app.extensions["companion.hub"]
+        while hub.open_streams and time.monotonic() < deadline:
+            time.sleep(0.05)
+        conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=5)
+        conn.request("GET", f"/seat/{token}")
+        assert conn.getresponse().status == 200
+        conn.close()
+    assert any("/seat/…" in r.getMessage() for r in caplog.records)  # the hang-up was logged...
+    assert not any(token in r.getMessage() for r in caplog.records)  # ...without the link
+
+
+def test_the_redaction_filter_keeps_the_rest_of_the_line():
+    record = logging.LogRecord("waitress", logging.INFO, __file__, 1, "lost %s and /seat/abc/events",
+                               ("/seat/x",), None)
+    RedactSeatLinks().filter(record)
+    assert record.getMessage() == "lost /seat/… and /seat/…/events"

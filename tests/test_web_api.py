@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import html
 import json
-from dataclasses import dataclass, replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from webfixtures import FakeBoard, FakeDisplay, running_app
-
-from companion import games
-from companion.games.spec import GameSpec, IllegalMove
+from webfixtures import FakeBoard, FakeDisplay, install_secret_game, running_app
 
 
 @pytest.fixture
@@ -367,35 +363,9 @@ def test_responses_never_send_a_referer(web):
 
 
 # --- a game with secrets: seats, private views, seat commands -----------------------------------
-@dataclass(frozen=True)
-class SecretState:
-    hands: tuple[str, ...]
-    said: tuple[int, ...] = ()
-
-
-def _secret_apply(state, command, draws):
-    if command.kind == "say":
-        if command.seat is None:
-            raise IllegalMove("Only a seat can speak.")
-        return replace(state, said=(*state.said, command.seat)), [{"type": "said", "seat": command.seat}]
-    raise IllegalMove("Unknown command {kind}.", kind=command.kind)
-
-
-SECRET = GameSpec(
-    name="secret", title="Free dice",
-    setup=lambda options, draws: SecretState(("SECRET-HAND-ZERO", "SECRET-HAND-ONE")),
-    apply=_secret_apply,
-    legal=lambda state, seat: ["say"],
-    public_view=lambda state: {"players": 2, "said": list(state.said)},
-    private_view=lambda state, seat: {"hand": state.hands[seat]},
-    screen=lambda *a: None, buttons={}, dice_shown=lambda view: [], seats=(2, 2),
-)
-
-
 @pytest.fixture
 def secret(tmp_path, monkeypatch):
-    real = games.get
-    monkeypatch.setattr(games, "get", lambda name: SECRET if name == "secret" else real(name))
+    install_secret_game(monkeypatch)
     with running_app(tmp_path, game="secret") as (runtime, app):
         yield runtime, app.test_client()
 

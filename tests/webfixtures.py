@@ -8,11 +8,13 @@ import os
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
 
+from companion import games
+from companion.games.spec import GameSpec, IllegalMove
 from companion.store import Store
 from companion.table import Table
 from companion.webapp import create_app
@@ -170,3 +172,35 @@ class Waiter:
 
     def wait(self, timeout: float) -> bool:
         return self._event.wait(timeout)
+
+
+# --- a game with secrets, to prove the web layer keeps them (free dice has none) ----------------
+@dataclass(frozen=True)
+class SecretState:
+    hands: tuple[str, ...]
+    said: tuple[int, ...] = ()
+
+
+def _secret_apply(state, command, draws):
+    if command.kind == "say":
+        if command.seat is None:
+            raise IllegalMove("Only a seat can speak.")
+        return replace(state, said=(*state.said, command.seat)), [{"type": "said", "seat": command.seat}]
+    raise IllegalMove("Unknown command {kind}.", kind=command.kind)
+
+
+SECRET = GameSpec(
+    name="secret", title="Free dice",
+    setup=lambda options, draws: SecretState(("SECRET-HAND-ZERO", "SECRET-HAND-ONE")),
+    apply=_secret_apply,
+    legal=lambda state, seat: ["say"],
+    public_view=lambda state: {"players": 2, "said": list(state.said)},
+    private_view=lambda state, seat: {"hand": state.hands[seat]},
+    screen=lambda *a: None, buttons={}, dice_shown=lambda view: [], seats=(2, 2),
+)
+
+
+def install_secret_game(monkeypatch) -> None:
+    """Make "secret" a known game for the table, for one test."""
+    real = games.get
+    monkeypatch.setattr(games, "get", lambda name: SECRET if name == "secret" else real(name))

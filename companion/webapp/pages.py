@@ -74,7 +74,9 @@ def handle_error(exc: Exception) -> Response:
     elif isinstance(exc, HTTPException):
         status, message = exc.code or 500, _http_message(exc)
     else:
-        log.exception("error serving %s %s", request.method, request.path)
+        # The route, not the path: a seat's path is its secret link.
+        route = request.url_rule.rule if request.url_rule else "?"
+        log.exception("error serving %s %s", request.method, route)
         status, message = 500, _("Something went wrong on the table ({kind}): reload the page and try again.",
                                  kind=type(exc).__name__)
     if api:

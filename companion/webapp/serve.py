@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+import re
 import threading
 
 from flask import Flask
 from waitress import create_server, wasyncore
 
 REQUEST_THREADS = 6  # beyond the streams: enough for page loads, commands and frame fetches at once
+SEAT_PATH = re.compile(r"(/seat/)[^/\s?#]+")
 
 
 def threads_for(app: Flask) -> int:
@@ -16,11 +19,30 @@ def threads_for(app: Flask) -> int:
     return (hub.max_streams if hub else 0) + REQUEST_THREADS
 
 
+class RedactSeatLinks(logging.Filter):
+    """waitress logs the path of a request a phone hung up on, and a seat's path is its secret link."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = SEAT_PATH.sub(r"\1…", record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(SEAT_PATH.sub(r"\1…", a) if isinstance(a, str) else a for a in record.args)
+        return True
+
+
+def redact_waitress_logs() -> None:
+    """Install the filter once on waitress's logger (its channels log through that very logger)."""
+    logger = logging.getLogger("waitress")
+    if not any(isinstance(f, RedactSeatLinks) for f in logger.filters):
+        logger.addFilter(RedactSeatLinks())
+
+
 class WebServer:
     """A running waitress server on its own thread; `port` is the bound port (useful with port 0)."""
 
     def __init__(self, app: Flask, host: str, port: int, threads: int, channel_timeout: int):
         self.app = app
+        redact_waitress_logs()
         # clear_untrusted_proxy_headers etc. stay at waitress's defaults; ident hides the version.
         self._server = create_server(app, host=host, port=port, threads=threads,
                                      channel_timeout=channel_timeout, ident="companion",
