@@ -11,6 +11,7 @@ from webfixtures import (
     CHROMIUM_ARGS,
     FakeBoard,
     chromium_or_skip,
+    install_secret_game,
     live_server,
     post_json,
     running_app,
@@ -289,3 +290,39 @@ def test_screenshots_on_a_phone(twin, browser, tmp_path):
     page.locator("#roll").click()
     expect(page.locator("#dice-history li")).to_have_count(2)
     page.screenshot(path="/tmp/companion-scoreboard.png", full_page=True)
+
+
+def test_a_seat_page_shows_its_private_view_live(browser, tmp_path, monkeypatch):
+    from playwright.sync_api import expect
+
+    install_secret_game(monkeypatch)
+    with running_app(tmp_path, game="secret", keepalive=1.0) as (runtime, app), live_server(app) as srv:
+        token = runtime.table.seat_token(0)
+        ctx, page = open_page(browser, f"{srv.url}seat/{token}")
+        expect(page.locator("h1")).to_contain_text("Place 1")
+        expect(page.locator("#private-view")).to_contain_text("SECRET-HAND-ZERO")
+        expect(page.locator("#live")).to_have_attribute("data-state", "live")
+        before = page.evaluate("() => document.body.dataset.version")
+        post_json(srv.port, "/api/command", {"kind": "say"}, {"X-Seat-Token": token})
+        expect(page.locator("body")).not_to_have_attribute("data-version", before)
+        public_ctx, public = open_page(browser, srv.url)
+        expect(public.locator("#public-view")).to_contain_text("said")
+        assert "SECRET" not in public.content()
+        page.screenshot(path="/tmp/companion-seat.png", full_page=True)
+        public_ctx.close()
+        ctx.close()
+
+
+def test_host_screenshot(browser, server):
+    """Leaves /tmp/companion-host.png: the scoreboard as the host sees it, with a refusal shown."""
+    from playwright.sync_api import expect
+
+    runtime, srv = server
+    ctx, page = open_page(browser, f"{srv.url}?host={runtime.table.host_token()}&lang=en")
+    expect(page.locator("#host")).to_be_visible()
+    page.locator('#dice-count [data-count="3"]').click()
+    page.locator("#roll").click()
+    expect(page.locator("#dice-faces .die")).to_have_count(3)
+    page.evaluate("() => Companion.show('Nothing to undo.')")
+    page.screenshot(path="/tmp/companion-host.png", full_page=True)
+    ctx.close()
