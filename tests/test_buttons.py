@@ -152,3 +152,51 @@ def test_close_releases_the_pin_for_reuse(factory):
 def test_a_hold_shorter_than_the_debounce_is_refused(factory):
     with pytest.raises(ValueError, match="debounce"):
         DebouncedButton(PIN, "a", Inputs(), debounce=0.5, hold=0.1, pin_factory=factory)
+
+
+# --- the board's buttons: built from a profile, pressed by the twin page ------------------
+@pytest.fixture
+def board(factory):
+    from companion.devices.board import Board
+    from companion.devices.profile import load_profile
+
+    inputs = Inputs()
+    board = Board(load_profile("impression-7in3"), inputs, pin_factory=factory, debounce=0.02, hold=0.3)
+    board.inputs = inputs
+    yield board
+    board.close()
+
+
+def test_the_board_makes_a_button_per_profile_entry(board, factory):
+    assert list(board.buttons) == ["a", "b", "c", "d", "roll"]
+    assert board.simulated
+    assert board.snapshot()["buttons"] == ["a", "b", "c", "d", "roll"]
+    factory.pin(25).drive_low()  # ROLL is GPIO 25 in this profile
+    quiet(0.02)
+    factory.pin(25).drive_high()
+    assert board.inputs.wait_for(1) == [("roll", "press")]
+
+
+def test_press_returns_at_once_and_runs_the_real_debounce(board, factory):
+    done = board.press("a")
+    assert board.inputs.events == []  # the pin is still low: nothing has settled yet
+    done.join(5)
+    assert board.inputs.wait_for(1) == [("a", "press")]
+    assert factory.pin(5).state == 1
+
+
+def test_press_with_hold_gives_a_hold(board):
+    board.press("d", hold=True).join(5)
+    assert board.inputs.wait_for(1) == [("d", "hold")]
+
+
+def test_quick_presses_of_one_button_queue_up_and_all_count(board):
+    threads = [board.press("b") for _ in range(3)]
+    for thread in threads:
+        thread.join(5)
+    assert board.inputs.wait_for(3) == [("b", "press")] * 3
+
+
+def test_press_of_an_unknown_button_names_the_real_ones(board):
+    with pytest.raises(ValueError, match="a, b, c, d, roll"):
+        board.press("e")

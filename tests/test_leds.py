@@ -155,3 +155,71 @@ def test_close_releases_the_pins(factory):
     dice.close()
     again = LedDie(*WIRING[0], pin_factory=factory)
     again.close()
+
+
+# --- rejection feedback on the board ------------------------------------------------------
+def make_board(factory, profile_text: str | None = None):
+    from companion.devices.board import Board
+    from companion.devices.profile import load_profile, parse_profile
+
+    profile = parse_profile(profile_text, "test") if profile_text else load_profile("impression-7in3")
+    return Board(profile, lambda name, kind: None, pin_factory=factory)
+
+
+def changes_within(pin, before: int, seconds: float) -> float | None:
+    """How long after now `pin` leaves `before`, or None if it does not within `seconds`."""
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        if pin.state != before:
+            return time.monotonic() - start
+    return None
+
+
+def test_reject_blinks_the_status_led_within_50_ms_then_it_is_lit_again(factory):
+    board = make_board(factory)
+    try:
+        status = factory.pin(4)
+        board.dice.show([3, 4, 5])
+        assert status.state == 1 and board.snapshot()["status"] is True
+        start = time.monotonic()
+        board.reject()
+        latency = changes_within(status, 1, 0.5)
+        assert latency is not None and time.monotonic() - start < 0.05, latency
+        assert eventually(lambda: status.state == 1 and board.snapshot()["status"])
+        assert board.dice.faces == [3, 4, 5]  # feedback only: nothing else changed
+    finally:
+        board.close()
+
+
+def test_reject_without_a_status_led_flashes_the_dice_within_50_ms(factory):
+    original = load_text("what-buttons")
+    text = original.replace("status_led = 4\n", "")
+    assert text != original
+    board = make_board(factory, text)
+    try:
+        board.dice.show([1, 6])
+        start = time.monotonic()
+        board.reject()
+        latency = changes_within(factory.pin(13), 0, 0.5)  # die 1's diagonal: dark on a 1
+        assert latency is not None and time.monotonic() - start < 0.05, latency
+        assert eventually(lambda: board.dice.faces == [1, 6])
+        assert board.snapshot() == {"dice": [1, 6], "status": False, "buttons": ["a", "b", "c", "d", "roll"]}
+    finally:
+        board.close()
+
+
+def test_a_roll_after_a_reject_is_not_undone_by_the_blink(factory):
+    board = make_board(factory)
+    try:
+        board.reject()
+        board.dice.roll([2, 2, 2], duration=0.1)
+        assert eventually(lambda: board.dice.faces == [2, 2, 2])
+        assert eventually(lambda: factory.pin(4).state == 1)
+    finally:
+        board.close()
+
+
+def load_text(name: str) -> str:
+    from importlib.resources import files
+
+    return files("companion.hardware").joinpath("profiles").joinpath(f"{name}.toml").read_text("utf-8")

@@ -49,6 +49,24 @@ def test_every_pin_is_a_usable_gpio_on_the_40_pin_header(name):
         assert pin not in (0, 1), f"{name}: {key} is on the HAT ID EEPROM bus"
 
 
+@pytest.mark.parametrize("name", BUNDLED)
+def test_every_profile_builds_a_board_on_mock_pins(name):
+    from companion.devices.board import Board
+
+    factory = MockFactory()
+    profile = load_profile(name)
+    board = Board(profile, lambda button, kind: None, pin_factory=factory)
+    try:
+        snapshot = board.snapshot()
+        assert snapshot["buttons"] == ["a", "b", "c", "d", "roll"]
+        assert snapshot["dice"] == [None] * len(profile.dice)
+        assert snapshot["status"] is (profile.status_led is not None)
+        outputs = {pin.info.name for pin in factory.pins.values() if pin.function == "output"}
+        assert outputs == {f"GPIO{p}" for k, p in profile.pins().items() if not k.startswith("buttons.")}
+    finally:
+        board.close()
+
+
 def test_the_impression_7in3_has_its_board_buttons_a_roll_a_status_led_and_three_dice():
     profile = load_profile("impression-7in3")
     assert {k: profile.buttons[k] for k in "abcd"} == {"a": 5, "b": 6, "c": 16, "d": 24}
