@@ -100,9 +100,10 @@ const Companion = (() => {
     return node;
   }
 
-  // Which of the 3x3 spots hold a pip, for faces 1 to 6 (row by row).
+  // Which of the 3x3 spots hold a pip, for faces 1 to 6 (row by row). Two and three use the
+  // top-left/bottom-right diagonal, as the e-ink faces and the LED dice's "diagonal" line do.
   const PIPS = {
-    1: [4], 2: [2, 6], 3: [2, 4, 6], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8],
+    1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8],
   };
 
   function die(value, className) {

@@ -1,0 +1,138 @@
+"""The whole simulator through the web: the daemon's Board on mock pins, PNG panel, waitress, chromium."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import time
+
+import pytest
+from webfixtures import CHROMIUM_ARGS, SSEClient, chromium_or_skip, post_json
+
+pytest.importorskip("companion.devices.board", reason="companion/devices/board.py is not there yet")
+
+from companion.config import Config  # noqa: E402
+from companion.daemon import Companion  # noqa: E402
+
+PHONE = {"width": 390, "height": 844}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get_json(port: int, path: str) -> dict:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path)
+        return json.loads(conn.getresponse().read())
+    finally:
+        conn.close()
+
+
+def wait_for(predicate, timeout: float = 20.0, every: float = 0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(every)
+    raise AssertionError(f"timed out after {timeout} s waiting for {predicate}")
+
+
+@pytest.fixture
+def simulator(tmp_path):
+    config = Config(state_dir=str(tmp_path / "state"), host="127.0.0.1", port=free_port(),
+                    url="http://192.168.1.20:8080/", language="fr")
+    companion = Companion(config, simulate=True).start()
+    try:
+        wait_for(lambda: companion.display.png)  # the first frame
+        yield companion, companion.server.port
+    finally:
+        companion.stop()
+
+
+def test_the_twin_api_shows_the_real_board(simulator):
+    companion, port = simulator
+    device = get_json(port, "/api/device")
+    assert device["board"] is True and device["simulated"] is True
+    assert set(device["buttons"]) >= {"a", "b", "c", "d", "roll"}
+    assert len(device["dice"]) >= 2
+    assert device["frame"] is True and device["frame_version"] >= 1
+
+
+def test_a_twin_press_runs_the_real_button_code_and_phones_see_it(simulator):
+    companion, port = simulator
+    phone = SSEClient(port)
+    try:
+        start = phone.next_event()["data"]["version"]
+        status, answer = post_json(port, "/api/device/press", {"button": "roll"})
+        assert status == 200, answer
+        update = phone.next_event()
+        assert update["event"] == "update" and update["data"]["version"] == start + 1
+        faces = update["data"]["public"]["last"]
+        # the LED dice animate, then hold the roll
+        wait_for(lambda: get_json(port, "/api/device")["dice"][:len(faces)] == faces)
+        post_json(port, "/api/device/press", {"button": "a"})  # A: one more die
+        assert phone.next_event()["data"]["public"]["count"] == 3
+    finally:
+        phone.close()
+
+
+def test_the_daemons_server_has_a_thread_per_stream(simulator):
+    companion, port = simulator
+    phones = [SSEClient(port) for _ in range(6)]
+    try:
+        assert all(p.next_event()["event"] == "snapshot" for p in phones)
+        status, _ = post_json(port, "/api/command", {"kind": "roll"})
+        assert status == 200
+        assert all(p.next_event()["event"] == "update" for p in phones)
+    finally:
+        for p in phones:
+            p.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    path = chromium_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.mark.browser
+def test_clicking_roll_on_the_twin_lights_the_dice_then_redraws_the_frame(simulator, browser):
+    from playwright.sync_api import expect
+
+    companion, port = simulator
+    ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                              locale="fr-FR")
+    try:
+        twin = ctx.new_page()
+        twin.goto(f"http://127.0.0.1:{port}/device")
+        phone = ctx.new_page()
+        phone.goto(f"http://127.0.0.1:{port}/")
+        expect(phone.locator("#live")).to_have_attribute("data-state", "live")
+        expect(twin.locator("html")).to_have_attribute("lang", "fr")
+        twin.wait_for_function("() => document.getElementById('frame').naturalWidth > 0")
+        frame_before = twin.evaluate("() => document.body.dataset.frameVersion")
+        twin.locator("button.hw.roll").click()
+        wait_for(lambda: companion.table.latest.public["rolls"] == 1)
+        faces = companion.table.latest.public["last"]
+        dark = len(companion.board.snapshot()["dice"]) - len(faces)  # dice the game does not use stay dark
+        shown = ",".join(map(str, [*faces, *[0] * dark]))
+        expect(twin.locator("#led-dice")).to_have_attribute("data-faces", shown, timeout=10_000)
+        expect(twin.locator("body")).not_to_have_attribute("data-frame-version", frame_before, timeout=30_000)
+        twin.wait_for_function("() => document.getElementById('frame').complete && "
+                               "document.getElementById('frame').naturalWidth > 0")
+        # the phone on the scoreboard saw the same roll
+        expect(phone.locator("#dice-total")).to_have_text(str(sum(faces)))
+        twin.screenshot(path="/tmp/companion-device-e2e.png", full_page=True)
+    finally:
+        ctx.close()
