@@ -22,6 +22,10 @@ BOOT_CONFIGS = ("/boot/firmware/config.txt", "/boot/config.txt")
 # spidev has no aarch64/armv7l wheel on PyPI: pip compiles it, needing gcc, Python.h and
 # linux/spi/spidev.h (linux-libc-dev, pulled by libc6-dev). Debian splits venv/ensurepip into python3-venv.
 APT_PACKAGES = ("python3-venv", "python3-dev", "gcc", "libc6-dev")
+# PyPI has no armv7l wheels for numpy, Pillow, msgspec or gpiod 2.x. Raspberry Pi OS points pip at
+# piwheels on armhf, but where that misses pip compiles them: numpy needs a C++ compiler, Pillow needs zlib
+# and libjpeg, and a Pillow built without FreeType cannot draw the panel's TrueType text.
+ARMHF_PACKAGES = ("g++", "zlib1g-dev", "libjpeg-dev", "libfreetype-dev")
 BOOT_COMMENT = "# table companion: SPI and I2C for the Inky panel (its driver wants no SPI chip-select pin)"
 # (line to add, parameter names that already satisfy it); i2c is the firmware's alias for i2c_arm.
 BOOT_PARAMS = (("dtparam=spi=on", ("spi",)), ("dtparam=i2c_arm=on", ("i2c_arm", "i2c")))
@@ -109,15 +113,16 @@ def edit_boot_config(text: str) -> str:
     return text if lines == original else "\n".join(lines) + "\n"
 
 
-def installed_debs(root: Path) -> set[str]:
+def dpkg_status(root: Path) -> tuple[set[str], str]:
+    """Installed package names, and the system's architecture (dpkg's own, as `dpkg --print-architecture`)."""
     status = read(under(root, "/var/lib/dpkg/status")) or ""
-    names, name = set(), None
-    for line in status.splitlines():
-        if line.startswith("Package: "):
-            name = line.split(":", 1)[1].strip()
-        elif line.startswith("Status: ") and line.endswith(" installed") and name:
-            names.add(name)
-    return names
+    names, arch = set(), ""
+    for stanza in status.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in stanza.splitlines() if ": " in line and line[0] != " ")
+        if fields.get("Status", "").endswith(" installed"):
+            names.add(fields.get("Package", ""))
+            arch = fields.get("Architecture", arch) if fields.get("Package") == "dpkg" else arch
+    return names, arch
 
 
 def etc_entries(root: Path, name: str) -> dict[str, list[str]]:
@@ -129,7 +134,9 @@ def etc_entries(root: Path, name: str) -> dict[str, list[str]]:
 def plan(root: Path, source: str) -> list[Action]:
     """Every change needed to bring the system under root to an installed companion, in order."""
     actions: list[Action] = []
-    missing_debs = [p for p in APT_PACKAGES if p not in installed_debs(root)]
+    installed, arch = dpkg_status(root)
+    wanted = APT_PACKAGES + (ARMHF_PACKAGES if arch == "armhf" else ())
+    missing_debs = [p for p in wanted if p not in installed]
     if missing_debs:
         actions += [Run(("apt-get", "update")),
                     Run(("apt-get", "install", "-y", "--no-install-recommends", *missing_debs))]

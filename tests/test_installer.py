@@ -61,9 +61,15 @@ def make_root(tmp_path: Path, config_txt: str = BOOKWORM, boot: str = "boot/firm
     (root / "etc/group").write_text("root:x:0:\ngpio:x:997:pi\nspi:x:999:pi\ni2c:x:998:pi\n")
     (root / "etc/passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
     (root / "var/lib/dpkg").mkdir(parents=True)
-    (root / "var/lib/dpkg/status").write_text("Package: python3-venv\nStatus: install ok installed\n\n"
-                                              "Package: gcc\nStatus: deinstall ok config-files\n")
+    (root / "var/lib/dpkg/status").write_text(dpkg_status("arm64"))
     return root
+
+
+def dpkg_status(arch: str) -> str:
+    return (f"Package: dpkg\nStatus: install ok installed\nArchitecture: {arch}\nDescription: Debian\n"
+            " package management system\n\n"
+            f"Package: python3-venv\nStatus: install ok installed\nArchitecture: {arch}\n\n"
+            f"Package: gcc\nStatus: deinstall ok config-files\nArchitecture: {arch}\n")
 
 
 def snapshot(root: Path) -> dict[str, tuple[bytes, int, int]]:
@@ -233,3 +239,11 @@ def test_fragment_matches_what_the_installer_adds():
     lines = (REPO / "firmware" / "config.txt.fragment").read_text().splitlines()
     assert lines[0] == install.BOOT_COMMENT
     assert lines[1:] == ["[all]", *install.edit_boot_config("").splitlines()[1:]]
+
+
+def test_armhf_gets_what_pip_needs_to_compile_without_wheels(tmp_path):
+    root = make_root(tmp_path)
+    (root / "var/lib/dpkg/status").write_text(dpkg_status("armhf"))
+    runs = [a.argv for a in install.plan(root, "/src") if isinstance(a, install.Run)]
+    assert ("apt-get", "install", "-y", "--no-install-recommends", "python3-dev", "gcc", "libc6-dev",
+            "g++", "zlib1g-dev", "libjpeg-dev", "libfreetype-dev") in runs
