@@ -276,3 +276,16 @@ def test_the_redaction_filter_keeps_the_rest_of_the_line():
                                ("/seat/x",), None)
     RedactSeatLinks().filter(record)
     assert record.getMessage() == "lost /seat/… and /seat/…/events"
+
+
+def test_a_failing_private_view_sends_the_public_one_and_logs_no_secret(tmp_path, monkeypatch, caplog):
+    install_secret_game(monkeypatch)
+    with running_app(tmp_path, game="secret") as (runtime, app):
+        hub = Hub(runtime.table, keepalive=0.2).start()
+        try:
+            stream = hub.open(_describe, seat=7)  # no such seat in this game any more
+            data = json.loads(next(stream).decode().split("data: ", 1)[1])
+            assert data["private"] == {} and data["public"]["players"] == 2
+            assert "IndexError" in caplog.text and "SECRET" not in caplog.text
+        finally:
+            hub.close()

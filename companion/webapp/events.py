@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import logging
 import queue
 import threading
 from collections.abc import Callable
 
 from companion.table import Table, Update
 
+log = logging.getLogger(__name__)
 _CLOSE = object()
 RETRY_MS = 2000  # how soon a browser reconnects after the stream drops
 
@@ -97,7 +99,13 @@ class Stream:
     def _payload(self, update: Update) -> dict:
         data = public_payload(update)
         if self.seat is not None:
-            data |= {"seat": self.seat, "private": update.private(self.seat)}
+            try:
+                private = update.private(self.seat)
+            except Exception as exc:  # e.g. a new game with fewer seats; the page still gets the public view
+                # Only the type: the message of a failed private view may quote the secret.
+                log.error("private view of seat %d failed: %s", self.seat, type(exc).__name__)
+                private = {}
+            data |= {"seat": self.seat, "private": private}
         return data
 
     def _snapshot(self) -> bytes:
