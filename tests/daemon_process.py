@@ -35,12 +35,15 @@ class DaemonProcess:
                                f'url = "{self.base}/"\n')
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         env.pop("COMPANION_PORT", None)
-        self.proc = subprocess.Popen([sys.executable, "-m", "companion", "demo", "--config", str(self.config)],
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        # Output goes to a file: an unread pipe would fill up and stall the daemon.
+        self.output = self.state_dir / "daemon.out"
+        with self.output.open("a") as out:
+            self.proc = subprocess.Popen([sys.executable, "-m", "companion", "demo", "--config",
+                                          str(self.config)], stdout=out, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"daemon exited with {self.proc.returncode}: {self.proc.stdout.read()}")
+                raise RuntimeError(f"daemon exited with {self.proc.returncode}: {self.output.read_text()}")
             try:
                 self.get("/api/state")
                 return self
@@ -53,7 +56,8 @@ class DaemonProcess:
         with urllib.request.urlopen(self.base + path, timeout=10) as response:
             return json.load(response)
 
-    def post(self, path: str, body: dict, headers: dict | None = None, timeout: float = 10) -> tuple[int, dict]:
+    def post(self, path: str, body: dict, headers: dict | None = None,
+             timeout: float = 10) -> tuple[int, dict]:
         request = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), method="POST",
                                          headers={"Content-Type": "application/json", **(headers or {})})
         try:

@@ -7,10 +7,10 @@ import threading
 import time
 
 import pytest
+from daemon_process import DaemonProcess
 
 from companion.store import Store
 from companion.table import NEW_GAME, replay
-from tests.daemon_process import DaemonProcess
 
 RUNS = 20
 
@@ -36,8 +36,8 @@ def test_kill_9_loses_no_acknowledged_command(tmp_path, run):
     daemon = DaemonProcess(tmp_path / "state").start()
     acked: list = []
     stop = threading.Event()
-    clients = [threading.Thread(target=stream_commands, args=(daemon, acked, stop, random.Random(run * 10 + i)))
-               for i in range(2)]
+    clients = [threading.Thread(target=stream_commands,
+                                args=(daemon, acked, stop, random.Random(run * 10 + i))) for i in range(2)]
     for client in clients:
         client.start()
     time.sleep(rng.uniform(0.05, 1.0))

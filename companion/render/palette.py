@@ -27,10 +27,11 @@ class Palette:
         choices = {
             "paper": ("white",),
             "ink": ("black",),
-            "accent": ("red", "orange", "yellow", "black"),
-            "highlight": ("blue", "green", "red", "yellow", "black"),
+            # Yellow on white cannot be read, so text roles never fall back to it.
+            "accent": ("red", "orange", "black"),
+            "highlight": ("blue", "green", "red", "black"),
         }[role]
         for ink in choices:
-            if ink in self.inks and (role != "highlight" or ink != "yellow"):
+            if ink in self.inks:
                 return INKS[ink]
         return INKS["black"]
