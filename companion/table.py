@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from companion import games
-from companion.draws import Draws
+from companion.draws import Draws, DrawsExhausted
 from companion.games.spec import Command, GameSpec, IllegalMove
 from companion.store import Record, Store, StoreError
 
@@ -122,7 +122,13 @@ class Table:
         self._queue: queue.Queue = queue.Queue()
         self._subscribers: list[Subscriber] = []
         self._thread: threading.Thread | None = None
-        self.session, self.version = replay(store.records_since_last(NEW_GAME))
+        try:
+            self.session, self.version = replay(store.records_since_last(NEW_GAME))
+        except (IllegalMove, DrawsExhausted) as exc:
+            raise StoreError(f"{store.path}: the running game no longer replays ({exc}); the rules may "
+                             "have changed. Export it with an older version, or move the file aside."
+                             ) from exc
+        self._stopped = False
         self._latest = self._update([], None, None)
         self._default = (default_game, dict(default_options or {}))
 
@@ -130,6 +136,9 @@ class Table:
     def submit(self, command: Command) -> Future:
         """Queue a command; the future resolves to a Result once it is durable (or refused)."""
         fut: Future = Future()
+        if self._stopped:
+            fut.set_result(Result(False, self.version, IllegalMove("The table is shutting down.")))
+            return fut
         self._queue.put((command, fut))
         return fut
 
@@ -192,9 +201,15 @@ class Table:
         return self._thread is not None and self._thread.is_alive()
 
     def stop(self, timeout: float = 5.0) -> None:
+        """Finish the commands already queued, then refuse any that come later."""
         self._queue.put(None)
         if self._thread:
             self._thread.join(timeout)
+        self._stopped = True
+        while not self._queue.empty():
+            item = self._queue.get_nowait()
+            if item is not None:
+                item[1].set_result(Result(False, self.version, IllegalMove("The table is shutting down.")))
 
     def _run(self) -> None:
         while (item := self._queue.get()) is not None:

@@ -152,7 +152,10 @@ def test_roll_is_pure_and_uses_only_its_draws(state, recorded):
     assert state == frozen
     assert (first, first_events) == (second, second_events)
     faces = tuple(v + 1 for v in recorded[:state.count])
-    assert first == DiceState(state.count, (*state.rolls, faces))
+    assert first.rolls[-1] == faces
+    assert rules.public_view(first) == rules.public_view(
+        DiceState(state.count, (*state.rolls, faces), state.earlier))
+    assert len(first.rolls) <= SHOWN_HISTORY  # undo keeps every state: each must stay small
     assert first_events == [{"type": "rolled", "dice": list(faces)}]
 
 
@@ -179,7 +182,7 @@ def test_set_dice_accepts_exactly_the_whole_numbers_one_to_three(state, count):
     draws = Draws([])
     if allowed:
         new, events = rules.apply(state, Command("set_dice", {"count": count}), draws)
-        assert new == DiceState(count, state.rolls)
+        assert new == DiceState(count, state.rolls, state.earlier)
         assert events == [{"type": "dice_count", "count": count}]
     else:
         with pytest.raises(IllegalMove) as info:

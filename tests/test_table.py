@@ -11,7 +11,7 @@ import pytest
 
 from companion import games
 from companion.games.spec import Command, GameSpec, IllegalMove
-from companion.store import Record, Store
+from companion.store import Record, Store, StoreError
 from companion.table import NEW_GAME, UNDO, Table, Update, replay
 
 EMPTY_THREE = {"count": 3, "last": [], "total": 0, "rolls": 0, "history": []}
@@ -484,3 +484,19 @@ def test_tokens_differ_between_tables(tmp_path):
 def test_free_dice_has_no_seats_so_no_token_opens_one(table):
     assert table.seat_for_token(table.seat_token(0)) is None
     assert table.seat_for_token("guess") is None
+
+
+def test_a_log_that_no_longer_replays_names_the_file(tmp_path):
+    store = Store(tmp_path / "s.db")
+    store.append(NEW_GAME, None, {"game": "dice", "options": {}}, [])
+    store.append("roll", None, {}, [])  # a roll that recorded no draws cannot replay
+    with pytest.raises(StoreError, match=str(tmp_path / "s.db")):
+        Table(store)
+    store.close()
+
+
+def test_commands_after_stop_are_refused_not_left_hanging(tmp_path):
+    table = Table(Store(tmp_path / "s.db")).start()
+    table.stop()
+    result = table.submit(Command("roll")).result(timeout=1)
+    assert not result.ok and result.error.msgid == "The table is shutting down."

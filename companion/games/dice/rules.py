@@ -21,8 +21,15 @@ class DiceOptions(msgspec.Struct, forbid_unknown_fields=True):
 
 @dataclass(frozen=True)
 class DiceState:
+    """`rolls` keeps only the rolls a view shows; `earlier` counts those dropped before them.
+
+    Undo keeps every earlier state alive, so a state must stay small: a full roll list
+    copied at each roll would grow with the square of the game's length.
+    """
+
     count: int
     rolls: tuple[tuple[int, ...], ...] = ()
+    earlier: int = 0
 
 
 def setup(options, draws) -> DiceState:
@@ -32,7 +39,10 @@ def setup(options, draws) -> DiceState:
 def apply(state: DiceState, command: Command, draws) -> tuple[DiceState, list[dict]]:
     if command.kind == "roll":
         faces = tuple(draws.die(6) for _ in range(state.count))
-        return replace(state, rolls=(*state.rolls, faces)), [{"type": "rolled", "dice": list(faces)}]
+        rolls = (*state.rolls, faces)
+        dropped = max(0, len(rolls) - SHOWN_HISTORY)
+        new = replace(state, rolls=rolls[dropped:], earlier=state.earlier + dropped)
+        return new, [{"type": "rolled", "dice": list(faces)}]
     if command.kind == "set_dice":
         count = command.args.get("count")
         if not isinstance(count, int) or isinstance(count, bool) or not MIN_DICE <= count <= MAX_DICE:
@@ -48,12 +58,13 @@ def legal(state: DiceState, seat: int | None) -> list[str]:
 def public_view(state: DiceState) -> dict:
     last = list(state.rolls[-1]) if state.rolls else []
     recent = state.rolls[-SHOWN_HISTORY:]
-    first = len(state.rolls) - len(recent) + 1
+    made = state.earlier + len(state.rolls)
+    first = made - len(recent) + 1
     return {
         "count": state.count,
         "last": last,
         "total": sum(last),
-        "rolls": len(state.rolls),
+        "rolls": made,
         "history": [{"n": first + i, "dice": list(r), "total": sum(r)} for i, r in enumerate(recent)][::-1],
     }
 
