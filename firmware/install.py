@@ -255,6 +255,9 @@ def main(argv: list[str] | None = None) -> int:
     except subprocess.CalledProcessError as failed:
         print(f"install.py: failed (exit {failed.returncode}): {shlex.join(failed.cmd)}", file=sys.stderr)
         return 1
+    except OSError as failed:
+        print(f"install.py: failed: {failed.filename or ''}: {failed.strerror}", file=sys.stderr)
+        return 1
     if any(isinstance(a, WriteFile) and a.path.name == "config.txt" for a in actions):
         print("Reboot to turn on SPI and I2C: sudo reboot")
     return 0
