@@ -26,10 +26,13 @@ APT_PACKAGES = ("python3-venv", "python3-dev", "gcc", "libc6-dev")
 # piwheels on armhf, but where that misses pip compiles them: numpy needs a C++ compiler, Pillow needs zlib
 # and libjpeg, and a Pillow built without FreeType cannot draw the panel's TrueType text.
 ARMHF_PACKAGES = ("g++", "zlib1g-dev", "libjpeg-dev", "libfreetype-dev")
-BOOT_COMMENT = "# table companion: SPI and I2C for the Inky panel (its driver wants no SPI chip-select pin)"
+BOOT_COMMENT = "# table companion: SPI and I2C for the Inky panel; GPIO 7 and 9 stay free for LED dice"
 # (line to add, parameter names that already satisfy it); i2c is the firmware's alias for i2c_arm.
 BOOT_PARAMS = (("dtparam=spi=on", ("spi",)), ("dtparam=i2c_arm=on", ("i2c_arm", "i2c")))
-BOOT_OVERLAY = "dtoverlay=spi0-0cs"
+# spi0-0cs: inky drives its chip select itself, so CE1 (GPIO 7) stays free; no_miso: inky never reads the
+# panel, so GPIO 9 stays free. The bundled profiles put LED dice on both (hardware/README.md).
+OVERLAY, OVERLAY_PARAM = "spi0-0cs", "no_miso"
+BOOT_OVERLAY = f"dtoverlay={OVERLAY},{OVERLAY_PARAM}"
 OFF = {"off", "false", "no", "0"}
 DEFAULT_CONFIG = """\
 # Table companion settings, written once by firmware/install.py: a re-install never overwrites them.
@@ -102,8 +105,12 @@ def edit_boot_config(text: str) -> str:
                         lines[i] = "dtparam=" + ",".join(params)
                     if unconditional:
                         satisfied.add(wanted)
-        elif line.split(",")[0].replace(" ", "") == BOOT_OVERLAY and unconditional:
-            satisfied.add(BOOT_OVERLAY)
+        elif line.startswith("dtoverlay=") and line[len("dtoverlay="):].split(",")[0].strip() == OVERLAY:
+            if OVERLAY_PARAM not in [p.strip() for p in line.split(",")[1:]]:
+                # Without no_miso the SPI driver holds GPIO 9 and the dice on it cannot be claimed.
+                lines[i] = f"{line},{OVERLAY_PARAM}"
+            if unconditional:
+                satisfied.add(BOOT_OVERLAY)
     missing = [w for w, _ in BOOT_PARAMS if w not in satisfied]
     missing += [BOOT_OVERLAY] if BOOT_OVERLAY not in satisfied else []
     if missing:

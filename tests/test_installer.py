@@ -11,7 +11,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 INSTALLER = REPO / "firmware" / "install.py"
 UNIT_LINES = (REPO / "systemd" / "companion.service").read_text().splitlines()
-COMMENT = "# table companion: SPI and I2C for the Inky panel (its driver wants no SPI chip-select pin)"
+COMMENT = "# table companion: SPI and I2C for the Inky panel; GPIO 7 and 9 stay free for LED dice"
 # The tail of Raspberry Pi OS Bookworm's stock config.txt: interfaces commented out, ends in [all].
 BOOKWORM = """\
 # Uncomment some or all of these to enable the optional hardware interfaces
@@ -92,7 +92,8 @@ def test_dry_run_prints_the_exact_plan(tmp_path):
         "run: /usr/bin/python3 -m venv /opt/companion/venv",
         f"run: /opt/companion/venv/bin/pip install --upgrade {pip_target}",
         f"modify {root}/boot/firmware/config.txt",
-        "  +", f"  + {COMMENT}", "  + dtparam=spi=on", "  + dtparam=i2c_arm=on", "  + dtoverlay=spi0-0cs",
+        "  +", f"  + {COMMENT}", "  + dtparam=spi=on", "  + dtparam=i2c_arm=on",
+        "  + dtoverlay=spi0-0cs,no_miso",
         f"create {root}/etc/companion/config.toml",
         *[f"  + {line}" for line in CONFIG_LINES],
         f"create {root}/etc/systemd/system/companion.service",
@@ -116,7 +117,7 @@ def test_apply_then_nothing_left_to_change(tmp_path):
     assert first.returncode == 0, first.stderr
     assert "not run (--root or --no-commands)" in first.stdout
     config_txt = root / "boot/firmware/config.txt"
-    added = ["", COMMENT, "dtparam=spi=on", "dtparam=i2c_arm=on", "dtoverlay=spi0-0cs"]
+    added = ["", COMMENT, "dtparam=spi=on", "dtparam=i2c_arm=on", "dtoverlay=spi0-0cs,no_miso"]
     assert config_txt.read_text() == BOOKWORM + "\n".join(added) + "\n"
     assert (root / "etc/companion/config.toml").read_text().splitlines() == CONFIG_LINES
     assert (root / "etc/systemd/system/companion.service").read_text().splitlines() == UNIT_LINES
@@ -144,7 +145,7 @@ def test_spi_off_is_replaced_not_duplicated(tmp_path):
     assert run("--root", str(root)).returncode == 0
     lines = (root / "boot/firmware/config.txt").read_text().splitlines()
     assert lines == ["dtparam=audio=on", "dtparam=spi=on", "", COMMENT, "dtparam=i2c_arm=on",
-                     "dtoverlay=spi0-0cs"]
+                     "dtoverlay=spi0-0cs,no_miso"]
 
 
 def test_falls_back_to_boot_config_txt(tmp_path):
@@ -152,7 +153,7 @@ def test_falls_back_to_boot_config_txt(tmp_path):
     plan = run("--root", str(root), "--dry-run").stdout
     assert f"modify {root}/boot/config.txt\n" in plan
     assert run("--root", str(root)).returncode == 0
-    assert (root / "boot/config.txt").read_text().endswith("dtparam=i2c_arm=on\ndtoverlay=spi0-0cs\n")
+    assert (root / "boot/config.txt").read_text().endswith("dtparam=i2c_arm=on\ndtoverlay=spi0-0cs,no_miso\n")
 
 
 def test_prefers_boot_firmware_over_bookworm_stub(tmp_path):
@@ -161,7 +162,7 @@ def test_prefers_boot_firmware_over_bookworm_stub(tmp_path):
     (root / "boot/config.txt").write_text(stub)
     assert run("--root", str(root)).returncode == 0
     assert (root / "boot/config.txt").read_text() == stub
-    assert "dtoverlay=spi0-0cs" in (root / "boot/firmware/config.txt").read_text()
+    assert "dtoverlay=spi0-0cs,no_miso" in (root / "boot/firmware/config.txt").read_text()
 
 
 def test_missing_config_txt_is_refused(tmp_path):
@@ -192,12 +193,13 @@ def test_not_root_or_not_linux_is_refused(monkeypatch, capsys):
 @pytest.mark.parametrize(
     ("text", "added"),
     [
-        ("dtparam=i2c_arm=on,spi=on\ndtoverlay=spi0-0cs\n", []),
-        ("dtparam=i2c=on\ndtparam=spi\n", ["dtoverlay=spi0-0cs"]),
+        ("dtparam=i2c_arm=on,spi=on\ndtoverlay=spi0-0cs,no_miso\n", []),
+        ("dtparam=i2c_arm=on,spi=on\ndtoverlay=spi0-0cs , no_miso\n", []),
+        ("dtparam=i2c=on\ndtparam=spi\n", ["dtoverlay=spi0-0cs,no_miso"]),
         # Lines under a model filter do not count, and new lines must not land under one.
-        ("[pi4]\ndtparam=spi=on\ndtparam=i2c_arm=on\ndtoverlay=spi0-0cs\n",
-         ["[all]", "dtparam=spi=on", "dtparam=i2c_arm=on", "dtoverlay=spi0-0cs"]),
-        ("dtparam=i2c_arm=off,audio=on\n[all]\n", ["dtparam=spi=on", "dtoverlay=spi0-0cs"]),
+        ("[pi4]\ndtparam=spi=on\ndtparam=i2c_arm=on\ndtoverlay=spi0-0cs,no_miso\n",
+         ["[all]", "dtparam=spi=on", "dtparam=i2c_arm=on", "dtoverlay=spi0-0cs,no_miso"]),
+        ("dtparam=i2c_arm=off,audio=on\n[all]\n", ["dtparam=spi=on", "dtoverlay=spi0-0cs,no_miso"]),
     ],
 )
 def test_boot_config_edit(text, added):
@@ -232,6 +234,11 @@ def test_missing_device_groups_are_created(tmp_path):
     runs = [a.argv for a in install.plan(root, "/src") if isinstance(a, install.Run)]
     assert ("groupadd", "--system", "spi") in runs and ("groupadd", "--system", "i2c") in runs
     assert ("groupadd", "--system", "gpio") not in runs
+
+
+def test_overlay_without_no_miso_gets_it_in_place():
+    new = install.edit_boot_config("dtparam=spi=on,i2c_arm=on\ndtoverlay=spi0-0cs\n")
+    assert new == "dtparam=spi=on,i2c_arm=on\ndtoverlay=spi0-0cs,no_miso\n"
 
 
 def test_fragment_matches_what_the_installer_adds():
