@@ -65,12 +65,13 @@ def load(path: Path | str | None, **overrides) -> Config:
         raise ConfigError(f"{name}: key '{_where(str(exc))}': {exc}. Fix or remove that key.") from None
     except msgspec.DecodeError as exc:
         raise ConfigError(f"{name}: not valid TOML ({exc}).") from None
+    overrides = {k: v for k, v in overrides.items() if v is not None}
     env_port = os.environ.get("COMPANION_PORT")
     if env_port:
         if not env_port.isdigit() or not 1 <= int(env_port) <= 65535:
             raise ConfigError(f"$COMPANION_PORT: {env_port!r} is not a port number 1-65535.")
         overrides.setdefault("port", int(env_port))
-    config = msgspec.structs.replace(config, **{k: v for k, v in overrides.items() if v is not None})
+    config = msgspec.structs.replace(config, **overrides)
     check(config, name)
     return config
 

@@ -178,7 +178,7 @@ class Table:
         if spec is None:
             return None
         for seat in range(spec.seats[1]):
-            if secrets.compare_digest(self.seat_token(seat), token):
+            if secrets.compare_digest(self.seat_token(seat).encode(), token.encode()):
                 return seat
         return None
 

@@ -71,3 +71,9 @@ def test_bad_environment_port_is_refused(monkeypatch):
 def test_public_url_defaults_to_mdns_name():
     assert Config(port=8181).public_url().endswith(".local:8181/")
     assert Config(url="http://table.example/").public_url() == "http://table.example/"
+
+
+def test_environment_port_applies_when_no_port_flag_was_given(monkeypatch):
+    monkeypatch.setenv("COMPANION_PORT", "9124")
+    assert load(None, port=None).port == 9124
+    assert load(None, port=9200).port == 9200

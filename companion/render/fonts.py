@@ -10,7 +10,8 @@ from PIL import ImageFont
 _FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 
 
-@lru_cache(maxsize=128)
+# A screen uses a handful of sizes; each cached face costs about 100 kB.
+@lru_cache(maxsize=24)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """DejaVu Sans at `size` pixels."""
     path = files("companion.render").joinpath("fonts", _FILES[bold])

@@ -74,6 +74,9 @@ class Element:
 ELLIPSIS = "\u2026"
 
 
+REFERENCE_SIZE = 100  # px: where fit() first measures a text
+
+
 class Canvas:
     """One e-ink frame being drawn. Text shrinks to fit its box; nothing is drawn outside it."""
 
@@ -138,16 +141,27 @@ class Canvas:
         return self._add("text", text, drawn, shortened)
 
     def fit(self, text: str, box: Box, bold: bool = False, max_size: int | None = None) -> int | None:
-        """The largest font size at which `text` fits `box` (None if not even MIN_TEXT does)."""
-        lo, hi, best = self.MIN_TEXT, max(self.MIN_TEXT, max_size or box.height), None
-        while lo <= hi:
-            mid = (lo + hi) // 2
-            left, top, right, bottom = self.draw.textbbox((0, 0), text, font=font(mid, bold))
-            if right - left <= box.width and bottom - top <= box.height:
-                best, lo = mid, mid + 1
-            else:
-                hi = mid - 1
-        return best
+        """The largest font size at which `text` fits `box` (None if not even MIN_TEXT does).
+
+        Text grows almost linearly with its size, so one measure at a reference size gives a
+        close guess, and a few real measures settle it. Every size tried is a cached FreeType
+        face of about 100 kB: a binary search over all sizes cost tens of MB on a Pi Zero.
+        """
+        top_size = max(self.MIN_TEXT, max_size or box.height)
+        width, height = self._measure(text, REFERENCE_SIZE, bold)
+        if width <= 0 or height <= 0:
+            return None
+        size = min(top_size, int(REFERENCE_SIZE * min(box.width / width, box.height / height)) + 1)
+        while size >= self.MIN_TEXT:
+            width, height = self._measure(text, size, bold)
+            if width <= box.width and height <= box.height:
+                return size
+            size -= 1
+        return None
+
+    def _measure(self, text: str, size: int, bold: bool) -> tuple[int, int]:
+        left, top, right, bottom = self.draw.textbbox((0, 0), text, font=font(size, bold))
+        return right - left, bottom - top
 
     def common_size(self, items: list[tuple[Box, str]], bold: bool = False,
                     max_size: int | None = None) -> int | None:
