@@ -63,8 +63,8 @@ def main(argv: list[str]) -> int:
             results.append(one_run(Path(tmp)))
     serving, framed, rss = zip(*results, strict=True)
     print(f"companion demo, {runs} cold starts (median, min-max)")
-    print(f"  serving /api/state : {statistics.median(serving):.2f} s ({min(serving):.2f}-{max(serving):.2f})")
-    print(f"  first e-ink frame  : {statistics.median(framed):.2f} s ({min(framed):.2f}-{max(framed):.2f})")
+    for label, values in (("serving /api/state", serving), ("first e-ink frame ", framed)):
+        print(f"  {label} : {statistics.median(values):.2f} s ({min(values):.2f}-{max(values):.2f})")
     print(f"  peak RSS           : {statistics.median(rss) / 1024:.1f} MB ({min(rss) / 1024:.1f}-"
           f"{max(rss) / 1024:.1f})")
     return 0

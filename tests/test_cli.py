@@ -5,9 +5,9 @@ import subprocess
 import sys
 
 from companion import __version__
+from companion.games.spec import Command
 from companion.store import Store
 from companion.table import Table
-from companion.games.spec import Command
 
 
 def companion(*args, **kw):
