@@ -221,7 +221,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--no-commands", action="store_true", help="apply file changes only; list the commands")
     p.add_argument("--source", default=str(REPO),
                    help="what pip installs, with the [pi] extra (default: this checkout)")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if Path(args.source).exists():
+        # pip runs from wherever sudo was typed: a relative checkout path must not depend on that.
+        args.source = str(Path(args.source).resolve())
+    return args
 
 
 def check_host(args: argparse.Namespace) -> None:

@@ -254,3 +254,10 @@ def test_armhf_gets_what_pip_needs_to_compile_without_wheels(tmp_path):
     runs = [a.argv for a in install.plan(root, "/src") if isinstance(a, install.Run)]
     assert ("apt-get", "install", "-y", "--no-install-recommends", "python3-dev", "gcc", "libc6-dev",
             "g++", "zlib1g-dev", "libjpeg-dev", "libfreetype-dev") in runs
+
+
+def test_relative_source_is_made_absolute(tmp_path):
+    root = make_root(tmp_path)
+    argv = [sys.executable, str(INSTALLER), "--root", str(root), "--dry-run", "--source", "."]
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=REPO)
+    assert f"run: /opt/companion/venv/bin/pip install --upgrade {shlex.quote(f'{REPO}[pi]')}" in result.stdout
