@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Annotated
 
 import msgspec
 
+from companion import tomlfile
 from companion.i18n import LANGUAGES
 
 DEFAULT_PORT = 8080
@@ -41,30 +41,14 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
         return self.url or f"http://{socket.gethostname()}.local:{self.port}/"
 
 
-def _where(message: str) -> str:
-    """The key a msgspec error points at: "... - at `$.port`" -> "port"."""
-    match = re.search(r"at `\$\.?([^`]*)`", message) or re.search(r"unknown field `([^`]*)`", message)
-    return match.group(1) if match and match.group(1) else "(top level)"
-
-
 def load(path: Path | str | None, **overrides) -> Config:
     """Read and check a config file (None: the defaults), then apply `overrides` and $COMPANION_PORT."""
     name = str(path) if path is not None else "(defaults)"
     data = b""
     if path is not None:
-        try:
-            data = Path(path).read_bytes()
-        except FileNotFoundError:
-            raise ConfigError(f"{name}: file not found. Create it (see firmware/README.md) "
-                              "or pass the right path with --config.") from None
-        except OSError as exc:
-            raise ConfigError(f"{name}: cannot read it ({exc.strerror}).") from None
-    try:
-        config = msgspec.toml.decode(data, type=Config)
-    except msgspec.ValidationError as exc:
-        raise ConfigError(f"{name}: key '{_where(str(exc))}': {exc}. Fix or remove that key.") from None
-    except msgspec.DecodeError as exc:
-        raise ConfigError(f"{name}: not valid TOML ({exc}).") from None
+        data = tomlfile.read(path, ConfigError, "Create it (see firmware/README.md) or pass the right "
+                             "path with --config.")
+    config = tomlfile.decode(data, Config, name, ConfigError)
     overrides = {k: v for k, v in overrides.items() if v is not None}
     env_port = os.environ.get("COMPANION_PORT")
     if env_port:

@@ -8,9 +8,7 @@ from contextlib import ExitStack
 
 import pytest
 from webfixtures import (
-    CHROMIUM_ARGS,
     FakeBoard,
-    chromium_or_skip,
     install_secret_game,
     live_server,
     post_json,
@@ -25,17 +23,6 @@ from companion.render.screens import render
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    path = chromium_or_skip()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ import threading
 import time
 
 import pytest
-from gpiozero.pins.mock import MockFactory
 
 from companion.devices.buttons import DebouncedButton
 
@@ -29,13 +28,6 @@ class Inputs:
         with self._cond:
             self._cond.wait_for(lambda: len(self.events) >= count, timeout)
             return list(self.events)
-
-
-@pytest.fixture
-def factory():
-    factory = MockFactory()
-    yield factory
-    factory.reset()
 
 
 @pytest.fixture

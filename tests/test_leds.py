@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 
 import pytest
-from gpiozero.pins.mock import MockFactory
 
 from companion.devices.leds import FACES, LedDice, LedDie
 
@@ -21,13 +20,6 @@ EXPECTED = {  # the lines each face lights, written out independently of FACES
     5: {"centre", "diagonal", "antidiagonal"},
     6: {"diagonal", "antidiagonal", "middle"},
 }
-
-
-@pytest.fixture
-def factory():
-    factory = MockFactory()
-    yield factory
-    factory.reset()
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import socket
 import time
 
 import pytest
-from webfixtures import CHROMIUM_ARGS, SSEClient, chromium_or_skip, post_json
+from webfixtures import SSEClient, post_json
 
 pytest.importorskip("companion.devices.board", reason="companion/devices/board.py is not there yet")
 
@@ -93,17 +93,6 @@ def test_the_daemons_server_has_a_thread_per_stream(simulator):
     finally:
         for p in phones:
             p.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    path = chromium_or_skip()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.mark.browser

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 
 import msgspec
 
+from companion import tomlfile
 from companion.devices.panels import PANELS, PanelModel
 
 BUTTONS = ("a", "b", "c", "d", "roll")
@@ -104,13 +104,8 @@ def load_profile(name_or_path: str | Path) -> Profile:
     if isinstance(name_or_path, Path) or "/" in text or text.endswith(".toml"):
         path = Path(name_or_path)
         source = str(path)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise ProfileError(f"{source}: file not found. Give the path of a profile TOML, or one of the "
-                               f"bundled names: {', '.join(profiles())}.") from None
-        except OSError as exc:
-            raise ProfileError(f"{source}: cannot read it ({exc.strerror}).") from None
+        data = tomlfile.read(path, ProfileError, "Give the path of a profile TOML, or one of the "
+                             f"bundled names: {', '.join(profiles())}.")
     else:
         resource = files("companion.hardware").joinpath("profiles").joinpath(f"{text}.toml")
         source = f"hardware/profiles/{text}.toml"
@@ -123,12 +118,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
 
 def parse_profile(data: bytes | str, source: str) -> Profile:
     """Decode and check a profile's TOML; `source` names it in errors."""
-    try:
-        raw = msgspec.toml.decode(data, type=_ProfileFile)
-    except msgspec.ValidationError as exc:
-        raise ProfileError(f"{source}: key '{_key(str(exc))}': {exc}. Fix or remove that key.") from None
-    except msgspec.DecodeError as exc:
-        raise ProfileError(f"{source}: not valid TOML ({exc}).") from None
+    raw = tomlfile.decode(data, _ProfileFile, source, ProfileError)
     profile = Profile(
         name=raw.name, description=raw.description, panel=raw.panel,
         buttons={name: getattr(raw.buttons, name) for name in BUTTONS},
@@ -156,13 +146,3 @@ def _check_pins(profile: Profile) -> None:
             raise ProfileError(f"{where}: GPIO {pin} is already used by '{owner[pin]}'; "
                                "every line needs its own pin.")
         owner[pin] = key
-
-
-def _key(message: str) -> str:
-    """The key a msgspec error points at, in TOML terms: "... - at `$.dice[1]`" -> "dice[1]"."""
-    at = re.search(r"at `\$\.?([^`]*)`", message)
-    path = at.group(1) if at else ""
-    field = re.search(r"(?:unknown|missing required) field `([^`]*)`", message)
-    if field:
-        path = f"{path}.{field.group(1)}" if path else field.group(1)
-    return path or "(top level)"
