@@ -22,8 +22,10 @@ def free_port() -> int:
 class DaemonProcess:
     """`companion demo` with its own state directory, listening on 127.0.0.1 only."""
 
-    def __init__(self, state_dir: Path, port: int | None = None):
+    def __init__(self, state_dir: Path, port: int | None = None, python: str = sys.executable,
+                 env: dict | None = None, cwd: Path | None = None):
         self.state_dir = Path(state_dir)
+        self.python, self.env, self.cwd = python, env, cwd
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.config = self.state_dir / "companion.toml"
@@ -33,13 +35,13 @@ class DaemonProcess:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.config.write_text(f'host = "127.0.0.1"\nport = {self.port}\nstate_dir = "{self.state_dir}"\n'
                                f'url = "{self.base}/"\n')
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**(self.env if self.env is not None else os.environ), "PYTHONUNBUFFERED": "1"}
         env.pop("COMPANION_PORT", None)
         # Output goes to a file: an unread pipe would fill up and stall the daemon.
         self.output = self.state_dir / "daemon.out"
         with self.output.open("a") as out:
-            self.proc = subprocess.Popen([sys.executable, "-m", "companion", "demo", "--config",
-                                          str(self.config)], stdout=out, stderr=subprocess.STDOUT, env=env)
+            command = [self.python, "-m", "companion", "demo", "--config", str(self.config)]
+            self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=self.cwd)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

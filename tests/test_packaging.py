@@ -199,3 +199,38 @@ def test_the_installed_package_finds_its_data_files(installed, tmp_path):
     assert found["profiles"], "no pin profile found under companion.hardware/profiles"
     assert found["font"]
     assert found["french"] == "Dés libres"
+
+
+@pytest.mark.slow
+def test_the_installed_simulator_serves_and_rolls(installed, tmp_path):
+    """The wheel alone runs the whole product: pages, twin, a ROLL press, LEDs, then the e-ink frame."""
+    import time
+    import urllib.request
+
+    from daemon_process import DaemonProcess
+
+    daemon = DaemonProcess(tmp_path / "state", python=str(installed / "bin" / "python"), env=_clean_env(),
+                           cwd=tmp_path).start()
+    try:
+        for page in ("/", "/device"):
+            with urllib.request.urlopen(daemon.base + page, timeout=10) as response:
+                assert response.status == 200 and b"<html" in response.read()
+        before = daemon.get("/api/device")
+        status, answer = daemon.post("/api/device/press", {"button": "roll"})
+        assert status in (200, 202), answer
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            after = daemon.get("/api/device")
+            rolled = daemon.get("/api/state")["public"]["rolls"]
+            if rolled and after["frame_version"] > before["frame_version"]:
+                break
+            time.sleep(0.1)
+        state = daemon.get("/api/state")["public"]
+        assert state["rolls"] == 1, "the ROLL press did not roll"
+        assert after["frame_version"] > before["frame_version"], "no new e-ink frame after the roll"
+        time.sleep(1.5)  # the LED animation holds the final faces after it ends
+        shown = daemon.get("/api/device")["dice"]
+        assert shown[:len(state["last"])] == state["last"]
+        assert all(face is None for face in shown[len(state["last"]):]), "a die not in play is lit"
+    finally:
+        daemon.stop()
