@@ -26,8 +26,9 @@ def frame(key) -> Image.Image:
 class RecordingDisplay(Display):
     """Our own Display seam: records what it is asked to show; may be held or made to fail."""
 
-    def __init__(self, failures: int = 0):
+    def __init__(self, failures: int = 0, error: BaseException | None = None):
         super().__init__(MODEL)
+        self.error = error or TimeoutError("busy pin stayed high")
         self.shown: list[bytes] = []
         self.attempts: list[float] = []
         self.failures = failures
@@ -41,7 +42,7 @@ class RecordingDisplay(Display):
         self.release.wait(10)
         if self.failures:
             self.failures -= 1
-            raise TimeoutError("busy pin stayed high")
+            raise self.error
         self.shown.append(image.tobytes())
 
 
@@ -123,6 +124,15 @@ def test_a_failing_panel_logs_once_backs_off_and_then_shows_the_latest_frame(ref
     assert len(errors) == 1 and "TimeoutError" in errors[0].getMessage()
     assert not refresher.failing and refresher.failures == 3
     assert any("works again" in r.getMessage() for r in caplog.records)
+
+
+def test_a_busy_gpio_line_reported_as_system_exit_does_not_end_the_thread(refresher_for):
+    # gpiodevice, under inky, raises SystemExit("Woah there, ...") when a line is already claimed.
+    display = RecordingDisplay(failures=2, error=SystemExit("Woah there, GPIO 17 is in use"))
+    refresher = refresher_for(display, backoff=(0.01, 0.05))
+    refresher.offer(7)
+    assert refresher.wait_idle(10)
+    assert display.shown == [frame(7).tobytes()] and refresher.failures == 2
 
 
 def test_each_failure_episode_logs_once(refresher_for, caplog):

@@ -4,24 +4,16 @@ from __future__ import annotations
 
 import http.client
 import json
-import socket
 import time
 
 import pytest
+from daemon_process import free_port
 from webfixtures import SSEClient, post_json
 
-pytest.importorskip("companion.devices.board", reason="companion/devices/board.py is not there yet")
-
-from companion.config import Config  # noqa: E402
-from companion.daemon import Companion  # noqa: E402
+from companion.config import Config
+from companion.daemon import Companion
 
 PHONE = {"width": 390, "height": 844}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def get_json(port: int, path: str) -> dict:

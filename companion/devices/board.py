@@ -59,7 +59,7 @@ class Board:
         except (GPIOZeroError, OSError) as exc:
             self.close()
             raise BoardError(f"{profile.source}: key '{key}': cannot claim the pin ({type(exc).__name__}: "
-                             f"{exc}). Off a Raspberry Pi, run with --simulate; on one, check that no other "
+                             f"{exc}). Off a Raspberry Pi, run `companion demo`; on one, check that no other "
                              "program uses the pin and that the service user is in the gpio group.") from exc
         except Exception:
             self.close()

@@ -103,7 +103,9 @@ class Refresher:
                 continue
             try:
                 self.display.show(image)
-            except Exception as exc:
+            # gpiodevice reports a busy or missing GPIO line by raising SystemExit, which would
+            # silently end this thread: the panel would then never be tried again.
+            except (Exception, SystemExit) as exc:
                 self._failed(key, exc)
                 continue
             self._succeeded(digest)
@@ -113,7 +115,7 @@ class Refresher:
             self._busy = False
             self._cond.notify_all()
 
-    def _failed(self, key, exc: Exception) -> None:
+    def _failed(self, key, exc: BaseException) -> None:
         with self._cond:
             self.failures += 1
             self._streak += 1

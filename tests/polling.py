@@ -1,0 +1,16 @@
+"""Waiting for something another thread does, with a deadline instead of a fixed sleep."""
+
+from __future__ import annotations
+
+import time
+
+
+def eventually(predicate, timeout: float = 10.0, every: float = 0.01):
+    """The first truthy value of `predicate()` within `timeout` seconds, else its last value."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(every)
+    return predicate()

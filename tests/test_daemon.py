@@ -1,0 +1,83 @@
+"""The daemon's wiring: buttons become commands, refusals are seen, a broken panel is survived."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import pytest
+from daemon_process import free_port
+from polling import eventually
+
+from companion.config import Config
+from companion.daemon import Companion
+from companion.devices.display import InkyDisplay
+from companion.devices.refresh import Refresher
+
+
+@pytest.fixture
+def companion(tmp_path):
+    config = Config(state_dir=str(tmp_path), host="127.0.0.1", port=free_port(), url="http://table.local/")
+    running = Companion(config, simulate=True).start()
+    yield running
+    running.stop()
+
+
+def press(companion, button: str, hold: bool = False) -> None:
+    companion.board.press(button, hold=hold).join(5)
+
+
+def test_roll_button_rolls_and_the_led_dice_hold_the_roll(companion):
+    press(companion, "roll")
+    assert eventually(lambda: companion.table.latest.public["rolls"] == 1)
+    last = companion.table.latest.public["last"]
+    assert eventually(lambda: companion.board.dice.faces[:len(last)] == last, timeout=5)
+
+
+def test_button_a_changes_the_number_of_dice(companion):
+    count = companion.table.latest.public["count"]
+    press(companion, "a")
+    assert eventually(lambda: companion.table.latest.public["count"] == count % 3 + 1)
+
+
+def wait_for_status_blink(companion, action) -> bool:
+    status = companion.board.status.pin
+    assert eventually(lambda: status.state == 1)
+    action()
+    return bool(eventually(lambda: status.state == 0, timeout=2, every=0.001))
+
+
+def test_a_button_with_no_meaning_blinks_the_status_led_and_changes_nothing(companion):
+    before = companion.table.version
+    assert wait_for_status_blink(companion, lambda: press(companion, "b"))
+    time.sleep(0.2)
+    assert companion.table.version == before
+
+
+def test_a_refused_button_command_blinks_and_changes_nothing(companion):
+    before = companion.table.version  # a fresh game: undo has nothing to undo
+    assert wait_for_status_blink(companion, lambda: press(companion, "d"))
+    time.sleep(0.2)
+    assert companion.table.version == before
+
+
+def test_a_failing_panel_does_not_stop_the_rest(tmp_path, caplog):
+    """inky's real driver, here with no SPI or GPIO chip: show() fails at every try."""
+    config = Config(state_dir=str(tmp_path), host="127.0.0.1", port=free_port(), url="http://table.local/")
+    running = Companion(config, simulate=True)
+    running.display = InkyDisplay(running.model)
+    running.refresher = Refresher(running.display, running._render, backoff=(0.05, 0.2))
+    with caplog.at_level(logging.INFO):
+        running.start()
+        try:
+            for _ in range(3):
+                press(running, "roll")
+            assert eventually(lambda: running.table.latest.public["rolls"] == 3)
+            last = running.table.latest.public["last"]
+            assert eventually(lambda: running.board.dice.faces[:len(last)] == last, timeout=5)
+            assert eventually(lambda: running.refresher.failures >= 3, timeout=5), "no retry"
+            assert running.display.png == b"" and running.frame_version == 0
+        finally:
+            running.stop()
+    failures = [r for r in caplog.records if "e-ink" in r.getMessage() and r.levelno >= logging.ERROR]
+    assert len(failures) == 1, [r.getMessage() for r in failures]
