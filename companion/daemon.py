@@ -23,8 +23,7 @@ class Companion:
 
     def __init__(self, config: Config, *, simulate: bool):
         from companion.devices.board import Board
-        from companion.devices.display import InkyDisplay, PngDisplay
-        from companion.devices.panels import panel
+        from companion.devices.display import PngDisplay
         from companion.devices.profile import load_profile
         from companion.devices.refresh import Refresher
 
@@ -36,24 +35,42 @@ class Companion:
         state.mkdir(parents=True, exist_ok=True)
         self.store = Store(state / "companion.db")
         self.table = Table(self.store, config.game, {"count": config.dice} if config.game == "dice" else {})
-        self.model = panel(self._panel_name())
         pin_factory = None
         if simulate:
             from gpiozero.pins.mock import MockFactory
 
             pin_factory = MockFactory()
         self.board = Board(load_profile(config.profile), self._on_input, pin_factory=pin_factory)
-        self.display = PngDisplay(self.model, state / "frame.png") if simulate else InkyDisplay(self.model)
+        self.display = self._display()
+        if simulate:
+            self.display = PngDisplay(self.display.model, state / "frame.png")
         self.refresher = Refresher(self.display, self._render)
         self.server = None
         self._stopping = threading.Event()
 
-    def _panel_name(self) -> str:
-        if self.config.panel != "auto":
-            return self.config.panel
-        from companion.devices.detect import detect_panel
+    def _display(self):
+        """The inky panel named in the config, or found from its EEPROM.
 
-        return detect_panel()
+        A panel that cannot be found does not stop the daemon: the web and LEDs work meanwhile,
+        and the display keeps looking for it with the refresher's backoff.
+        """
+        from companion.devices.detect import PanelNotFound, detect_panel
+        from companion.devices.display import AutoInkyDisplay, InkyDisplay
+        from companion.devices.panels import DEFAULT_PANEL, panel
+
+        if self.config.panel != "auto":
+            return InkyDisplay(panel(self.config.panel))
+        try:
+            return InkyDisplay(panel(detect_panel()))
+        except PanelNotFound as exc:
+            if not self.simulate:
+                log.error("e-ink panel not found, drawing for %s until it is: %s", DEFAULT_PANEL, exc)
+            return AutoInkyDisplay(panel(DEFAULT_PANEL), detect_panel)
+
+    @property
+    def model(self):
+        """The panel frames are drawn for (it may change once an "auto" panel is found)."""
+        return self.display.model
 
     @property
     def frame_version(self) -> int:

@@ -153,3 +153,30 @@ class InkyDisplay(Display):
         self._driver.show()
         # Only a frame that reached the glass becomes the twin page's frame.
         self._remember(shown)
+
+
+class PanelChanged(RuntimeError):
+    """The panel found is not the one the frame was drawn for; the refresher draws it again."""
+
+
+class AutoInkyDisplay(InkyDisplay):
+    """panel = "auto" when the EEPROM could not be read at start: read it again at each show.
+
+    Frames are drawn for `model` until the panel is found; then `model` becomes the real one, and
+    the frame at the wrong size fails once, so the refresher draws it again at the right size.
+    """
+
+    def __init__(self, model: PanelModel, detect):
+        super().__init__(model)
+        self._detect = detect
+        self.found = False
+
+    def show(self, image: Image.Image) -> None:
+        if not self.found:
+            from companion.devices.panels import panel
+
+            self.model, self.found, self._driver = panel(self._detect()), True, None
+        if image.size != self.model.size:
+            raise PanelChanged(f"the panel found is {self.model.name} ({self.model.size[0]}x"
+                               f"{self.model.size[1]}); drawing the frame again for it")
+        super().show(image)
