@@ -34,6 +34,9 @@ BOOT_PARAMS = (("dtparam=spi=on", ("spi",)), ("dtparam=i2c_arm=on", ("i2c_arm", 
 OVERLAY, OVERLAY_PARAM = "spi0-0cs", "no_miso"
 BOOT_OVERLAY = f"dtoverlay={OVERLAY},{OVERLAY_PARAM}"
 OFF = {"off", "false", "no", "0"}
+# The default profile drives LED dice from GPIO 14 and 15, the UART: a login console there would
+# write to the LEDs. Raspberry Pi Imager puts console=serial0,115200 in cmdline.txt by default.
+SERIAL_CONSOLES = ("console=serial0", "console=serial1", "console=ttyAMA0", "console=ttyS0")
 DEFAULT_CONFIG = """\
 # Table companion settings, written once by firmware/install.py: a re-install never overwrites them.
 panel = "auto"
@@ -120,6 +123,14 @@ def edit_boot_config(text: str) -> str:
     return text if lines == original else "\n".join(lines) + "\n"
 
 
+def edit_cmdline(text: str) -> str:
+    """Drop serial login consoles from the kernel command line; returns text unchanged without one."""
+    words = text.split()
+    kept = [w for w in words if not w.startswith(SERIAL_CONSOLES)]
+    # cmdline.txt must stay one line: the firmware ignores anything after the first newline.
+    return text if kept == words else " ".join(kept) + "\n"
+
+
 def dpkg_status(root: Path) -> tuple[set[str], str]:
     """Installed package names, and the system's architecture (dpkg's own, as `dpkg --print-architecture`)."""
     status = read(under(root, "/var/lib/dpkg/status")) or ""
@@ -138,7 +149,7 @@ def etc_entries(root: Path, name: str) -> dict[str, list[str]]:
     return {f[0]: f for f in (line.split(":") for line in text.splitlines()) if f and f[0]}
 
 
-def plan(root: Path, source: str) -> list[Action]:
+def plan(root: Path, source: str, keep_serial_console: bool = False) -> list[Action]:
     """Every change needed to bring the system under root to an installed companion, in order."""
     actions: list[Action] = []
     installed, arch = dpkg_status(root)
@@ -164,6 +175,10 @@ def plan(root: Path, source: str) -> list[Action]:
     old_boot = boot.read_text()
     if (new_boot := edit_boot_config(old_boot)) != old_boot:
         actions.append(WriteFile(boot, old_boot, new_boot, boot.stat().st_mode & 0o7777))
+    cmdline = boot.with_name("cmdline.txt")
+    if not keep_serial_console and (old_cmdline := read(cmdline)) is not None:
+        if (new_cmdline := edit_cmdline(old_cmdline)) != old_cmdline:
+            actions.append(WriteFile(cmdline, old_cmdline, new_cmdline, cmdline.stat().st_mode & 0o7777))
     if not under(root, CONFIG).exists():
         actions.append(WriteFile(under(root, CONFIG), None, DEFAULT_CONFIG))
     unit = UNIT_SOURCE.read_text()
@@ -219,6 +234,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="operate on this root filesystem: every path is prefixed, commands are not run")
     p.add_argument("--dry-run", action="store_true", help="print every change and command, change nothing")
     p.add_argument("--no-commands", action="store_true", help="apply file changes only; list the commands")
+    p.add_argument("--keep-serial-console", action="store_true",
+                   help="leave console=serial0 in cmdline.txt (for a profile that keeps GPIO 14/15 free)")
     p.add_argument("--source", default=str(REPO),
                    help="what pip installs, with the [pi] extra (default: this checkout)")
     args = p.parse_args(argv)
@@ -251,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         check_host(args)
-        actions = plan(args.root, args.source)
+        actions = plan(args.root, args.source, args.keep_serial_console)
     except Refusal as problem:
         print(f"install.py: refusing: {problem}", file=sys.stderr)
         return 2
@@ -269,8 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as failed:
         print(f"install.py: failed: {failed.filename or ''}: {failed.strerror}", file=sys.stderr)
         return 1
-    if any(isinstance(a, WriteFile) and a.path.name == "config.txt" for a in actions):
-        print("Reboot to turn on SPI and I2C: sudo reboot")
+    if any(isinstance(a, WriteFile) and a.path.name in ("config.txt", "cmdline.txt") for a in actions):
+        print("Reboot for the boot changes (SPI, I2C, serial console) to take effect: sudo reboot")
     return 0
 
 

@@ -261,3 +261,42 @@ def test_relative_source_is_made_absolute(tmp_path):
     argv = [sys.executable, str(INSTALLER), "--root", str(root), "--dry-run", "--source", "."]
     result = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=REPO)
     assert f"run: /opt/companion/venv/bin/pip install --upgrade {shlex.quote(f'{REPO}[pi]')}" in result.stdout
+
+
+STOCK_CMDLINE = ("console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 "
+                 "fsck.repair=yes "
+                 "rootwait quiet splash plymouth.ignore-serial-consoles cfg80211.ieee80211_regdom=FR\n")
+
+
+def test_serial_console_leaves_gpio_14_and_15_and_only_once(tmp_path):
+    root = make_root(tmp_path)
+    cmdline = root / "boot/firmware/cmdline.txt"
+    cmdline.write_text(STOCK_CMDLINE)
+    result = run("--root", str(root), "--dry-run")
+    assert result.returncode == 0, result.stderr
+    assert f"modify {cmdline}" in result.stdout
+    lines = result.stdout.splitlines()
+    assert "  - " + STOCK_CMDLINE.rstrip("\n") in lines
+    assert "  + " + STOCK_CMDLINE.replace("console=serial0,115200 ", "").rstrip("\n") in lines
+    assert cmdline.read_text() == STOCK_CMDLINE  # a dry run changes nothing
+    assert run("--root", str(root)).returncode == 0
+    assert cmdline.read_text() == STOCK_CMDLINE.replace("console=serial0,115200 ", "")
+    assert "\n" not in cmdline.read_text().rstrip("\n")  # the firmware reads one line only
+    again = [a for a in install.plan(root, str(REPO)) if isinstance(a, install.WriteFile)]
+    assert not [a for a in again if a.path.name == "cmdline.txt"]
+
+
+def test_keep_serial_console_leaves_cmdline_alone(tmp_path):
+    root = make_root(tmp_path)
+    cmdline = root / "boot/firmware/cmdline.txt"
+    cmdline.write_text(STOCK_CMDLINE)
+    assert run("--root", str(root), "--keep-serial-console").returncode == 0
+    assert cmdline.read_text() == STOCK_CMDLINE
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("console=ttyAMA0,115200 root=/dev/mmcblk0p2\n", "root=/dev/mmcblk0p2\n"),
+    ("console=tty1 root=/dev/mmcblk0p2\n", "console=tty1 root=/dev/mmcblk0p2\n"),
+])
+def test_cmdline_edit(text, expected):
+    assert install.edit_cmdline(text) == expected
