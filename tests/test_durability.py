@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import random
 import threading
 import time
@@ -24,8 +25,8 @@ def stream_commands(daemon: DaemonProcess, acked: list, stop: threading.Event, r
             body = {"kind": "set_dice", "args": {"count": rng.randint(1, 3)}}
         try:
             status, answer = daemon.post("/api/command", body, timeout=5)
-        except OSError:
-            return  # the daemon is gone: whatever was not answered was never acknowledged
+        except (OSError, http.client.HTTPException, ValueError):
+            return  # the daemon died mid-answer: what was not answered was never acknowledged
         if status == 200 and answer.get("ok"):
             acked.append((answer["version"], body))
 
