@@ -14,3 +14,11 @@ def eventually(predicate, timeout: float = 10.0, every: float = 0.01):
             return value
         time.sleep(every)
     return predicate()
+
+
+def wait_for(predicate, timeout: float = 20.0, every: float = 0.05):
+    """Like `eventually`, but a timeout fails the test, naming what was awaited."""
+    value = eventually(predicate, timeout, every)
+    if not value:
+        raise AssertionError(f"timed out after {timeout} s waiting for {predicate}")
+    return value

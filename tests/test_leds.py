@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from polling import eventually
 
 from companion.devices.leds import FACES, LedDice, LedDie
 
@@ -32,15 +33,6 @@ def dice(factory):
 def lit_lines(factory, die: int) -> set[str]:
     """Which lines of die `die` are high, read straight from the mock pins."""
     return {line for line, pin in zip(LINES, WIRING[die], strict=True) if factory.pin(pin).state}
-
-
-def eventually(predicate, timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.005)
-    return predicate()
 
 
 @pytest.mark.parametrize("face", range(1, 7))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import http.client
 import json
-import time
 
 import pytest
 from daemon_process import free_port
+from polling import wait_for
 from webfixtures import SSEClient, post_json
 
 from companion.config import Config
@@ -23,16 +23,6 @@ def get_json(port: int, path: str) -> dict:
         return json.loads(conn.getresponse().read())
     finally:
         conn.close()
-
-
-def wait_for(predicate, timeout: float = 20.0, every: float = 0.05):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(every)
-    raise AssertionError(f"timed out after {timeout} s waiting for {predicate}")
 
 
 @pytest.fixture
