@@ -56,12 +56,6 @@ class Display(ABC):
         with self._lock:
             self._png = out.getvalue()
 
-    def _keep(self, driver) -> Image.Image:
-        """Read the driver's buffer back and keep it as the PNG of the frame shown."""
-        shown = self._glass(driver)
-        self._remember(shown)
-        return shown
-
 
 def glass_values(driver, size: tuple[int, int]) -> numpy.ndarray:
     """The driver's buffer as a (height, width) array of native ink values, laid out as on the glass.
@@ -127,7 +121,7 @@ class PngDisplay(Display):
 
     def show(self, image: Image.Image) -> None:
         self._driver.set_image(self.native(image))
-        self._keep(self._driver)
+        self._remember(self._glass(self._driver))
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp")
         tmp.write_bytes(self.png)

@@ -74,9 +74,9 @@ DEFAULT_PANEL = "impression-7.3"
 # GPIOs every inky board claims: busy 17, reset 27, data/command 22, chip select 8 (inky drives it as a
 # plain GPIO), SPI0 MOSI 10 and SCLK 11, and I2C1 2/3 (the panel's EEPROM). This holds with the boot
 # config line `dtoverlay=spi0-0cs,no_miso`: spi0-0cs claims no chip select, so CE1 (7) stays free, and
-# no_miso leaves MISO (9) unclaimed, which inky never reads. hardware/README.md explains the budget.
+# no_miso leaves MISO (9) unclaimed, which inky never reads. firmware/install.py writes that line;
+# hardware/README.md explains the budget.
 PANEL_PINS = frozenset({17, 27, 22, 8, 10, 11, 2, 3})
-BOOT_OVERLAY = "dtoverlay=spi0-0cs,no_miso"
 
 
 def panel(name: str) -> PanelModel:

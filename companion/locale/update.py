@@ -54,7 +54,10 @@ def main() -> int:
     missing = 0
     for lang in TRANSLATED:
         catalog = load(lang)
+        created = catalog.creation_date
         catalog.update(template, no_fuzzy_matching=True)
+        # update() stamps the template's date: keep the old one, so an unchanged catalog stays byte-equal.
+        catalog.creation_date = created
         catalog.fuzzy = False  # a fuzzy header would be left out of the .mo, and with it the charset
         catalog.project, catalog.version = "table-companion", ""
         path = po_path(lang)

@@ -22,12 +22,13 @@ def request_language() -> str:
     return g.lang
 
 
-def _gettext(msgid: str, **params) -> str:
+def _(msgid: str, **params) -> str:
+    """`msgid` in this request's language, with `{name}` fields filled (pages, API and templates)."""
     return translator(request_language())(msgid, **params)
 
 
 def _ngettext(singular: str, plural: str, n: int, **params) -> str:
-    return _gettext(singular if n == 1 else plural, n=n, **params)
+    return _(singular if n == 1 else plural, n=n, **params)
 
 
 def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24) -> Flask:
@@ -49,8 +50,8 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24) -> Fl
                                                  max_streams=max_streams).start()
     app.jinja_env.add_extension("jinja2.ext.i18n")
     # Old-style callables: `_` is our own function, so `{name}` fields work as they do in Python.
-    app.jinja_env.install_gettext_callables(_gettext, _ngettext, newstyle=False)
-    app.jinja_env.globals["_"] = _gettext
+    app.jinja_env.install_gettext_callables(_, _ngettext, newstyle=False)
+    app.jinja_env.globals["_"] = _
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_error_handler(Exception, pages.handle_error)

@@ -11,7 +11,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from companion.games.spec import Command, IllegalMove
 from companion.i18n import translator
 from companion.table import HOST_COMMANDS
-from companion.webapp import request_language
+from companion.webapp import _, request_language
 from companion.webapp.events import Hub, Stream, TooManyStreams
 from companion.webapp.openapi import CommandBody, PressBody, document
 
@@ -28,10 +28,6 @@ class ApiError(Exception):
     def __init__(self, status: int, message: str, **extra: Any):
         super().__init__(message)
         self.status, self.message, self.extra = status, message, extra
-
-
-def _(msgid: str, **params) -> str:
-    return translator(request_language())(msgid, **params)
 
 
 def error_response(status: int, message: str, **extra: Any) -> Response:
@@ -71,8 +67,6 @@ def same_token(given: str | None, expected: str) -> bool:
 
 
 def seat_of(token: str) -> int | None:
-    if not token.isascii():
-        return None  # no real token is; and Table.seat_for_token's compare_digest would raise on it
     return runtime().table.seat_for_token(token)
 
 

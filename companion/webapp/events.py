@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import queue
@@ -89,12 +90,10 @@ class Stream:
         self.hub._remove(self)
 
     def _drain(self) -> None:
-        try:
+        with contextlib.suppress(queue.Empty):
             while True:
                 if self.queue.get_nowait() is _CLOSE:
                     self._closed = True
-        except queue.Empty:
-            pass
 
     def _payload(self, update: Update) -> dict:
         data = public_payload(update)

@@ -7,8 +7,8 @@ import logging
 from flask import Blueprint, Response, current_app, render_template, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from companion.i18n import LANGUAGES, translator
-from companion.webapp import request_language
+from companion.i18n import LANGUAGES
+from companion.webapp import _, request_language
 from companion.webapp.api import device_state, error_response, seat_of
 from companion.webapp.events import public_payload
 
@@ -22,10 +22,6 @@ class PageError(Exception):
     def __init__(self, status: int, message: str):
         super().__init__(message)
         self.status, self.message = status, message
-
-
-def _(msgid: str, **params) -> str:
-    return translator(request_language())(msgid, **params)
 
 
 def _context() -> dict:
