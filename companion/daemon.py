@@ -16,6 +16,7 @@ from companion.table import Table, Update
 log = logging.getLogger(__name__)
 
 WATCHDOG_EVERY = 10.0  # seconds; the unit's WatchdogSec is 30
+REISSUE_HOST = "d:hold"  # a long press on D, whatever the game: a new host link (and join code)
 
 
 class Companion:
@@ -47,6 +48,8 @@ class Companion:
         self.refresher = Refresher(self.display, self._render)
         self.server = None
         self._stopping = threading.Event()
+        self._controls = None
+        self._input_lock = threading.Lock()
 
     def _display(self):
         """The inky panel named in the config, or found from its EEPROM.
@@ -77,12 +80,29 @@ class Companion:
         return self.refresher.shown
 
     # --- inputs and outputs -------------------------------------------------------------
+    def _controller(self, game: str | None):
+        """The button flow of `game`; a new one when the game changes, so no half-made input leaks over."""
+        if game is None:
+            return None
+        if self._controls is None or self._controls[0] != game:
+            self._controls = (game, games.get(game).controls())
+        return self._controls[1]
+
     def _on_input(self, button: str, kind: str) -> None:
-        """A debounced button: map it through the game's controls to a command (never touch state)."""
+        """A debounced button: map it through the game's controller to a command (never touch state)."""
+        from companion.games.spec import HANDLED
+
         update = self.table.latest
         key = button if kind == "press" else f"{button}:hold"
-        make = games.get(update.game).buttons.get(key) if update.game else None
-        command = make(update.public) if make else None
+        if key == REISSUE_HOST:
+            self.table.reissue_host()
+            return
+        controller = self._controller(update.game)
+        with self._input_lock:  # two buttons' threads must not step one controller at once
+            command = controller.press(key, update.public) if controller else None
+        if command is HANDLED:
+            self._show(update)
+            return
         if command is None:
             self.board.reject()
             return
@@ -91,23 +111,31 @@ class Companion:
     def _after_input(self, future) -> None:
         if not future.result().ok:
             self.board.reject()
+            self._show(self.table.latest)
 
     def _on_update(self, update: Update) -> None:
         """After each durable command: LEDs at once, the e-ink on its own thread."""
         if update.rejected is not None or update.game is None:
             return
-        faces = games.get(update.game).dice_shown(update.public)
-        if any(e.get("type") == "rolled" for e in update.events):
+        self._show(update, rolled=any(e.get("type") == "rolled" for e in update.events))
+
+    def _show(self, update: Update, rolled: bool = False) -> None:
+        """The LED dice and the e-ink for `update`, with the controller's input in progress if any."""
+        controller = self._controller(update.game)
+        entering = controller.leds(update.public) if controller else None
+        faces = entering if entering is not None else games.get(update.game).dice_shown(update.public)
+        if rolled and entering is None:
             self.board.dice.roll(faces)
         else:
             self.board.dice.show(faces)
-        self.refresher.offer((update.game, update.public))
+        entry = controller.entry(update.public) if controller else None
+        self.refresher.offer((update.game, update.public, self.table.table_info(self.url, entry)))
 
     def _render(self, key):
         from companion.render.screens import render
 
-        game, view = key
-        return render(game, view, self.model, self.language, self.url).image
+        game, view, info = key
+        return render(game, view, self.model, self.language, info).image
 
     # --- life cycle -------------------------------------------------------------------
     def start(self) -> Companion:

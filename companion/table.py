@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 import queue
-import secrets
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
@@ -16,7 +15,8 @@ import msgspec
 
 from companion import games
 from companion.draws import Draws, DrawsExhausted
-from companion.games.spec import Command, GameSpec, IllegalMove
+from companion.games.spec import Command, GameSpec, IllegalMove, TableInfo
+from companion.seats import Roster
 from companion.store import Record, Store, StoreError
 
 log = logging.getLogger(__name__)
@@ -82,6 +82,7 @@ class Update:
 
     `public` is safe for every output. `private(seat)` is for that seat's phone only.
     `rejected` is the IllegalMove of a refused command, with nothing else changed.
+    `seats` is the public seating: each seat's number, chosen name and colour.
     """
 
     version: int
@@ -91,6 +92,7 @@ class Update:
     command: Command | None = None
     rejected: IllegalMove | None = None
     session: Session | None = field(default=None, repr=False)
+    seats: tuple[dict, ...] = ()
 
     def private(self, seat: int) -> dict:
         if self.session is None:
@@ -119,6 +121,7 @@ class Table:
 
     def __init__(self, store: Store, default_game: str = "dice", default_options: Mapping | None = None):
         self.store = store
+        self.roster = Roster(store)
         self._queue: queue.Queue = queue.Queue()
         self._subscribers: list[Subscriber] = []
         self._thread: threading.Thread | None = None
@@ -165,27 +168,58 @@ class Table:
         return [r.to_json() for r in self.store.records_since_last(NEW_GAME)]
 
     # --- seats ------------------------------------------------------------------------
+    @property
+    def seat_count(self) -> int:
+        session = self.session
+        return session.spec.seats_in_play(session.options) if session else 0
+
+    def seats(self) -> list[dict]:
+        """The current game's seats as every phone may see them: number, name, colour."""
+        session = self.session
+        if session is None:
+            return []
+        colours = session.spec.colours
+        out = []
+        for seat in range(self.seat_count):
+            colour = colours[seat] if seat < len(colours) else None
+            out.append({"seat": seat, "name": self.roster.name(seat),
+                        "colour": colour.key if colour else "", "ink": colour.ink if colour else ""})
+        return out
+
+    def table_info(self, url: str, entry=None) -> TableInfo:
+        """What the e-ink shows besides the game: the join code and the seats' names."""
+        return TableInfo(url, self.roster.join_code(), tuple(s["name"] for s in self.seats()), entry)
+
     def host_token(self) -> str:
         """The capability that allows host actions; made once and kept across restarts."""
-        return self._token("host_token")
+        return self.roster.host_token()
 
     def seat_token(self, seat: int) -> str:
         """The private link token of a seat; a rejoin with it keeps the seat."""
-        return self._token(f"seat_token:{seat}")
+        return self.roster.token(seat)
 
     def seat_for_token(self, token: str) -> int | None:
-        spec = self.session.spec if self.session else None
-        if spec is None:
-            return None
-        for seat in range(spec.seats[1]):
-            if secrets.compare_digest(self.seat_token(seat).encode(), token.encode()):
-                return seat
-        return None
+        return self.roster.seat_for_token(token, self.seat_count)
 
-    def _token(self, key: str) -> str:
-        # Web threads ask at once on first start: a get-then-set would hand out a token that a
-        # second caller then overwrites, so the first host link would stop working.
-        return self.store.get_meta(key) or self.store.meta_default(key, secrets.token_urlsafe(18))
+    def seating(self, change: Callable[[Roster, int], Any], timeout: float = 10.0) -> Any:
+        """Run `change(roster, seat_count)` on the writer thread, then tell every output.
+
+        Seat changes are ordered with commands, so a page never sees a name before the game it
+        belongs to. Raises IllegalMove as the change does; returns what it returns.
+        """
+        fut: Future = Future()
+        if self._stopped:
+            raise IllegalMove("The table is shutting down.")
+        self._queue.put((change, fut))
+        outcome = fut.result(timeout)
+        if isinstance(outcome, IllegalMove):
+            raise outcome
+        return outcome
+
+    def reissue_host(self) -> None:
+        """A new host link and join code (a long press on the device); returns at once."""
+        if not self._stopped:
+            self._queue.put((lambda roster, count: roster.reissue_host(), Future()))
 
     # --- the writer thread ------------------------------------------------------------
     def start(self) -> Table:
@@ -214,6 +248,9 @@ class Table:
     def _run(self) -> None:
         while (item := self._queue.get()) is not None:
             command, fut = item
+            if not isinstance(command, Command):
+                fut.set_result(self._change_seats(command))
+                continue
             try:
                 result = self._apply(command)
             except Exception as exc:  # a bug must not kill the only writer
@@ -249,11 +286,23 @@ class Table:
         self._publish(self._latest)
         return Result(True, self.version)
 
+    def _change_seats(self, change) -> Any:
+        try:
+            outcome = change(self.roster, self.seat_count)
+        except IllegalMove as exc:
+            return exc
+        except Exception as exc:  # a bug, or the store failing: the writer carries on
+            log.exception("seat change failed")
+            return IllegalMove("Could not save the seats: {detail}.", detail=type(exc).__name__)
+        self._latest = self._update([], None, None)
+        self._publish(self._latest)
+        return outcome
+
     def _update(self, events: list[dict], command: Command | None, rejected: IllegalMove | None) -> Update:
         session = self.session
         public = session.spec.public_view(session.state) if session else {}
         return Update(self.version, session.game if session else None, public, events, command,
-                      rejected, session)
+                      rejected, session, tuple(self.seats()))
 
     def _publish(self, update: Update) -> None:
         for subscriber in self._subscribers:

@@ -19,6 +19,7 @@ from companion import games
 from companion.devices.display import PngDisplay
 from companion.devices.panels import panel
 from companion.devices.refresh import Refresher
+from companion.games.spec import Command
 from companion.render.screens import render
 
 pytestmark = pytest.mark.browser
@@ -197,8 +198,8 @@ class TwinBoard(FakeBoard):
     def press(self, name: str, hold: bool = False) -> None:
         super().press(name, hold)
         latest = self.table.latest
-        make = games.get(latest.game).buttons.get(name)
-        if make and (command := make(latest.public)):
+        command = games.get(latest.game).controls().press(name, latest.public)
+        if isinstance(command, Command):
             self.table.submit(command)
 
     def _follow(self, update) -> None:

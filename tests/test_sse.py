@@ -52,7 +52,7 @@ def test_two_streams_both_receive_a_roll(server):
             assert msg["event"] == "update"
             assert msg["data"]["version"] == start + 1
             assert len(msg["data"]["public"]["last"]) == 2
-            assert set(msg["data"]) == {"version", "game", "public"}  # no args, events or secrets
+            assert set(msg["data"]) == {"version", "game", "public", "seats"}  # no args, events or secrets
     finally:
         a.close()
         b.close()

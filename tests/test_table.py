@@ -10,7 +10,7 @@ from contextlib import contextmanager
 import pytest
 
 from companion import games
-from companion.games.spec import Command, GameSpec, IllegalMove
+from companion.games.spec import ButtonMap, Command, GameSpec, IllegalMove
 from companion.store import Record, Store, StoreError
 from companion.table import NEW_GAME, UNDO, Table, Update, replay
 
@@ -419,7 +419,8 @@ ECHO = GameSpec(
     name="echo", title="Echo", setup=lambda options, draws: (),
     apply=lambda state, command, draws: ((*state, (command.seat, command.args)), []),
     legal=lambda state, seat: ["say"], public_view=lambda state: {"said": len(state)},
-    private_view=lambda state, seat: {}, screen=lambda *a: None, buttons={}, dice_shown=lambda view: [],
+    private_view=lambda state, seat: {}, screen=lambda *a: None,
+    controls=lambda: ButtonMap({}), dice_shown=lambda view: [],
 )
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from companion import games
-from companion.games.spec import GameSpec, IllegalMove
+from companion.games.spec import ButtonMap, GameSpec, IllegalMove
 from companion.store import Store
 from companion.table import Table
 from companion.webapp import create_app
@@ -196,7 +196,7 @@ SECRET = GameSpec(
     legal=lambda state, seat: ["say"],
     public_view=lambda state: {"players": 2, "said": list(state.said)},
     private_view=lambda state, seat: {"hand": state.hands[seat]},
-    screen=lambda *a: None, buttons={}, dice_shown=lambda view: [], seats=(2, 2),
+    screen=lambda *a: None, controls=lambda: ButtonMap({}), dice_shown=lambda view: [], seats=(2, 2),
 )
 
 

@@ -1,11 +1,16 @@
 """Refresh the catalogs with Babel: extract every msgid, merge into fr, compile the .mo files.
 
-Run `python -m companion.locale.update` after changing any player-facing string.
+Run `python -m companion.locale.update` after changing any player-facing string. To add French
+for new strings, put {"msgid": "French", ...} in a JSON file and run it with `--merge FILE`. The
+run holds a lock on the catalog, so several people may run it at once.
 """
 
 from __future__ import annotations
 
+import argparse
+import fcntl
 import io
+import json
 import sys
 from pathlib import Path
 
@@ -49,13 +54,32 @@ def compiled(catalog: Catalog) -> bytes:
     return buf.getvalue()
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m companion.locale.update",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--merge", type=Path, action="append", default=[],
+                        help="JSON file of {msgid: French}; fills (or replaces) those translations")
+    args = parser.parse_args(argv)
+    given: dict[str, str] = {}
+    for path in args.merge:
+        given |= json.loads(path.read_text(encoding="utf-8"))
+    with (LOCALE / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _update({"fr": given})
+
+
+def _update(given: dict[str, dict[str, str]]) -> int:
     template = extract()
     missing = 0
     for lang in TRANSLATED:
         catalog = load(lang)
         created = catalog.creation_date
         catalog.update(template, no_fuzzy_matching=True)
+        for msgid, text in given.get(lang, {}).items():
+            if msgid in catalog:
+                catalog[msgid].string = text
+            else:
+                print(f"--merge: no code uses {msgid!r}; left out", file=sys.stderr)
         # update() stamps the template's date: keep the old one, so an unchanged catalog stays byte-equal.
         catalog.creation_date = created
         catalog.fuzzy = False  # a fuzzy header would be left out of the .mo, and with it the charset

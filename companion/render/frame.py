@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from companion.games.spec import TableInfo
 from companion.render.layout import Box, Canvas
 
 # Panels lower than this (the pHATs, 104 and 122 px) get no QR column: a scannable code would
@@ -9,8 +10,14 @@ from companion.render.layout import Box, Canvas
 QR_MIN_HEIGHT = 200
 
 
-def standard_frame(canvas: Canvas, title: str, status: str, url: str) -> Box:
-    """Draw the title, status and (room permitting) the QR code of the table's address.
+def join_link(table: TableInfo) -> str:
+    """What the QR code holds: the table's join page with its code, so a scan skips the typing."""
+    base = table.url if table.url.endswith("/") else table.url + "/"
+    return f"{base}j/{table.join_code}" if table.join_code else base
+
+
+def standard_frame(canvas: Canvas, title: str, status: str, table: TableInfo) -> Box:
+    """Draw the title, status and (room permitting) the join QR code, the address and the join code.
 
     Returns the free body box. The same code lays out every panel, from the 212x104 pHAT to the
     1600x1200 Spectra: sizes are fractions of the panel, and text is fitted by measuring.
@@ -28,7 +35,7 @@ def standard_frame(canvas: Canvas, title: str, status: str, url: str) -> Box:
     rest = Box(area.x0, line.y1 + gap, area.x1, area.y1)
     if small:
         return rest
-    return _qr_column(canvas, rest, url, margin)
+    return _qr_column(canvas, rest, table, margin)
 
 
 def _title_and_status(canvas: Canvas, head: Box, title: str, status: str, gap: int) -> None:
@@ -43,9 +50,12 @@ def _title_and_status(canvas: Canvas, head: Box, title: str, status: str, gap: i
     canvas.text(title_box, title, bold=True, align="left", max_size=size)
 
 
-def _qr_column(canvas: Canvas, rest: Box, url: str, margin: int) -> Box:
-    """The QR code and the address under it, at the right of `rest`; returns what is left of it."""
-    url_h = max(canvas.text_height(Canvas.MIN_TEXT), canvas.px(20))
+def _qr_column(canvas: Canvas, rest: Box, table: TableInfo, margin: int) -> Box:
+    """The QR code, the address and the join code under it, at the right of `rest`; returns the rest."""
+    url = join_link(table)
+    lines = 2 if table.join_code else 1
+    line_h = max(canvas.text_height(Canvas.MIN_TEXT), canvas.px(20))
+    url_h = line_h * lines
     room = rest.height - url_h - canvas.px(4)
     side = canvas.qr_side(url, min(room, round(rest.width * 0.28), round(rest.height * 0.62)))
     if not side:
@@ -56,6 +66,9 @@ def _qr_column(canvas: Canvas, rest: Box, url: str, margin: int) -> Box:
     column = Box(rest.x1 - side, rest.y0, rest.x1, rest.y1)
     canvas.qr(Box(column.x0, column.y0, column.x1, column.y0 + side), url)
     top = column.y0 + side + canvas.px(4)
-    address = Box(column.x0, top, column.x1, top + url_h)
-    canvas.text(address, url.split("://", 1)[-1].rstrip("/"), align="center")
+    address = Box(column.x0, top, column.x1, top + line_h)
+    canvas.text(address, table.url.split("://", 1)[-1].rstrip("/"), align="center")
+    if table.join_code:
+        code = Box(column.x0, top + line_h, column.x1, top + 2 * line_h)
+        canvas.text(code, table.join_code, bold=True, role="accent", align="center")
     return Box(rest.x0, rest.y0, column.x0 - margin, rest.y1)

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from companion import games
 from companion.devices.panels import PanelModel
+from companion.games.spec import TableInfo
 from companion.i18n import translator
 from companion.render.layout import Canvas
 from companion.render.palette import Palette
 
 
-def render(game: str, view: dict, model: PanelModel, lang: str, url: str) -> Canvas:
-    """The frame of `game` showing public `view` on panel `model`, in `lang`."""
+def render(game: str, view: dict, model: PanelModel, lang: str, table: TableInfo | str) -> Canvas:
+    """The frame of `game` showing public `view` on panel `model`, in `lang`.
+
+    `table` is what the frame shows besides the game (address, join code, names); a bare address
+    stands for a table with nothing else to show.
+    """
     canvas = Canvas(model.size, Palette(model.inks))
-    games.get(game).screen(view, canvas, translator(lang), url)
+    info = table if isinstance(table, TableInfo) else TableInfo(table)
+    games.get(game).screen(view, canvas, translator(lang), info)
     return canvas

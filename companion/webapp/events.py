@@ -29,7 +29,8 @@ def message(event: str, data: dict, version: int | None = None) -> bytes:
 
 def public_payload(update: Update) -> dict:
     """What every phone may see: never the command's args or the events, which a game may not vet."""
-    return {"version": update.version, "game": update.game, "public": update.public}
+    return {"version": update.version, "game": update.game, "public": update.public,
+            "seats": list(update.seats)}
 
 
 class Stream:

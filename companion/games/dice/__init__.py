@@ -3,7 +3,7 @@
 from companion.games.dice.controls import BUTTONS, dice_shown
 from companion.games.dice.rules import DiceOptions, apply, legal, private_view, public_view, setup
 from companion.games.dice.screen import draw
-from companion.games.spec import GameSpec
+from companion.games.spec import ButtonMap, GameSpec
 from companion.i18n import N_
 
 SPEC = GameSpec(
@@ -15,7 +15,7 @@ SPEC = GameSpec(
     public_view=public_view,
     private_view=private_view,
     screen=draw,
-    buttons=BUTTONS,
+    controls=lambda: ButtonMap(BUTTONS),
     dice_shown=dice_shown,
     seats=(0, 0),
     options=DiceOptions,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.games.dice.rules import MAX_DICE
+from companion.games.spec import TableInfo
 from companion.render.dice import die_face
 from companion.render.frame import QR_MIN_HEIGHT, standard_frame
 from companion.render.layout import Box, Canvas
@@ -10,9 +11,9 @@ from companion.render.layout import Box, Canvas
 SHOWN_EARLIER = 4  # previous rolls listed under the current one
 
 
-def draw(view: dict, canvas: Canvas, _, url: str) -> None:
+def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
     status = _("Roll {n}", n=view["rolls"]) if view["rolls"] else _("{count} dice", count=view["count"])
-    body = standard_frame(canvas, _("Free dice"), status, url)
+    body = standard_frame(canvas, _("Free dice"), status, table)
     gap = canvas.px(10)
     # The pHATs have room for the roll only; taller panels keep the history's place even while it is
     # empty, so the dice do not jump in size after the first roll.
