@@ -16,14 +16,16 @@ import msgspec
 from companion import games
 from companion.draws import Draws, DrawsExhausted
 from companion.games.spec import Command, GameSpec, IllegalMove, TableInfo
-from companion.seats import Roster
+from companion.seats import MAX_SEATS, TABLE_COLOURS, Roster
 from companion.store import Record, Store, StoreError
 
 log = logging.getLogger(__name__)
 
 NEW_GAME = "new_game"
 UNDO = "undo"
-HOST_COMMANDS = frozenset({NEW_GAME, UNDO})
+END_GAME = "end_game"
+HOST_COMMANDS = frozenset({NEW_GAME, UNDO, END_GAME})
+IDLE_GAME = "dice"  # what the table offers between games
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,11 @@ class Session:
 def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[str, Any],
             draws: Draws) -> tuple[Session, list[dict]]:
     """Apply one command to a session. Pure but for `draws`; raises IllegalMove."""
+    if kind == END_GAME:
+        if session is None or session.game == IDLE_GAME:
+            raise IllegalMove("No game is running: start one first.")
+        session, _ = advance(None, NEW_GAME, None, {"game": IDLE_GAME}, draws)
+        return session, [{"type": "game_ended"}]
     if kind == NEW_GAME:
         name = args.get("game")
         try:
@@ -63,6 +70,9 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
         if session.before is None:
             raise IllegalMove("Nothing to undo.")
         return session.before, [{"type": "undone"}]
+    if seat is not None and not 0 <= seat < session.spec.seats_in_play(session.options):
+        raise IllegalMove("Your seat is not playing in this game: ask the host to start one with "
+                          "more players.")
     state, events = session.spec.apply(session.state, Command(kind, args, seat), draws)
     return Session(session.game, session.options, state, session), events
 
@@ -95,9 +105,10 @@ class Update:
     seats: tuple[dict, ...] = ()
 
     def private(self, seat: int) -> dict:
-        if self.session is None:
+        session = self.session
+        if session is None or not 0 <= seat < session.spec.seats_in_play(session.options):
             return {}
-        return self.session.spec.private_view(self.session.state, seat)
+        return session.spec.private_view(session.state, seat)
 
 
 @dataclass(frozen=True)
@@ -174,21 +185,21 @@ class Table:
         return session.spec.seats_in_play(session.options) if session else 0
 
     def seats(self) -> list[dict]:
-        """The current game's seats as every phone may see them: number, name, colour."""
+        """Every seat as every phone may see it: number, name, colour, and whether it plays now."""
         session = self.session
-        if session is None:
-            return []
-        colours = session.spec.colours
+        colours = session.spec.colours if session else ()
+        playing = self.seat_count
         out = []
-        for seat in range(self.seat_count):
-            colour = colours[seat] if seat < len(colours) else None
-            out.append({"seat": seat, "name": self.roster.name(seat),
-                        "colour": colour.key if colour else "", "ink": colour.ink if colour else ""})
+        for seat in range(MAX_SEATS):
+            colour = colours[seat] if seat < len(colours) else TABLE_COLOURS[seat]
+            out.append({"seat": seat, "name": self.roster.name(seat), "colour": colour.key,
+                        "ink": colour.ink, "label": colour.label, "playing": seat < playing})
         return out
 
     def table_info(self, url: str, entry=None) -> TableInfo:
         """What the e-ink shows besides the game: the join code and the seats' names."""
-        return TableInfo(url, self.roster.join_code(), tuple(s["name"] for s in self.seats()), entry)
+        names = tuple(s["name"] for s in self.seats() if s["playing"])
+        return TableInfo(url, self.roster.join_code(), names, entry)
 
     def host_token(self) -> str:
         """The capability that allows host actions; made once and kept across restarts."""
@@ -199,10 +210,10 @@ class Table:
         return self.roster.token(seat)
 
     def seat_for_token(self, token: str) -> int | None:
-        return self.roster.seat_for_token(token, self.seat_count)
+        return self.roster.seat_for_token(token, MAX_SEATS)
 
     def seating(self, change: Callable[[Roster, int], Any], timeout: float = 10.0) -> Any:
-        """Run `change(roster, seat_count)` on the writer thread, then tell every output.
+        """Run `change(roster, MAX_SEATS)` on the writer thread, then tell every output.
 
         Seat changes are ordered with commands, so a page never sees a name before the game it
         belongs to. Raises IllegalMove as the change does; returns what it returns.
@@ -288,7 +299,7 @@ class Table:
 
     def _change_seats(self, change) -> Any:
         try:
-            outcome = change(self.roster, self.seat_count)
+            outcome = change(self.roster, MAX_SEATS)
         except IllegalMove as exc:
             return exc
         except Exception as exc:  # a bug, or the store failing: the writer carries on

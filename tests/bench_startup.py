@@ -9,6 +9,7 @@ import json
 import os
 import re
 import signal
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -43,9 +44,11 @@ def one_run(state: Path) -> tuple[float, float, int]:
                              str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     serving = poll(base + "/api/state", lambda s: True, start + 60) - start
     framed = poll(base + "/api/device", lambda d: d["frame_version"] >= 1, start + 60) - start
+    with sqlite3.connect(state / "companion.db") as db:  # the host token, as a host's phone holds it
+        host = db.execute("SELECT value FROM meta WHERE key = 'host_token'").fetchone()[0]
     for _ in range(20):  # some traffic, so the peak includes rolls, frames and the LED animation
         request = urllib.request.Request(base + "/api/command", data=b'{"kind": "roll"}', method="POST",
-                                         headers={"Content-Type": "application/json"})
+                                         headers={"Content-Type": "application/json", "X-Host-Token": host})
         urllib.request.urlopen(request, timeout=10).close()
     time.sleep(1.5)
     child = int(subprocess.check_output(["pgrep", "-P", str(proc.pid)]).split()[0])

@@ -58,10 +58,21 @@ class DaemonProcess:
         with urllib.request.urlopen(self.base + path, timeout=10) as response:
             return json.load(response)
 
+    @property
+    def host_token(self) -> str:
+        """The host token from the "host link" line `companion demo` prints."""
+        for line in self.output.read_text().splitlines():
+            if "host link:" in line:
+                return line.rsplit("?host=", 1)[1].strip()
+        raise RuntimeError(f"no host link in {self.output}")
+
     def post(self, path: str, body: dict, headers: dict | None = None,
              timeout: float = 10) -> tuple[int, dict]:
+        """POST JSON; without `headers`, as the host."""
+        if headers is None:
+            headers = {"X-Host-Token": self.host_token}
         request = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), method="POST",
-                                         headers={"Content-Type": "application/json", **(headers or {})})
+                                         headers={"Content-Type": "application/json", **headers})
         try:
             with urllib.request.urlopen(request, timeout=timeout) as response:
                 return response.status, json.load(response)

@@ -8,10 +8,12 @@ import logging
 import queue
 import threading
 import time
+from dataclasses import replace
 
 import pytest
-from webfixtures import SSEClient, install_secret_game, live_server, post_json, running_app
+from webfixtures import SECRET, SSEClient, host_of, install_secret_game, live_server, post_json, running_app
 
+from companion import games
 from companion.games.spec import Command
 from companion.webapp.events import Hub
 from companion.webapp.serve import REQUEST_THREADS, RedactSeatLinks, threads_for
@@ -45,7 +47,7 @@ def test_two_streams_both_receive_a_roll(server):
     try:
         start = a.next_event()["data"]["version"]
         b.next_event()
-        status, answer = post_json(srv.port, "/api/command", {"kind": "roll"})
+        status, answer = post_json(srv.port, "/api/command", {"kind": "roll"}, host_of(runtime))
         assert status == 200 and answer["version"] == start + 1
         for client in (a, b):
             msg = client.next_event()
@@ -72,11 +74,12 @@ def test_a_keepalive_comment_arrives(server):
 
 
 def test_a_refusal_is_told_to_the_table_pages_in_their_language(server):
-    _, srv = server
+    runtime, srv = server
     client = SSEClient(srv.port, "/api/events?lang=en")
     try:
         client.next_event()
-        status, answer = post_json(srv.port, "/api/command", {"kind": "set_dice", "args": {"count": 7}})
+        status, answer = post_json(srv.port, "/api/command", {"kind": "set_dice", "args": {"count": 7}},
+                                   host_of(runtime))
         assert status == 409
         msg = client.next_event()
         assert msg["event"] == "rejected"
@@ -87,7 +90,7 @@ def test_a_refusal_is_told_to_the_table_pages_in_their_language(server):
 
 def test_six_phones_at_once_all_get_updates(tmp_path):
     """waitress defaults to 4 threads: a fifth open stream would hang without serve()'s sizing."""
-    with running_app(tmp_path, keepalive=0.5, max_streams=8) as (_, app), live_server(app) as srv:
+    with running_app(tmp_path, keepalive=0.5, max_streams=8) as (runtime, app), live_server(app) as srv:
         assert srv.threads == 8 + REQUEST_THREADS == threads_for(app)
         clients = [SSEClient(srv.port) for _ in range(7)]
         try:
@@ -98,7 +101,7 @@ def test_six_phones_at_once_all_get_updates(tmp_path):
             conn.request("GET", "/")
             assert conn.getresponse().status == 200
             conn.close()
-            status, _ = post_json(srv.port, "/api/command", {"kind": "roll"})
+            status, _ = post_json(srv.port, "/api/command", {"kind": "roll"}, host_of(runtime))
             assert status == 200
             for client in clients:
                 assert client.next_event()["data"]["version"] == versions[0] + 1
@@ -279,11 +282,16 @@ def test_the_redaction_filter_keeps_the_rest_of_the_line():
 
 
 def test_a_failing_private_view_sends_the_public_one_and_logs_no_secret(tmp_path, monkeypatch, caplog):
+    def failing(state, seat):
+        raise IndexError(f"{state.hands[seat]} is not there")  # the message quotes a secret
+
     install_secret_game(monkeypatch)
+    broken = replace(SECRET, private_view=failing)
+    monkeypatch.setattr(games, "get", lambda name, real=games.get: broken if name == "secret" else real(name))
     with running_app(tmp_path, game="secret") as (runtime, app):
         hub = Hub(runtime.table, keepalive=0.2).start()
         try:
-            stream = hub.open(_describe, seat=7)  # no such seat in this game any more
+            stream = hub.open(_describe, seat=1)
             data = json.loads(next(stream).decode().split("data: ", 1)[1])
             assert data["private"] == {} and data["public"]["players"] == 2
             assert "IndexError" in caplog.text and "SECRET" not in caplog.text

@@ -11,6 +11,7 @@ import pytest
 
 from companion import games
 from companion.games.spec import ButtonMap, Command, GameSpec, IllegalMove
+from companion.seats import MAX_SEATS
 from companion.store import Record, Store, StoreError
 from companion.table import NEW_GAME, UNDO, Table, Update, replay
 
@@ -420,7 +421,7 @@ ECHO = GameSpec(
     apply=lambda state, command, draws: ((*state, (command.seat, command.args)), []),
     legal=lambda state, seat: ["say"], public_view=lambda state: {"said": len(state)},
     private_view=lambda state, seat: {}, screen=lambda *a: None,
-    controls=lambda: ButtonMap({}), dice_shown=lambda view: [],
+    controls=lambda: ButtonMap({}), dice_shown=lambda view: [], seats=(2, 2),
 )
 
 
@@ -482,9 +483,19 @@ def test_tokens_differ_between_tables(tmp_path):
         assert a.seat_token(0) != b.seat_token(0)
 
 
-def test_free_dice_has_no_seats_so_no_token_opens_one(table):
-    assert table.seat_for_token(table.seat_token(0)) is None
+def test_a_seat_token_finds_its_seat_whatever_the_game_and_a_guess_finds_none(table):
+    assert table.latest.game == "dice"  # no seat plays free dice, but phones join the table itself
+    assert table.seat_for_token(table.seat_token(0)) == 0
+    assert table.seat_for_token(table.seat_token(MAX_SEATS - 1)) == MAX_SEATS - 1
     assert table.seat_for_token("guess") is None
+    assert table.latest.private(0) == {}
+
+
+def test_a_seat_outside_the_game_is_refused_and_changes_nothing(echo_table):
+    before = echo_table.version
+    result = echo_table.call(Command("say", {}, seat=2))
+    assert not result.ok and "not playing" in str(result.error)
+    assert echo_table.version == before
 
 
 def test_a_log_that_no_longer_replays_names_the_file(tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,8 +19,11 @@ def web(tmp_path):
 
 
 def post(client, body, headers=None, path="/api/command", **kw):
+    """POST JSON; without `headers`, as the host (pass {} to send no token at all)."""
     data = body if isinstance(body, bytes | str) else json.dumps(body)
-    return client.post(path, data=data, headers=headers or {}, content_type="application/json", **kw)
+    if headers is None:
+        headers = {"X-Host-Token": client.application.extensions["companion"].table.host_token()}
+    return client.post(path, data=data, headers=headers, content_type="application/json", **kw)
 
 
 def host(runtime) -> dict:
@@ -59,12 +63,13 @@ def test_set_dice_then_roll_uses_that_many_dice(web):
 
 
 def test_a_refused_command_is_409_with_the_translated_reason(web):
-    _, _, client = web
+    runtime, _, client = web
     r = post(client, {"kind": "set_dice", "args": {"count": 9}})
     assert r.status_code == 409
     assert r.get_json()["error"] == "Choisissez entre 1 et 3 dés."
     assert r.get_json()["msgid"] == "Choose between {low} and {high} dice."
-    r = post(client, {"kind": "set_dice", "args": {"count": 9}}, headers={"Accept-Language": "en-GB,en"})
+    r = post(client, {"kind": "set_dice", "args": {"count": 9}},
+             headers={"Accept-Language": "en-GB,en", **host(runtime)})
     assert r.get_json()["error"] == "Choose between 1 and 3 dice."
 
 
@@ -146,7 +151,7 @@ def test_a_host_command_with_a_wrong_token_is_403(web, token):
     before = runtime.table.latest.version
     r = post(client, {"kind": "undo"}, headers={"X-Host-Token": token})
     assert r.status_code == 403 and r.is_json
-    r = post(client, {"kind": "undo", "host_token": token})
+    r = post(client, {"kind": "undo", "host_token": token}, headers={})
     assert r.status_code == 403
     assert runtime.table.latest.version == before
 
@@ -281,7 +286,8 @@ def test_press_drives_the_board(twin):
 ])
 def test_a_bad_press_is_400(twin, body, status, fragment):
     board, client = twin
-    r = post(client, body, path="/api/device/press", headers={"Accept-Language": "en"})
+    token = client.application.extensions["companion"].table.host_token()
+    r = post(client, body, path="/api/device/press", headers={"Accept-Language": "en", "X-Host-Token": token})
     assert r.status_code == status and fragment in r.get_json()["error"]
     assert board.presses == []
 
@@ -302,11 +308,13 @@ def test_openapi_describes_every_api_route(web):
     _, app, client = web
     doc = client.get("/api/openapi.json").get_json()
     assert doc["openapi"].startswith("3.")
-    routes = {str(rule).replace("<token>", "{token}") for rule in app.url_map.iter_rules()
-              if str(rule).startswith("/api/")}
+    def openapi_path(rule) -> str:
+        return re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", str(rule))
+
+    routes = {openapi_path(rule) for rule in app.url_map.iter_rules() if str(rule).startswith("/api/")}
     assert routes == set(doc["paths"])
     for rule in app.url_map.iter_rules():
-        path = str(rule).replace("<token>", "{token}")
+        path = openapi_path(rule)
         if path in doc["paths"]:
             assert {m.lower() for m in rule.methods - {"HEAD", "OPTIONS"}} == set(doc["paths"][path])
     assert {"CommandBody", "PressBody", "Error"} <= set(doc["components"]["schemas"])

@@ -8,7 +8,7 @@ import json
 import pytest
 from daemon_process import free_port
 from polling import wait_for
-from webfixtures import SSEClient, post_json
+from webfixtures import SSEClient, host_of, post_json
 
 from companion.config import Config
 from companion.daemon import Companion
@@ -51,14 +51,14 @@ def test_a_twin_press_runs_the_real_button_code_and_phones_see_it(simulator):
     phone = SSEClient(port)
     try:
         start = phone.next_event()["data"]["version"]
-        status, answer = post_json(port, "/api/device/press", {"button": "roll"})
+        status, answer = post_json(port, "/api/device/press", {"button": "roll"}, host_of(companion))
         assert status == 200, answer
         update = phone.next_event()
         assert update["event"] == "update" and update["data"]["version"] == start + 1
         faces = update["data"]["public"]["last"]
         # the LED dice animate, then hold the roll
         wait_for(lambda: get_json(port, "/api/device")["dice"][:len(faces)] == faces)
-        post_json(port, "/api/device/press", {"button": "a"})  # A: one more die
+        post_json(port, "/api/device/press", {"button": "a"}, host_of(companion))  # A: one more die
         assert phone.next_event()["data"]["public"]["count"] == 3
     finally:
         phone.close()
@@ -69,7 +69,7 @@ def test_the_daemons_server_has_a_thread_per_stream(simulator):
     phones = [SSEClient(port) for _ in range(6)]
     try:
         assert all(p.next_event()["event"] == "snapshot" for p in phones)
-        status, _ = post_json(port, "/api/command", {"kind": "roll"})
+        status, _ = post_json(port, "/api/command", {"kind": "roll"}, host_of(companion))
         assert status == 200
         assert all(p.next_event()["event"] == "update" for p in phones)
     finally:

@@ -141,6 +141,11 @@ class SSEClient:
         self.conn.close()
 
 
+def host_of(runtime) -> dict:
+    """The header that makes a request the host's (runtime: anything with a table)."""
+    return {"X-Host-Token": runtime.table.host_token()}
+
+
 def post_json(port: int, path: str, body, headers: dict | None = None) -> tuple[int, dict]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:

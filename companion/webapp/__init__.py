@@ -37,7 +37,7 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24) -> Fl
     `keepalive` is the seconds between SSE comments; `max_streams` caps open live pages,
     and serve() sizes waitress's threads from it.
     """
-    from companion.webapp import api, events, pages
+    from companion.webapp import api, events, pages, seating
 
     web = files("companion.web")
     app = Flask(__name__, template_folder=str(web / "templates"), static_folder=str(web / "static"),
@@ -53,6 +53,7 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24) -> Fl
     app.jinja_env.install_gettext_callables(_, _ngettext, newstyle=False)
     app.jinja_env.globals["_"] = _
     app.register_blueprint(api.bp)
+    app.register_blueprint(seating.bp)
     app.register_blueprint(pages.bp)
     app.register_error_handler(Exception, pages.handle_error)
 

@@ -115,11 +115,12 @@ def state():
 def command():
     body: CommandBody = decode(CommandBody)
     table = runtime().table
-    if body.kind in HOST_COMMANDS:
-        require_host(host_token_given() or body.host_token, body.kind)
-    seat = None
+    host = host_token_given() or body.host_token
     seat_token = request.headers.get("X-Seat-Token")
-    if seat_token is not None:
+    seat = None
+    if body.kind in HOST_COMMANDS or seat_token is None:
+        require_host(host, body.kind)
+    else:
         seat = seat_of(seat_token)
         if seat is None:
             raise ApiError(403, _("This seat link is not valid: open your seat's link again, "
@@ -210,6 +211,7 @@ def frame():
 
 @bp.post("/device/press")
 def press():
+    require_host(host_token_given(), "press")
     body: PressBody = decode(PressBody)
     board = runtime().board
     if board is None:

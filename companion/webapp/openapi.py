@@ -21,6 +21,38 @@ class CommandBody(msgspec.Struct, forbid_unknown_fields=True):
     host_token: str | None = None
 
 
+JoinCode = Annotated[str, msgspec.Meta(max_length=16, description="The join code shown under the QR code.")]
+Name = Annotated[str, msgspec.Meta(max_length=200,
+                                   description="The player's name (trimmed to 24 characters).")]
+SeatNumber = Annotated[int, msgspec.Meta(ge=0, le=63, description="Seat number, from 0.")]
+
+
+class JoinBody(msgspec.Struct, forbid_unknown_fields=True):
+    """A phone takes a free seat with the table's join code."""
+
+    code: JoinCode
+    seat: SeatNumber
+    name: Name
+
+
+class ClaimHostBody(msgspec.Struct, forbid_unknown_fields=True):
+    """The first phone to send the join code here becomes the host."""
+
+    code: JoinCode
+
+
+class NameBody(msgspec.Struct, forbid_unknown_fields=True):
+    """The name of the player the host gives a seat to."""
+
+    name: Name
+
+
+class LanguageBody(msgspec.Struct, forbid_unknown_fields=True):
+    """The language of the e-ink panel."""
+
+    language: Annotated[str, msgspec.Meta(max_length=8, description="fr or en.")]
+
+
 class PressBody(msgspec.Struct, forbid_unknown_fields=True):
     """A press on one of the simulated device's buttons; `hold` is a long press."""
 
@@ -51,10 +83,49 @@ SEAT_PARAM = {"name": "token", "in": "path", "required": True, "schema": {"type"
               "description": "The seat's private link token."}
 
 
+BODIES = [CommandBody, PressBody, JoinBody, ClaimHostBody, NameBody, LanguageBody]
+SEAT_NUMBER = {"name": "seat", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0},
+               "description": "Seat number, from 0."}
+
+
+def game_commands() -> dict[str, dict[str, type]]:
+    """Each game's command kinds and the msgspec Struct of their args (a game package's COMMANDS)."""
+    from importlib import import_module
+
+    from companion import games
+
+    return {name: dict(getattr(import_module(f"companion.games.{name}"), "COMMANDS", {}))
+            for name in games.names()}
+
+
+def _commands_schema() -> tuple[dict, dict]:
+    """`args` schemas per game and kind, as one component per command, plus the table's own."""
+    commands = game_commands()
+    components: dict = {}
+    table = {
+        "new_game": {"type": "object", "required": ["game"], "properties": {
+            "game": {"enum": sorted(commands)},
+            "options": {"type": "object", "description": "The game's options: see GET /api/games."}}},
+        "undo": {"type": "object"},
+        "end_game": {"type": "object"},
+    }
+    listing = {"table (host token)": table}
+    for game, kinds in commands.items():
+        # Prefixed by game: two games may well both name a struct "Place".
+        prefix = f"{game}.".replace(".", "_")
+        _, found = msgspec.json.schema_components(list(kinds.values()),
+                                                  ref_template=f"#/components/schemas/{prefix}{{name}}")
+        components |= {prefix + name: schema for name, schema in found.items()}
+        listing[game] = {kind: {"$ref": f"#/components/schemas/{prefix}{struct.__name__}"}
+                         for kind, struct in kinds.items()}
+    return listing, components
+
+
 def document() -> dict:
-    """The OpenAPI 3.1 description of every route under /api."""
-    _, schemas = msgspec.json.schema_components([CommandBody, PressBody],
-                                                ref_template="#/components/schemas/{name}")
+    """The OpenAPI 3.1 description of every route under /api, and every game's command args."""
+    _, schemas = msgspec.json.schema_components(BODIES, ref_template="#/components/schemas/{name}")
+    listing, command_schemas = _commands_schema()
+    schemas |= command_schemas
     schemas["Error"] = {
         "type": "object", "required": ["ok", "error"],
         "properties": {"ok": {"const": False},
@@ -84,15 +155,19 @@ def document() -> dict:
                                "responses": {"200": _ok("The state.", _ref("State"))}}},
         "/api/command": {"post": {
             "summary": "Send a command and wait until it is recorded or refused.",
-            "description": "Host commands need X-Host-Token (or host_token in the body); "
-                           "a seat's commands carry X-Seat-Token.",
+            "description": "Every command needs a token: X-Seat-Token acts for that seat only; "
+                           "X-Host-Token (or host_token in the body) acts for the table, and alone "
+                           "may send new_game, undo and end_game. `args` of each kind, per game, "
+                           "are in `x-commands`.",
+            "x-commands": listing,
             "parameters": [{"name": "X-Host-Token", "in": "header", "schema": {"type": "string"}},
                            {"name": "X-Seat-Token", "in": "header", "schema": {"type": "string"}}],
             "requestBody": _body("CommandBody"),
             "responses": {"200": _ok("Recorded.", {"type": "object", "properties": {
                 "ok": {"const": True}, "version": {"type": "integer"}}}),
                 "400": _error("The body is not a valid command."),
-                "403": _error("A host command without the right host token, or an unknown seat token."),
+                "403": _error("No token, a host command without the right host token, or an unknown "
+                              "seat token."),
                 "409": _error("The rules refused the command; the state is unchanged."),
                 "503": _error("The table did not answer in time.")}}},
         "/api/events": {"get": {"summary": "Live public updates (Server-Sent Events).",
@@ -122,6 +197,44 @@ def document() -> dict:
                           "400": _error("Unknown button or malformed body."),
                           "403": _error("A real device: its buttons are pressed by hand."),
                           "409": _error("No device is attached.")}}},
+        "/api/seats": {"get": {"summary": "Every seat: number, name, colour, whether it plays now.",
+                               "responses": {"200": _ok("The seats.")}}},
+        "/api/join": {"post": {"summary": "Take a free seat with the join code; answers its private link.",
+                               "requestBody": _body("JoinBody"),
+                               "responses": {"200": _ok("The seat's token and link."),
+                                             "400": _error("Malformed body."),
+                                             "409": _error("Wrong code, taken seat or bad name.")}}},
+        "/api/host/claim": {"post": {"summary": "Become the host (the first phone with the join code).",
+                                     "requestBody": _body("ClaimHostBody"),
+                                     "responses": {"200": _ok("The host token and link."),
+                                                   "400": _error("Malformed body."),
+                                                   "409": _error("Wrong code, or the table has a host.")}}},
+        "/api/host": {"get": {"summary": "The join code and the e-ink's language (host only).",
+                              "security": HOST,
+                              "responses": {"200": _ok("Host details."),
+                                            "403": _error("Missing or wrong host token.")}}},
+        "/api/seats/{seat}/assign": {"post": {
+            "summary": "Give a seat to a named player: a new private link (host only).", "security": HOST,
+            "parameters": [SEAT_NUMBER], "requestBody": _body("NameBody"),
+            "responses": {"200": _ok("The seat's new token and link."), "400": _error("Malformed body."),
+                          "403": _error("Missing or wrong host token."), "409": _error("No such seat.")}}},
+        "/api/seats/{seat}/free": {"post": {
+            "summary": "Free a seat: its name goes and its link stops working (host only).", "security": HOST,
+            "parameters": [SEAT_NUMBER],
+            "responses": {"200": _ok("Freed."), "403": _error("Missing or wrong host token."),
+                          "409": _error("No such seat.")}}},
+        "/api/seats/{seat}/reissue": {"post": {
+            "summary": "A new private link for a seat; the old one stops working (host only).",
+            "security": HOST, "parameters": [SEAT_NUMBER],
+            "responses": {"200": _ok("The seat's new token and link."),
+                          "403": _error("Missing or wrong host token."), "409": _error("No such seat.")}}},
+        "/api/language": {"post": {"summary": "The e-ink's language (host only).", "security": HOST,
+                                   "requestBody": _body("LanguageBody"),
+                                   "responses": {"200": _ok("Set."), "400": _error("Malformed body."),
+                                                 "403": _error("Missing or wrong host token."),
+                                                 "409": _error("Unknown language.")}}},
+        "/api/games": {"get": {"summary": "The games the host can start, with their options as JSON Schema.",
+                               "responses": {"200": _ok("The games.")}}},
         "/api/openapi.json": {"get": {"summary": "This document.",
                                       "responses": {"200": _ok("OpenAPI 3.1.")}}},
     }

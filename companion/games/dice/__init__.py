@@ -1,10 +1,12 @@
 """Free dice ("dés libres"): 1 to 3 six-sided dice for any board game."""
 
 from companion.games.dice.controls import BUTTONS, dice_shown
-from companion.games.dice.rules import DiceOptions, apply, legal, private_view, public_view, setup
+from companion.games.dice.rules import COMMANDS, DiceOptions, apply, legal, private_view, public_view, setup
 from companion.games.dice.screen import draw
 from companion.games.spec import ButtonMap, GameSpec
 from companion.i18n import N_
+
+__all__ = ["COMMANDS", "SPEC"]
 
 SPEC = GameSpec(
     name="dice",

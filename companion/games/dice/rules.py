@@ -19,6 +19,19 @@ class DiceOptions(msgspec.Struct, forbid_unknown_fields=True):
     count: Annotated[int, msgspec.Meta(ge=MIN_DICE, le=MAX_DICE)] = 2
 
 
+class Roll(msgspec.Struct, forbid_unknown_fields=True):
+    """Roll the dice on the table."""
+
+
+class SetDice(msgspec.Struct, forbid_unknown_fields=True):
+    """How many dice the next rolls use."""
+
+    count: Annotated[int, msgspec.Meta(ge=MIN_DICE, le=MAX_DICE)]
+
+
+COMMANDS = {"roll": Roll, "set_dice": SetDice}
+
+
 @dataclass(frozen=True)
 class DiceState:
     """`rolls` keeps only the rolls a view shows; `earlier` counts those dropped before them.

@@ -1,0 +1,103 @@
+"""Joining and seats under /api: claim a seat or the host, and the host's seat, game and language controls."""
+
+from __future__ import annotations
+
+import msgspec
+from flask import Blueprint, url_for
+
+from companion import games
+from companion.games.spec import IllegalMove
+from companion.webapp import _
+from companion.webapp.api import ApiError, decode, describe, host_token_given, require_host, runtime
+from companion.webapp.openapi import ClaimHostBody, JoinBody, LanguageBody, NameBody
+
+bp = Blueprint("seating", __name__, url_prefix="/api")
+
+
+def _seating(change, action: str | None = None):
+    """Run a seat change on the table's thread; a refusal becomes a 409 in the reader's language."""
+    if action is not None:
+        require_host(host_token_given(), action)
+    try:
+        return runtime().table.seating(change)
+    except IllegalMove as exc:
+        from companion.webapp import request_language
+
+        refusal = describe(request_language())(exc)
+        raise ApiError(409, refusal["error"], msgid=refusal["msgid"]) from None
+    except TimeoutError:
+        raise ApiError(503, _("The table did not answer in time: wait a moment and try again.")) from None
+
+
+def _seat_link(seat: int, token: str) -> dict:
+    return {"ok": True, "seat": seat, "token": token, "link": url_for("pages.seat", token=token)}
+
+
+@bp.get("/seats")
+def seats():
+    table = runtime().table
+    return {"seats": table.latest.seats, "host_claimed": table.roster.host_claimed()}
+
+
+@bp.post("/join")
+def join():
+    body: JoinBody = decode(JoinBody)
+
+    def claim(roster, count):
+        roster.check_code(body.code)
+        return roster.claim(body.seat, body.name, count)
+    return _seat_link(body.seat, _seating(claim))
+
+
+@bp.post("/host/claim")
+def claim_host():
+    body: ClaimHostBody = decode(ClaimHostBody)
+    token = _seating(lambda roster, count: roster.claim_host(body.code))
+    return {"ok": True, "token": token, "link": url_for("pages.scoreboard", host=token)}
+
+
+@bp.get("/host")
+def host():
+    """What only the host sees: the join code to read out, the table's language."""
+    require_host(host_token_given(), "host")
+    rt = runtime()
+    return {"ok": True, "join_code": rt.table.roster.join_code(),
+            "language": rt.table.roster.language(rt.language)}
+
+
+@bp.post("/seats/<int:seat>/assign")
+def assign(seat: int):
+    body: NameBody = decode(NameBody)
+    token = _seating(lambda roster, count: roster.assign(seat, body.name, count), "assign")
+    return _seat_link(seat, token)
+
+
+@bp.post("/seats/<int:seat>/free")
+def free(seat: int):
+    _seating(lambda roster, count: roster.free(seat, count), "free")
+    return {"ok": True, "seat": seat}
+
+
+@bp.post("/seats/<int:seat>/reissue")
+def reissue(seat: int):
+    return _seat_link(seat, _seating(lambda roster, count: roster.reissue(seat, count), "reissue"))
+
+
+@bp.post("/language")
+def language():
+    body: LanguageBody = decode(LanguageBody)
+    _seating(lambda roster, count: roster.set_language(body.language), "language")
+    return {"ok": True, "language": body.language}
+
+
+@bp.get("/games")
+def game_list():
+    """Every game the host can start: its seats, colours and options (as JSON Schema)."""
+    out = []
+    for name in games.names():
+        spec = games.get(name)
+        schema = msgspec.json.schema(spec.options) if spec.options is not None else {}
+        out.append({"name": name, "title": _(spec.title), "seats": list(spec.seats),
+                    "colours": [{"key": c.key, "label": _(c.label), "ink": c.ink} for c in spec.colours],
+                    "options": schema})
+    return {"games": out}
