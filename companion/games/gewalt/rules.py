@@ -1,0 +1,374 @@
+"""Rules of Crazy Race (Gewalt): section cards, the dice race, trophies, secret bets, action cards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Annotated
+
+import msgspec
+
+from companion.games.gewalt import board, commands, data
+from companion.games.gewalt.board import FINISHED, NO_CARD
+from companion.games.gewalt.scoring import places_of, score, winners
+from companion.games.spec import Command, IllegalMove
+
+LETTERS = "ABCDE"  # players are named by letter, as in the rulebook's scoring example
+MAX_COUNTERS = 2  # counters against one opponent per game
+DICE_INSTEAD = {"move_4": 4, "move_10": 10, "no_roll": 0}
+DICE_CHANGE = {"minus_4": -4, "plus_4": 4}
+
+
+class GewaltOptions(msgspec.Struct, forbid_unknown_fields=True):
+    """Setup options: 3-5 players, the expert game, and an optional replacement data file."""
+
+    players: Annotated[int, msgspec.Meta(ge=3, le=5)] = 4
+    expert: bool = False
+    data: str | None = None
+    data_name: str | None = None
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A face-down pile and its discards; an empty pile is refilled by shuffling the discards."""
+
+    pile: tuple = ()
+    discard: tuple = ()
+
+    def draw(self, draws) -> tuple[object | None, Deck]:
+        if not self.pile:
+            if not self.discard:
+                return None, self
+            self = Deck(tuple(draws.shuffled(self.discard)), ())
+        return self.pile[0], Deck(self.pile[1:], self.discard)
+
+    def thrown(self, *cards) -> Deck:
+        return Deck(self.pile, self.discard + tuple(cards))
+
+
+@dataclass(frozen=True)
+class State:
+    """The whole game. Tuples everywhere: undo keeps every earlier state, so states share structure."""
+
+    players: int
+    expert: bool
+    reconstructed: bool
+    bets: tuple[tuple[int, ...], ...]  # secret until the end
+    sections: tuple[tuple[int, ...], ...]  # section hands, secret
+    actions: tuple[tuple[str, ...], ...]  # action hands, secret
+    section_deck: Deck
+    action_deck: Deck
+    cards: tuple[int, ...] = board.empty_cards()
+    pawns: tuple[board.Position, ...] = ()
+    trophies: tuple[tuple[int, ...], ...] = ((), (), ())
+    turn: int | None = 0
+    used_section: bool = False
+    used_action: bool = False
+    front: tuple[str | None, ...] = ()  # the attack card in front of each seat
+    pending: tuple[int, int, str] | None = None  # (attacker, target, card) waiting for counter/allow
+    counters: tuple[tuple[int, ...], ...] = ()  # counters[by][against]
+    owed: tuple[int, ...] = ()  # action cards a seat draws at the end of its own turn (after a counter)
+    extra: bool = False  # the current turn is the second of an extra turn
+    last_roll: tuple | None = None  # (seat, dice, effect, points)
+    moves: int = 0
+
+
+def _put(items: tuple, index: int, value) -> tuple:
+    return items[:index] + (value,) + items[index + 1:]
+
+
+def _without(hand: tuple, card) -> tuple:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1:]
+
+
+def setup(options, draws) -> State:
+    players = int(options.get("players", 4))
+    expert = bool(options.get("expert", False))
+    decks = data.load(players, options.get("data"), options.get("data_name"))
+    bets = tuple(draws.shuffled(decks.bets)[:players])
+    pile = tuple(draws.shuffled(decks.sections))
+    sections = tuple(pile[i * data.HAND:(i + 1) * data.HAND] for i in range(players))
+    section_deck = Deck(pile[players * data.HAND:])
+    actions, action_deck = ((),) * players, Deck()
+    if expert:
+        pile = tuple(draws.shuffled(decks.actions))
+        actions = tuple(pile[i * data.HAND:(i + 1) * data.HAND] for i in range(players))
+        action_deck = Deck(pile[players * data.HAND:])
+    return State(players=players, expert=expert, reconstructed=decks.reconstructed, bets=bets,
+                 sections=sections, actions=actions, section_deck=section_deck, action_deck=action_deck,
+                 pawns=(board.START,) * players, front=(None,) * players,
+                 counters=((0,) * players,) * players, owed=(0,) * players)
+
+
+# --- who may act ---------------------------------------------------------------------------------
+def over(state: State) -> bool:
+    return state.turn is None
+
+
+def actor(state: State) -> int | None:
+    """The seat that must act now: the target of a pending attack, else the player whose turn it is."""
+    return state.pending[1] if state.pending else state.turn
+
+
+def legal(state: State, seat: int | None) -> list[str]:
+    if over(state) or seat not in (None, actor(state)):
+        return []
+    if state.pending:
+        return ["allow", "counter"]
+    kinds = ["roll"]
+    if state.front[state.turn] == "no_cards":
+        return kinds
+    if not state.used_section and state.sections[state.turn]:
+        kinds += ["play_section", "discard_section"]
+    if state.expert and not state.used_action and state.actions[state.turn]:
+        kinds += ["attack", "relocate", "discard_action"]
+    return kinds
+
+
+def _check_turn(state: State, command: Command) -> int:
+    """The seat the command acts for; refuses a command sent out of turn or out of phase."""
+    if over(state):
+        raise IllegalMove("The race is over: start a new game from the host page.")
+    seat = actor(state)
+    if not state.pending and command.kind in ("allow", "counter"):
+        raise IllegalMove("A counter only cancels an attack card just played against you; it cannot stop "
+                          "a section card or an earlier attack.")
+    if command.seat is not None and command.seat != seat:
+        if state.pending:
+            raise IllegalMove("Wait: player {player} must first answer the attack card played on them.",
+                              player=LETTERS[seat])
+        raise IllegalMove("It is player {player}'s turn, not yours: wait for your turn.",
+                          player=LETTERS[seat])
+    if state.pending and command.kind not in ("allow", "counter"):
+        raise IllegalMove("Player {player} must first counter the attack card or let it stand.",
+                          player=LETTERS[seat])
+    return seat
+
+
+def _check_card_play(state: State, seat: int, used: bool, what: str) -> None:
+    if state.front[seat] == "no_cards":
+        raise IllegalMove("The attack card \"no cards\" is in front of you: you may play or discard no card "
+                          "this turn. Press ROLL.")
+    if used:
+        if what == "section":
+            raise IllegalMove("You have already played or discarded a section card this turn.")
+        raise IllegalMove("You have already played or discarded an action card this turn.")
+    if what == "action" and not state.expert:
+        raise IllegalMove("Action cards belong to the expert game: start an expert game to use them.")
+
+
+# --- commands -----------------------------------------------------------------------------------
+def apply(state: State, command: Command, draws) -> tuple[State, list[dict]]:
+    args = commands.parse(command.kind, command.args)
+    seat = _check_turn(state, command)
+    handler = _HANDLERS[command.kind]
+    new, events = handler(state, seat, args, draws)
+    return replace(new, moves=state.moves + 1), events
+
+
+def _play_section(state: State, seat: int, args: commands.PlaySection, draws):
+    _check_card_play(state, seat, state.used_section, "section")
+    _hold_section(state, seat, args.length)
+    slot = args.slot
+    _check_free(state, slot)
+    cards = _put(state.cards, board.slot_index(slot.lane, slot.stage, slot.section), args.length)
+    state = _draw_section(replace(state, cards=cards, used_section=True,
+                                  sections=_put(state.sections, seat,
+                                                _without(state.sections[seat], args.length))), seat, draws)
+    return state, [{"type": "section_played", "seat": seat, "length": args.length,
+                    "slot": msgspec.to_builtins(slot)}]
+
+
+def _discard_section(state: State, seat: int, args: commands.DiscardSection, draws):
+    _check_card_play(state, seat, state.used_section, "section")
+    _hold_section(state, seat, args.length)
+    state = replace(state, used_section=True, section_deck=state.section_deck.thrown(args.length),
+                    sections=_put(state.sections, seat, _without(state.sections[seat], args.length)))
+    return _draw_section(state, seat, draws), [{"type": "section_discarded", "seat": seat}]
+
+
+def _hold_section(state: State, seat: int, length: int) -> None:
+    if length not in state.sections[seat]:
+        raise IllegalMove("You hold no section card of length {length}: choose one from your hand.",
+                          length=length)
+
+
+def _check_free(state: State, slot: commands.Slot) -> None:
+    where = {"lane": slot.lane + 1, "stage": slot.stage + 1, "section": slot.section + 1}
+    if state.cards[board.slot_index(slot.lane, slot.stage, slot.section)] != NO_CARD:
+        raise IllegalMove("Lane {lane}, stage {stage}, section {section} already holds a card: choose a "
+                          "section with no card and no pawn.", **where)
+    if board.has_pawn(state.pawns, slot.lane, slot.stage, slot.section):
+        raise IllegalMove("A pawn stands on lane {lane}, stage {stage}, section {section}: choose a section "
+                          "with no card and no pawn.", **where)
+
+
+def _draw_section(state: State, seat: int, draws) -> State:
+    card, deck = state.section_deck.draw(draws)
+    if card is None:
+        return replace(state, section_deck=deck)
+    hand = state.sections[seat] + (card,)
+    return replace(state, section_deck=deck, sections=_put(state.sections, seat, hand))
+
+
+def _draw_actions(state: State, seat: int, count: int, draws) -> State:
+    for _ in range(count):
+        card, deck = state.action_deck.draw(draws)
+        state = replace(state, action_deck=deck)
+        if card is not None:
+            state = replace(state, actions=_put(state.actions, seat, state.actions[seat] + (card,)))
+    return state
+
+
+def _take_action(state: State, seat: int, card: str, draws) -> State:
+    """`card` leaves the hand for the discards, the turn's action card is used, a replacement drawn."""
+    _check_card_play(state, seat, state.used_action, "action")
+    if card not in state.actions[seat]:
+        raise IllegalMove("You hold no action card {card}: choose one from your hand.", card=card)
+    hand = _without(state.actions[seat], card)
+    state = replace(state, used_action=True, actions=_put(state.actions, seat, hand))
+    return _draw_actions(state, seat, 1, draws)
+
+
+def _attack(state: State, seat: int, args: commands.Attack, draws):
+    target = args.target
+    if target == seat or target >= state.players:
+        raise IllegalMove("Place an attack card in front of an opponent: choose another player in the game.")
+    if state.pawns[target] == FINISHED:
+        raise IllegalMove("Player {player} has finished the race: attack a player still racing.",
+                          player=LETTERS[target])
+    if state.front[target] is not None:
+        raise IllegalMove("Player {player} already has an attack card in front of them: only one at a time.",
+                          player=LETTERS[target])
+    state = _take_action(state, seat, args.card, draws)
+    event = {"type": "attacked", "seat": seat, "target": target, "card": args.card}
+    if state.counters[target][seat] >= MAX_COUNTERS:
+        return replace(state, front=_put(state.front, target, args.card)), [event]
+    # The target may counter: the window opens whether or not they hold a counter, so it tells nothing.
+    return replace(state, pending=(seat, target, args.card)), [event]
+
+
+def _allow(state: State, seat: int, args, draws):
+    attacker, target, card = state.pending
+    return (replace(state, pending=None, front=_put(state.front, target, card)),
+            [{"type": "allowed", "seat": target, "attacker": attacker, "card": card}])
+
+
+def _counter(state: State, seat: int, args, draws):
+    attacker, target, card = state.pending
+    if "counter" not in state.actions[target]:
+        raise IllegalMove("You hold no counter card: let the attack card stand.")
+    hand = _without(state.actions[target], "counter")
+    counters = _put(state.counters, target, _put(state.counters[target], attacker,
+                                                  state.counters[target][attacker] + 1))
+    state = replace(state, pending=None, actions=_put(state.actions, target, hand), counters=counters,
+                    action_deck=state.action_deck.thrown(card, "counter"),
+                    owed=_put(state.owed, target, state.owed[target] + 1))
+    return state, [{"type": "countered", "seat": target, "attacker": attacker, "card": card}]
+
+
+def _relocate(state: State, seat: int, args: commands.Relocate, draws):
+    src = args.source
+    where = {"lane": src.lane + 1, "stage": src.stage + 1, "section": src.section + 1}
+    card = state.cards[board.slot_index(src.lane, src.stage, src.section)]
+    _check_card_play(state, seat, state.used_action, "action")
+    if card == NO_CARD:
+        raise IllegalMove("Lane {lane}, stage {stage}, section {section} holds no section card to move: "
+                          "choose a placed card.", **where)
+    if board.has_pawn(state.pawns, src.lane, src.stage, src.section):
+        raise IllegalMove("A pawn stands on the card at lane {lane}, stage {stage}, section {section}: "
+                          "move a card with no pawn on it.", **where)
+    _check_free(state, args.slot)
+    state = _take_action(state, seat, "relocate", draws)
+    cards = _put(state.cards, board.slot_index(src.lane, src.stage, src.section), NO_CARD)
+    cards = _put(cards, board.slot_index(args.slot.lane, args.slot.stage, args.slot.section), card)
+    state = replace(state, cards=cards, action_deck=state.action_deck.thrown("relocate"))
+    return state, [{"type": "relocated", "seat": seat, "length": card, "source": msgspec.to_builtins(src),
+                    "slot": msgspec.to_builtins(args.slot)}]
+
+
+def _discard_action(state: State, seat: int, args: commands.DiscardAction, draws):
+    state = _take_action(state, seat, args.card, draws)
+    return replace(state, action_deck=state.action_deck.thrown(args.card)), [{"type": "action_discarded",
+                                                                              "seat": seat}]
+
+
+def points(effect: str | None, draws) -> tuple[tuple[int, ...], int]:
+    """The dice rolled and the squares moved under the attack card `effect` (None: a plain roll)."""
+    if effect in DICE_INSTEAD:
+        return (), DICE_INSTEAD[effect]
+    dice = (draws.die(6), draws.die(6))
+    total = sum(dice)
+    if effect == "double":
+        return dice, 2 * total
+    return dice, max(0, total + DICE_CHANGE.get(effect, 0))
+
+
+def _roll(state: State, seat: int, args, draws):
+    effect = state.front[seat]
+    dice, moved = points(effect, draws)
+    position, crossed = board.move(state.cards, seat, state.pawns[seat], moved)
+    events = [{"type": "rolled", "seat": seat, "dice": list(dice), "effect": effect, "points": moved}]
+    trophies = list(state.trophies)
+    for stage in crossed:
+        trophies[stage] = trophies[stage] + (seat,)
+        events.append({"type": "trophy", "seat": seat, "stage": stage, "place": len(trophies[stage])})
+    state = replace(state, pawns=_put(state.pawns, seat, position), trophies=tuple(trophies),
+                    last_roll=(seat, dice, effect, moved))
+    if position == FINISHED:
+        # A finished pawn's cards are discarded, and it owes no draw any more.
+        state = replace(state, section_deck=state.section_deck.thrown(*state.sections[seat]),
+                        action_deck=state.action_deck.thrown(*state.actions[seat]),
+                        sections=_put(state.sections, seat, ()), actions=_put(state.actions, seat, ()),
+                        owed=_put(state.owed, seat, 0))
+        events.append({"type": "finished", "seat": seat})
+    return _end_turn(state, seat, draws, events)
+
+
+def _end_turn(state: State, seat: int, draws, events: list[dict]):
+    effect = state.front[seat]
+    if effect is not None:  # an attack card works for one turn, then is discarded
+        state = replace(state, front=_put(state.front, seat, None),
+                        action_deck=state.action_deck.thrown(effect))
+    owed = state.owed[seat]
+    if owed:  # a counter card is replaced only now, at the end of the countering player's turn
+        state = _draw_actions(replace(state, owed=_put(state.owed, seat, 0)), seat, owed, draws)
+    state = replace(state, used_section=False, used_action=False, extra=False)
+    if effect == "extra_turn" and state.pawns[seat] != FINISHED:
+        events.append({"type": "extra_turn", "seat": seat})
+        return replace(state, extra=True), events
+    return _next_turn(state, seat, events)
+
+
+def _next_turn(state: State, seat: int, events: list[dict]):
+    """The next racing seat after `seat`; a "skip turn" card in front of it costs it that turn."""
+    if all(p == FINISHED for p in state.pawns):
+        rows = final_scores(state)
+        events.append({"type": "game_over", "winners": winners(rows)})
+        return replace(state, turn=None), events
+    while True:
+        seat = (seat + 1) % state.players
+        if state.pawns[seat] == FINISHED:
+            continue
+        if state.front[seat] == "skip_turn":
+            state = replace(state, front=_put(state.front, seat, None),
+                            action_deck=state.action_deck.thrown("skip_turn"))
+            events.append({"type": "skipped", "seat": seat})
+            continue
+        return replace(state, turn=seat), events
+
+
+_HANDLERS = {
+    "roll": _roll,
+    "play_section": _play_section,
+    "discard_section": _discard_section,
+    "attack": _attack,
+    "relocate": _relocate,
+    "discard_action": _discard_action,
+    "counter": _counter,
+    "allow": _allow,
+}
+
+
+def final_scores(state: State) -> list[dict]:
+    return score(state.bets, places_of(state.trophies, state.players))

@@ -1,0 +1,172 @@
+"""The e-ink screen of Crazy Race: the race on five lanes, the trophies, the turn, then the scores."""
+
+from __future__ import annotations
+
+from companion.games.gewalt.commands import LANES, SECTIONS, STAGES
+from companion.games.gewalt.names import CARD_NAMES, COLOURS, explain_roll
+from companion.games.spec import TableInfo
+from companion.render.frame import QR_MIN_HEIGHT, standard_frame
+from companion.render.layout import Box, Canvas
+
+TROPHY_WEIGHT = 0.9  # the place cell after each stage line, against a section's 1
+
+
+def player(view: dict, seat: int, _, table: TableInfo) -> str:
+    """"B Anna", or "B Blue" when no phone chose a name."""
+    name = table.names[seat] if seat < len(table.names) and table.names[seat] else _(COLOURS[seat].label)
+    return f"{view['letters'][seat]} {name}"
+
+
+def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
+    if view["over"]:
+        status = _("Race over")
+    else:
+        status = _("Turn: {player}", player=player(view, view["turn"], _, table))
+    body = standard_frame(canvas, _("Crazy Race"), status, table)
+    if view["over"]:
+        _scores(canvas, body, view, _, table)
+        return
+    small = canvas.size[1] < QR_MIN_HEIGHT
+    gap = canvas.px(8)
+    race, info = body.rows(4, 1 if small else 1.4, gap=gap)
+    _race(canvas, race, view, _, table)
+    lines = [line for line in _info_lines(view, _, table) if line][:1 if small else 2]
+    if lines:
+        boxes = info.rows(*[1] * len(lines), gap=canvas.px(2))
+        size = canvas.common_size(list(zip(boxes, lines, strict=True)))
+        for box, line in zip(boxes, lines, strict=True):
+            canvas.text(box, line, align="left", max_size=size)
+
+
+def _info_lines(view: dict, _, table: TableInfo) -> list[str]:
+    """What the table needs to read under the race: the input in progress, a pending attack, the turn."""
+    lines = []
+    entry = table.entry
+    if entry:
+        lines.append(_entry_line(entry, _))
+    pending = view.get("pending")
+    if pending:
+        lines.append(_("{attacker} plays \u201c{card}\u201d on {target}: A lets it stand, B counters.",
+                       attacker=view["letters"][pending["attacker"]],
+                       target=view["letters"][pending["target"]],
+                       card=_(CARD_NAMES[pending["card"]])))
+    front = view["front"][view["turn"]]
+    if front:
+        lines.append(_("{player} has the attack card \u201c{card}\u201d this turn.",
+                       player=view["letters"][view["turn"]], card=_(CARD_NAMES[front])))
+    roll = view.get("last_roll")
+    if roll:
+        lines.append(_("{player} moved: {how}", player=view["letters"][roll["seat"]],
+                       how=explain_roll(roll, _)))
+    elif not entry and not pending:
+        lines.append(_("Press ROLL, or A to place a section card."))
+    return lines
+
+
+def _entry_line(entry: dict, _) -> str:
+    labels = {"lane": _("lane"), "stage": _("stage"), "section": _("section"), "length": _("length"),
+              "from_lane": _("from lane"), "from_stage": _("stage"), "from_section": _("section"),
+              "card": _("card"), "target": _("target")}
+    titles = {"place": _("Place a card"), "discard": _("Discard a section card"), "attack": _("Attack"),
+              "drop": _("Discard an action card"), "relocate": _("Move a card")}
+    parts = []
+    for name, value in entry["values"].items():
+        shown = _(CARD_NAMES[value]) if name == "card" else str(value)
+        part = f"{labels[name]} {shown}"
+        parts.append(f"[{part}]" if name == entry["step"] else part)
+    return f"{titles[entry['flow']]}: {', '.join(parts)}"
+
+
+def _race(canvas: Canvas, box: Box, view: dict, _, table: TableInfo) -> None:
+    """A header with each stage's trophies taken, then one row per lane."""
+    rows = box.rows(0.8, *[1] * LANES, gap=canvas.px(3))
+    label_w = round(box.width * 0.16)
+    line_w = max(2, canvas.px(3))
+    gap = canvas.px(2)
+    stage_w = (box.width - label_w - gap) / STAGES
+    trophies = view["trophies"]
+
+    def stage_box(row: Box, stage: int) -> Box:
+        x0 = round(box.x0 + label_w + gap + stage * stage_w)
+        return Box(x0, row.y0, round(x0 + stage_w), row.y1)
+
+    header = rows[0]
+    heads = [_("Stage {n}: {taken}/{players}", n=s + 1, taken=len(trophies[s]), players=view["players"])
+             for s in range(STAGES)]
+    boxes = [stage_box(header, s).inset(gap) for s in range(STAGES)]
+    size = canvas.common_size(list(zip(boxes, heads, strict=True)), bold=True)
+    for b, text in zip(boxes, heads, strict=True):
+        canvas.text(b, text, bold=True, max_size=size)
+    labels = [player(view, lane, _, table) if lane < view["players"] else "\u2013" for lane in range(LANES)]
+    label_boxes = [Box(box.x0, row.y0, box.x0 + label_w, row.y1) for row in rows[1:]]
+    size = canvas.common_size(list(zip(label_boxes, labels, strict=True)))
+    for lane, row in enumerate(rows[1:]):
+        canvas.text(label_boxes[lane], labels[lane], align="left", max_size=size)
+        for stage in range(STAGES):
+            _stage_cells(canvas, stage_box(row, stage), view, lane, stage, line_w, gap)
+
+
+def _stage_cells(canvas: Canvas, box: Box, view: dict, lane: int, stage: int, line_w: int, gap: int) -> None:
+    """Five sections (a card's length in the accent colour, the pawn as a disc), the line, the place."""
+    cells = box.cols(*[1] * SECTIONS, TROPHY_WEIGHT, gap=gap)
+    sections, trophy = cells[:SECTIONS], cells[SECTIONS]
+    ink, accent = canvas.palette.rgb("ink"), canvas.palette.rgb("accent")
+    racing = lane < view["players"]
+    for section, cell in enumerate(sections):
+        length = view["lengths"][lane][stage][section]
+        carded = {"lane": lane, "stage": stage, "section": section, "length": length} in view["cards"]
+        outline = accent if carded else ink
+        canvas.draw.rectangle((cell.x0, cell.y0, cell.x1 - 1, cell.y1 - 1), outline=outline,
+                              width=max(1, line_w // (1 if carded else 2)))
+        pawn = view["pawns"][lane] if racing else None
+        if carded:
+            inner = cell.inset(line_w)
+            canvas.text(Box(inner.x0, inner.y0, inner.x1, inner.y0 + inner.height * 6 // 10), str(length),
+                        bold=True, role="accent")
+        if pawn and not pawn["finished"] and (pawn["stage"], pawn["section"]) == (stage, section):
+            _pawn(canvas, cell, pawn["square"], max(1, length), carded)
+    line = Box(trophy.x0, box.y0, trophy.x0 + line_w, box.y1)
+    canvas.rule(line)
+    if racing and lane in view["trophies"][stage]:
+        place = view["trophies"][stage].index(lane) + 1
+        canvas.text(Box(line.x1 + gap, trophy.y0, trophy.x1, trophy.y1).inset(1), str(place), bold=True,
+                    role="highlight")
+
+
+def _pawn(canvas: Canvas, cell: Box, square: int, length: int, carded: bool) -> None:
+    """A disc on its square: squares split the section's width; below a card's number if there is one."""
+    width = cell.width / length
+    r = max(2, min(round(width * 0.45), cell.height // (5 if carded else 3)))
+    cx = round(cell.x0 + width * (square + 0.5))
+    cy = cell.y1 - r - max(1, cell.height // 12) if carded else (cell.y0 + cell.y1) // 2
+    canvas.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=canvas.palette.rgb("ink"))
+
+
+def _scores(canvas: Canvas, body: Box, view: dict, _, table: TableInfo) -> None:
+    """The rulebook's table: per stage target → place, the +marks of matching bets, and the totals."""
+    rows = view["scores"]
+    small = canvas.size[1] < QR_MIN_HEIGHT
+    lines = body.rows(*[1] * (len(rows) + (1 if small else 2)), gap=canvas.px(3))
+    widths = (2.2, 2, 2, 2, 1)
+    head = [_("Player"), *[_("Stage {n}", n=s + 1) for s in range(STAGES)], _("Total")]
+    grid = [line.cols(*widths, gap=canvas.px(8)) for line in lines]
+    texts = [(b, t, True, "ink") for b, t in zip(grid[0], head, strict=True)]
+    letters = view["letters"]
+    winners = set(view["winners"])
+    for i, row in enumerate(rows, start=1):
+        seat = row["seat"]
+        texts.append((grid[i][0], player(view, seat, _, table), seat in winners, "ink"))
+        for stage in range(STAGES):
+            cell = f"{row['targets'][stage]}\u2192{row['places'][stage]}"
+            if row["marks"][stage]:
+                cell += " " + " ".join(f"+{letters[m]}" for m in row["marks"][stage])
+            kept = row["kept"][stage]
+            texts.append((grid[i][1 + stage], cell, kept, "accent" if kept else "ink"))
+        texts.append((grid[i][4], str(row["total"]), seat in winners, "accent" if seat in winners else "ink"))
+    sizes = [canvas.common_size([(b, t)], bold=bold) for b, t, bold, _role in texts]
+    size = min(filter(None, sizes), default=None)
+    for b, t, bold, role in texts:
+        canvas.text(b, t, bold=bold, role=role, align="left", max_size=size)
+    if not small:
+        canvas.text(lines[-1], _("target \u2192 place; a kept trophy scores 1, +X: X bet that place too"),
+                    align="left", max_size=size)

@@ -1,0 +1,73 @@
+"""Helpers for the Crazy Race tests: draws with chosen dice, and a random legal player."""
+
+from __future__ import annotations
+
+import random
+
+from companion.games.gewalt import data, rules, views
+from companion.games.spec import Command, IllegalMove
+
+
+class SeededDraws:
+    """The Draws interface from a seeded generator, with chosen dice first if given."""
+
+    def __init__(self, seed: int = 0, dice: list[int] | None = None):
+        self.random = random.Random(seed)
+        self.dice = list(dice or [])
+        self.count = 0
+
+    def below(self, n: int) -> int:
+        self.count += 1
+        if n == 6 and self.dice:
+            return self.dice.pop(0) - 1
+        return self.random.randrange(n)
+
+    def die(self, sides: int = 6) -> int:
+        return self.below(sides) + 1
+
+    def shuffled(self, items) -> list:
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+
+def play(state, kind: str, args: dict | None = None, dice: list[int] | None = None, seat=None):
+    """Apply one command with chosen dice; returns (state, events)."""
+    return rules.apply(state, Command(kind, args or {}, seat), SeededDraws(0, dice))
+
+
+def random_command(state, rng: random.Random) -> Command:
+    """A command the current actor may send, with plausible args drawn from their own hand."""
+    kind = rng.choice(rules.legal(state, None))
+    hand = views.private_view(state, rules.actor(state))
+    slot = {"lane": rng.randrange(5), "stage": rng.randrange(3), "section": rng.randrange(5)}
+    if kind == "play_section":
+        return Command(kind, {"length": rng.choice(hand["sections"]), "slot": slot})
+    if kind == "discard_section":
+        return Command(kind, {"length": rng.choice(hand["sections"])})
+    if kind == "attack":
+        attacks = [c for c in hand["actions"] if c in data.ATTACKS] or ["double"]
+        return Command(kind, {"card": rng.choice(attacks), "target": rng.randrange(state.players)})
+    if kind == "relocate":
+        placed = views.public_view(state)["cards"] or [slot]
+        source = rng.choice(placed)
+        return Command(kind, {"source": {k: source[k] for k in slot}, "slot": slot})
+    if kind == "discard_action":
+        return Command(kind, {"card": rng.choice(hand["actions"])})
+    return Command(kind, {})
+
+
+def play_out(state, rng: random.Random, draws, limit: int = 5000, each=None):
+    """Random legal play to the end; refused commands are skipped. `each(state)` sees every state."""
+    for _ in range(limit):
+        if rules.over(state):
+            return state
+        try:
+            state, _ = rules.apply(state, random_command(state, rng), draws)
+        except IllegalMove:
+            continue
+        if each is not None:
+            each(state)
+    raise AssertionError("the race did not end")
