@@ -86,8 +86,9 @@ def _serve(config, *, simulate: bool) -> int:
         raise ConfigError(str(exc)) from None
     local = f"http://127.0.0.1:{config.port}/"
     print(f"companion {__version__} serving on {local} (phones: {companion.url})", flush=True)
-    print(f"  host link: {local}?host={companion.table.host_token()}", flush=True)
     if simulate:
+        # On a Pi the first phone to claim it becomes the host; this console is the demo's host.
+        print(f"  host link: {local}?host={companion.table.host_token()}", flush=True)
         print(f"  device twin: {local}device", flush=True)
     logging.getLogger("companion").info("started in %.2f s", time.monotonic() - started)
     companion.run()

@@ -30,7 +30,6 @@ class Companion:
 
         self.config = config
         self.simulate = simulate
-        self.language = config.language
         self.url = config.public_url()
         state = config.state_path
         state.mkdir(parents=True, exist_ok=True)
@@ -129,13 +128,19 @@ class Companion:
         else:
             self.board.dice.show(faces)
         entry = controller.entry(update.public) if controller else None
-        self.refresher.offer((update.game, update.public, self.table.table_info(self.url, entry)))
+        info = self.table.table_info(self.url, entry)
+        self.refresher.offer((update.game, update.public, info, self.language))
+
+    @property
+    def language(self) -> str:
+        """The e-ink's language: the host's choice from the host page, else the config's."""
+        return self.table.roster.language(self.config.language)
 
     def _render(self, key):
         from companion.render.screens import render
 
-        game, view, info = key
-        return render(game, view, self.model, self.language, info).image
+        game, view, info, lang = key
+        return render(game, view, self.model, lang, info).image
 
     # --- life cycle -------------------------------------------------------------------
     def start(self) -> Companion:

@@ -1,4 +1,4 @@
-"""QR codes of the table's address, drawn with segno at whole-module scale."""
+"""QR codes with segno: the table's address on the e-ink at whole-module scale, links on phones."""
 
 from __future__ import annotations
 
@@ -6,6 +6,13 @@ import io
 
 import segno
 from PIL import Image
+
+
+def qr_svg(text: str) -> bytes:
+    """An SVG QR code of `text`, for a phone to show another phone (a seat's link)."""
+    buf = io.BytesIO()
+    segno.make(text, error="m", micro=False).save(buf, kind="svg", scale=8, border=2, xmldecl=False)
+    return buf.getvalue()
 
 
 def qr_image(url: str, max_side: int) -> Image.Image:

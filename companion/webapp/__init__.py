@@ -31,6 +31,17 @@ def _ngettext(singular: str, plural: str, n: int, **params) -> str:
     return _(singular if n == 1 else plural, n=n, **params)
 
 
+def colour_labels() -> dict[str, str]:
+    """Every seat colour's label in this request's language, keyed `colour_<key>` for the pages' JS."""
+    from companion import games
+    from companion.seats import TABLE_COLOURS
+
+    colours = list(TABLE_COLOURS)
+    for name in games.names():
+        colours += games.get(name).colours
+    return {f"colour_{c.key}": _(c.label) for c in colours}
+
+
 def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24) -> Flask:
     """The app serving `runtime` (table, board, display, language, url).
 
@@ -52,6 +63,10 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24) -> Fl
     # Old-style callables: `_` is our own function, so `{name}` fields work as they do in Python.
     app.jinja_env.install_gettext_callables(_, _ngettext, newstyle=False)
     app.jinja_env.globals["_"] = _
+    @app.context_processor
+    def _colours() -> dict:
+        return {"with_colour_labels": lambda strings: {**strings, **colour_labels()}}
+
     app.register_blueprint(api.bp)
     app.register_blueprint(seating.bp)
     app.register_blueprint(pages.bp)

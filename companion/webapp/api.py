@@ -12,14 +12,27 @@ from companion.games.spec import Command, IllegalMove
 from companion.i18n import translator
 from companion.table import HOST_COMMANDS
 from companion.webapp import _, request_language
-from companion.webapp.events import Hub, Stream, TooManyStreams
-from companion.webapp.openapi import CommandBody, PressBody, document
+from companion.webapp.events import Hub, Stream, TooManyStreams, seat_legal
+from companion.webapp.openapi import (
+    ClaimHostBody,
+    CommandBody,
+    JoinBody,
+    LanguageBody,
+    NameBody,
+    PressBody,
+    QrBody,
+    document,
+)
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 CALL_TIMEOUT = 10.0  # seconds a phone waits for the table before being told to retry
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-EXAMPLES = {CommandBody: '{"kind": "roll"}', PressBody: '{"button": "roll", "hold": false}'}
+EXAMPLES = {
+    CommandBody: '{"kind": "roll"}', PressBody: '{"button": "roll", "hold": false}',
+    JoinBody: '{"code": "K7QF", "seat": 0, "name": "Ada"}', ClaimHostBody: '{"code": "K7QF"}',
+    NameBody: '{"name": "Ada"}', LanguageBody: '{"language": "en"}', QrBody: '{"text": "http://table/seat/…"}',
+}
 
 
 class ApiError(Exception):
@@ -152,7 +165,8 @@ def events():
 def seat_view(token: str):
     seat = _seat_or_404(token)
     latest = runtime().table.latest
-    return {"version": latest.version, "game": latest.game, "seat": seat, "private": latest.private(seat)}
+    return {"version": latest.version, "game": latest.game, "seat": seat, "private": latest.private(seat),
+            "legal": seat_legal(latest, seat)}
 
 
 @bp.get("/seat/<token>/events")

@@ -33,6 +33,14 @@ def public_payload(update: Update) -> dict:
             "seats": list(update.seats)}
 
 
+def seat_legal(update: Update, seat: int) -> list[str]:
+    """The command kinds `seat` may send now: none when it does not play the running game."""
+    session = update.session
+    if session is None or not 0 <= seat < session.spec.seats_in_play(session.options):
+        return []
+    return list(session.spec.legal(session.state, seat))
+
+
 class Stream:
     """One open page. Iterating yields SSE bytes; close() (called by the server) frees its slot.
 
@@ -105,7 +113,7 @@ class Stream:
                 # Only the type: the message of a failed private view may quote the secret.
                 log.error("private view of seat %d failed: %s", self.seat, type(exc).__name__)
                 private = {}
-            data |= {"seat": self.seat, "private": private}
+            data |= {"seat": self.seat, "private": private, "legal": seat_legal(update, self.seat)}
         return data
 
     def _snapshot(self) -> bytes:

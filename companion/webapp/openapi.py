@@ -53,6 +53,12 @@ class LanguageBody(msgspec.Struct, forbid_unknown_fields=True):
     language: Annotated[str, msgspec.Meta(max_length=8, description="fr or en.")]
 
 
+class QrBody(msgspec.Struct, forbid_unknown_fields=True):
+    """The text of a QR code, e.g. a seat's link."""
+
+    text: Annotated[str, msgspec.Meta(min_length=1, max_length=512)]
+
+
 class PressBody(msgspec.Struct, forbid_unknown_fields=True):
     """A press on one of the simulated device's buttons; `hold` is a long press."""
 
@@ -83,7 +89,7 @@ SEAT_PARAM = {"name": "token", "in": "path", "required": True, "schema": {"type"
               "description": "The seat's private link token."}
 
 
-BODIES = [CommandBody, PressBody, JoinBody, ClaimHostBody, NameBody, LanguageBody]
+BODIES = [CommandBody, PressBody, JoinBody, ClaimHostBody, NameBody, LanguageBody, QrBody]
 SEAT_NUMBER = {"name": "seat", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0},
                "description": "Seat number, from 0."}
 
@@ -233,6 +239,11 @@ def document() -> dict:
                                    "responses": {"200": _ok("Set."), "400": _error("Malformed body."),
                                                  "403": _error("Missing or wrong host token."),
                                                  "409": _error("Unknown language.")}}},
+        "/api/qr": {"post": {"summary": "An SVG QR code of a link (host only).", "security": HOST,
+                             "requestBody": _body("QrBody"),
+                             "responses": {"200": _ok("SVG image.", {"type": "string"}, "image/svg+xml"),
+                                           "400": _error("Malformed body."),
+                                           "403": _error("Missing or wrong host token.")}}},
         "/api/games": {"get": {"summary": "The games the host can start, with their options as JSON Schema.",
                                "responses": {"200": _ok("The games.")}}},
         "/api/openapi.json": {"get": {"summary": "This document.",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 from flask import Blueprint, Response, current_app, render_template, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
@@ -10,7 +11,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from companion.i18n import LANGUAGES
 from companion.webapp import _, request_language
 from companion.webapp.api import device_state, error_response, seat_of
-from companion.webapp.events import public_payload
+from companion.webapp.events import public_payload, seat_legal
 
 log = logging.getLogger(__name__)
 bp = Blueprint("pages", __name__)
@@ -24,6 +25,12 @@ class PageError(Exception):
         self.status, self.message = status, message
 
 
+def _game_script(name: str) -> str | None:
+    """`games/<name>.js` if the game ships one (a game may have no seat page script, for instance)."""
+    path = f"games/{name}.js"
+    return path if (Path(current_app.static_folder) / path).is_file() else None
+
+
 def _context() -> dict:
     runtime = current_app.extensions["companion"]
     latest = runtime.table.latest
@@ -34,6 +41,9 @@ def _context() -> dict:
         "game": game,
         "title": _(latest.session.spec.title) if latest.session else _("No game"),
         "fragments": [f"games/{game}.html", "games/generic.html"],
+        "seat_fragments": [f"games/{game}-seat.html", "games/generic-seat.html"],
+        "game_script": _game_script(game) if game else None,
+        "seat_script": _game_script(f"{game}-seat") if game else None,
         "snapshot": public_payload(latest),
     }
 
@@ -41,6 +51,21 @@ def _context() -> dict:
 @bp.get("/")
 def scoreboard():
     return render_template("scoreboard.html", **_context())
+
+
+@bp.get("/join")
+@bp.get("/j/<code>")
+def join(code: str = ""):
+    """Where the e-ink's QR code leads: pick a free seat with a name, or become the host."""
+    response = Response(render_template("join.html", code=code.upper()[:16], **_context()))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/host")
+def host():
+    """The host's controls; the page itself is public, its API calls need the host token."""
+    return render_template("host.html", **_context())
 
 
 @bp.get("/device")
@@ -56,7 +81,8 @@ def seat(token: str):
                                "or scan the QR code on the table."))
     context = _context()
     latest = current_app.extensions["companion"].table.latest
-    context["snapshot"] |= {"seat": number, "private": latest.private(number)}
+    context["snapshot"] |= {"seat": number, "private": latest.private(number),
+                            "legal": seat_legal(latest, number)}
     response = Response(render_template("seat.html", seat=number, token=token, **context))
     response.headers["Cache-Control"] = "no-store"  # the page holds this seat's secrets
     return response

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import msgspec
-from flask import Blueprint, url_for
+from flask import Blueprint, Response, url_for
 
 from companion import games
 from companion.games.spec import IllegalMove
 from companion.webapp import _
 from companion.webapp.api import ApiError, decode, describe, host_token_given, require_host, runtime
-from companion.webapp.openapi import ClaimHostBody, JoinBody, LanguageBody, NameBody
+from companion.webapp.openapi import ClaimHostBody, JoinBody, LanguageBody, NameBody, QrBody
 
 bp = Blueprint("seating", __name__, url_prefix="/api")
 
@@ -101,3 +101,13 @@ def game_list():
                     "colours": [{"key": c.key, "label": _(c.label), "ink": c.ink} for c in spec.colours],
                     "options": schema})
     return {"games": out}
+
+
+@bp.post("/qr")
+def qr():
+    """A QR code of a link, for the host to hand a seat to another phone (POST: links are secrets)."""
+    require_host(host_token_given(), "qr")
+    body: QrBody = decode(QrBody)
+    from companion.render.qr import qr_svg
+
+    return Response(qr_svg(body.text), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})

@@ -4,7 +4,9 @@
 const Companion = (() => {
   const strings = JSON.parse(document.getElementById("strings").textContent);
   const games = {};
+  const seats = {};
   const HOST_KEY = "companion.host";
+  const SEAT_KEY = "companion.seat";
 
   function t(key, params) {
     let text = strings[key] || key;
@@ -41,6 +43,32 @@ const Companion = (() => {
     try { localStorage.removeItem(HOST_KEY); } catch (e) { /* nothing kept */ }
   }
 
+  // A seat's token is kept on its phone, so the scoreboard and the join page can lead back to it
+  // and a reload or a reconnect keeps the seat.
+  function seatToken() {
+    const page = document.getElementById("seat");
+    if (page) return JSON.parse(page.textContent).token;
+    try { return localStorage.getItem(SEAT_KEY); } catch (e) { return null; }
+  }
+
+  function keepSeat(token) {
+    try { localStorage.setItem(SEAT_KEY, token); } catch (e) { /* private mode: the link still works */ }
+  }
+
+  function forgetSeat() {
+    try { localStorage.removeItem(SEAT_KEY); } catch (e) { /* nothing kept */ }
+  }
+
+  function keepHost(token) {
+    try { localStorage.setItem(HOST_KEY, token); } catch (e) { /* private mode */ }
+    hostToken.memory = token;
+  }
+
+  function hostHeaders() {
+    const host = hostToken();
+    return host ? { "X-Host-Token": host } : {};
+  }
+
   function lang() { return document.documentElement.lang; }
 
   async function request(method, url, body, headers) {
@@ -63,11 +91,13 @@ const Companion = (() => {
     return { ok: response.ok, status: response.status, data };
   }
 
-  // A command for the table; the host token goes along when this phone has one.
+  // A command for the table: on a seat's page it acts for that seat only; elsewhere it goes with
+  // the host token when this phone has one.
   function command(kind, args, extraHeaders) {
     const headers = Object.assign({}, extraHeaders || {});
-    const host = hostToken();
-    if (host) headers["X-Host-Token"] = host;
+    const page = document.getElementById("seat");
+    if (page) headers["X-Seat-Token"] = JSON.parse(page.textContent).token;
+    else Object.assign(headers, hostHeaders());
     return request("POST", "/api/command", { kind, args: args || {} }, headers);
   }
 
@@ -141,5 +171,20 @@ const Companion = (() => {
     }
   }
 
-  return { t, show, hostToken, forgetHost, request, command, live, setLive, el, die, renderView, games, PIPS };
+  // The seats bar: each seat's colour and name (or colour label), the one to play marked.
+  function renderSeats(target, seatList, turn) {
+    const playing = (seatList || []).filter((s) => s.playing);
+    target.replaceChildren(...playing.map((s) => {
+      const chip = el("li", { class: "seat-chip", "data-seat": String(s.seat), style: `--seat: ${s.ink}` }, [
+        el("span", { class: "swatch", "aria-hidden": "true" }),
+        el("span", { text: s.name || t(`colour_${s.colour}`) }),
+      ]);
+      if (turn === s.seat) chip.setAttribute("aria-current", "true");
+      return chip;
+    }));
+    target.hidden = playing.length === 0;
+  }
+
+  return { t, show, hostToken, forgetHost, keepHost, hostHeaders, seatToken, keepSeat, forgetSeat, request,
+           command, live, setLive, el, die, renderView, renderSeats, games, seats, PIPS };
 })();

@@ -57,7 +57,7 @@
     button.addEventListener("click", async () => {
       const hold = downAt > 0 && performance.now() - downAt >= HOLD_MS;
       downAt = 0;
-      const answer = await Companion.request("POST", "/api/device/press", { button: button.dataset.button, hold });
+      const answer = await Companion.request("POST", "/api/device/press", { button: button.dataset.button, hold }, Companion.hostHeaders());
       if (answer.ok) render(answer.data);
     });
   }

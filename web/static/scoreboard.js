@@ -1,4 +1,4 @@
-/* The public scoreboard: render the game's public view live, and the host's controls. */
+/* The public scoreboard: the game's public view live, the seats, and links to this phone's seat or host page. */
 "use strict";
 
 (() => {
@@ -12,6 +12,7 @@
     if (payload.version < version) return;
     version = payload.version;
     document.body.dataset.version = String(version);
+    Companion.renderSeats(document.getElementById("seats-bar"), payload.seats, payload.public && payload.public.turn);
     const renderer = Companion.games[payload.game];
     if (renderer) renderer.render(root, payload.public, payload);
     else Companion.renderView(document.getElementById("public-view"), payload.public);
@@ -22,34 +23,22 @@
   render(JSON.parse(document.getElementById("snapshot").textContent));
   Companion.live("/api/events", render);
 
-  // Host controls appear only once the server has confirmed this phone's token.
-  const host = Companion.hostToken();
-  if (host) {
-    Companion.request("GET", "/api/state", undefined, { "X-Host-Token": host }).then((answer) => {
-      if (answer.ok && answer.data.host) document.getElementById("host").hidden = false;
+  // Links appear only once the server has confirmed this phone's tokens.
+  const seat = Companion.seatToken();
+  if (seat) {
+    fetch(`/api/seat/${encodeURIComponent(seat)}`, { headers: { Accept: "application/json" } }).then((answer) => {
+      if (answer.ok) {
+        const link = document.getElementById("my-seat");
+        link.href = `/seat/${encodeURIComponent(seat)}`;
+        link.hidden = false;
+        document.getElementById("join-link").hidden = true;
+      } else if (answer.status === 404) Companion.forgetSeat();
+    });
+  }
+  if (Companion.hostToken()) {
+    Companion.request("GET", "/api/state", undefined, Companion.hostHeaders()).then((answer) => {
+      if (answer.ok && answer.data.host) document.getElementById("host-link").hidden = false;
       else if (answer.ok) Companion.forgetHost();
     });
   }
-
-  document.getElementById("undo").addEventListener("click", async () => {
-    const answer = await Companion.command("undo");
-    if (answer.status === 403) { Companion.forgetHost(); document.getElementById("host").hidden = true; }
-  });
-
-  // New game wipes the table's current game, so it takes a second tap within a few seconds.
-  const newGame = document.getElementById("new-game");
-  let armed = null;
-  newGame.addEventListener("click", async () => {
-    if (!armed) {
-      newGame.textContent = Companion.t("new_game_confirm");
-      newGame.classList.add("armed");
-      armed = setTimeout(() => { armed = null; newGame.textContent = newGame.dataset.label; newGame.classList.remove("armed"); }, 4000);
-      return;
-    }
-    clearTimeout(armed);
-    armed = null;
-    newGame.textContent = newGame.dataset.label;
-    newGame.classList.remove("armed");
-    await Companion.command("new_game", { game: pageGame });
-  });
 })();

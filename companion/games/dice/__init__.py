@@ -5,6 +5,7 @@ from companion.games.dice.rules import COMMANDS, DiceOptions, apply, legal, priv
 from companion.games.dice.screen import draw
 from companion.games.spec import ButtonMap, GameSpec
 from companion.i18n import N_
+from companion.seats import MAX_SEATS
 
 __all__ = ["COMMANDS", "SPEC"]
 
@@ -19,6 +20,6 @@ SPEC = GameSpec(
     screen=draw,
     controls=lambda: ButtonMap(BUTTONS),
     dice_shown=dice_shown,
-    seats=(0, 0),
+    seats=(0, MAX_SEATS),  # any seated phone may roll
     options=DiceOptions,
 )

@@ -3,6 +3,10 @@
 
 Companion.games.dice = {
   init(root) {
+    // Rolling takes a seat or the host: on the scoreboard of a phone with neither, only watch.
+    const mayRoll = Boolean(document.getElementById("seat") || Companion.hostToken());
+    root.querySelector("#roll").hidden = !mayRoll;
+    root.querySelector(".count").hidden = !mayRoll;
     const roll = root.querySelector("#roll");
     roll.addEventListener("click", async () => {
       roll.disabled = true;

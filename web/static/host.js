@@ -1,0 +1,175 @@
+/* The host page: join code, undo and end, a new game with its options, seats and the screen's language. */
+"use strict";
+
+(() => {
+  const strings = JSON.parse(document.getElementById("host-strings").textContent);
+  const H = () => Companion.hostHeaders();
+  let games = [];
+
+  // A button that needs a second tap within a few seconds: it ends or replaces the game.
+  function twoTaps(button, action) {
+    let armed = null;
+    const reset = () => { armed = null; button.textContent = button.dataset.label; button.classList.remove("armed"); };
+    button.addEventListener("click", async (event) => {
+      event.preventDefault();
+      if (!armed) {
+        button.textContent = button.dataset.confirm;
+        button.classList.add("armed");
+        armed = setTimeout(reset, 4000);
+        return;
+      }
+      clearTimeout(armed);
+      reset();
+      await action();
+    });
+  }
+
+  function optionInput(name, schema, required) {
+    const id = `opt-${name}`;
+    const label = Companion.el("label", { for: id, text: schema.title || (name === "players" ? strings.players : name.replace(/_/g, " ")) });
+    let input;
+    if (schema.type === "boolean") {
+      input = Companion.el("input", { id, name, type: "checkbox" });
+      input.checked = Boolean(schema.default);
+      return Companion.el("div", { class: "check" }, [input, label]);
+    }
+    if (schema.enum) {
+      input = Companion.el("select", { id, name }, schema.enum.map((v) => Companion.el("option", { value: String(v), text: String(v) })));
+      if (schema.default !== undefined) input.value = String(schema.default);
+    } else {
+      input = Companion.el("input", { id, name, type: schema.type === "integer" ? "number" : "text" });
+      if (schema.minimum !== undefined) input.min = schema.minimum;
+      if (schema.maximum !== undefined) input.max = schema.maximum;
+      if (schema.default !== undefined) input.value = String(schema.default);
+      if (required) input.required = true;
+    }
+    input.dataset.kind = schema.type || "string";
+    return Companion.el("div", { class: "field" }, [label, input]);
+  }
+
+  function showOptions() {
+    const game = games.find((g) => g.name === document.getElementById("game-choice").value);
+    const box = document.getElementById("game-options");
+    box.replaceChildren();
+    if (!game) return;
+    const schema = game.options || {};
+    const props = (schema.$defs && schema.$ref) ? schema.$defs[schema.$ref.split("/").pop()].properties : schema.properties || {};
+    const required = new Set(((schema.$defs && schema.$ref) ? schema.$defs[schema.$ref.split("/").pop()].required : schema.required) || []);
+    for (const [name, prop] of Object.entries(props)) {
+      if (name === "data" || name === "data_name") continue;
+      const field = optionInput(name, prop, required.has(name));
+      if (name === "players") {
+        const input = field.querySelector("input");
+        const seated = (window.hostSeats || []).filter((s) => s.name).length;
+        if (seated >= game.seats[0] && seated <= game.seats[1]) input.value = String(seated);
+        else if (!input.value) input.value = String(game.seats[0] || "");
+      }
+      box.append(field);
+    }
+    document.getElementById("data-file-row").hidden = !("data" in props);
+  }
+
+  async function readOptions() {
+    const options = {};
+    for (const input of document.querySelectorAll("#game-options input, #game-options select")) {
+      if (input.type === "checkbox") options[input.name] = input.checked;
+      else if (input.value === "") continue;
+      else options[input.name] = input.dataset.kind === "integer" ? Number(input.value) : input.value;
+    }
+    const file = document.getElementById("data-file").files[0];
+    if (file && !document.getElementById("data-file-row").hidden) {
+      options.data = await file.text();
+      options.data_name = file.name;
+    }
+    return options;
+  }
+
+  async function showLink(seat, answer) {
+    const url = new URL(answer.data.link, window.location.href).href;
+    document.getElementById("seat-link-for").textContent = strings.link_for.replace("{n}", String(seat + 1));
+    const link = document.getElementById("seat-link-url");
+    link.href = url;
+    link.textContent = url;
+    const qr = await fetch("/api/qr", { method: "POST", headers: Object.assign({ "Content-Type": "application/json" }, H()),
+                                        body: JSON.stringify({ text: url }) });
+    document.getElementById("seat-link-qr").innerHTML = qr.ok ? await qr.text() : "";
+    document.getElementById("seat-link").hidden = false;
+  }
+
+  function seatRow(s) {
+    const name = Companion.el("input", { type: "text", maxlength: "24", value: s.name, "aria-label": strings.name_for,
+                                         placeholder: strings.name_for });
+    const give = Companion.el("button", { type: "button", class: "secondary", text: strings.give });
+    give.addEventListener("click", async () => {
+      const answer = await Companion.request("POST", `/api/seats/${s.seat}/assign`, { name: name.value }, H());
+      if (answer.ok) showLink(s.seat, answer);
+    });
+    const renew = Companion.el("button", { type: "button", class: "secondary", text: strings.new_link });
+    renew.addEventListener("click", async () => {
+      const answer = await Companion.request("POST", `/api/seats/${s.seat}/reissue`, {}, H());
+      if (answer.ok) showLink(s.seat, answer);
+    });
+    const free = Companion.el("button", { type: "button", class: "secondary", text: strings.free_seat });
+    free.disabled = !s.name;
+    free.addEventListener("click", () => Companion.request("POST", `/api/seats/${s.seat}/free`, {}, H()));
+    return Companion.el("li", { "data-seat": String(s.seat), style: `--seat: ${s.ink}` }, [
+      Companion.el("span", { class: "swatch", "aria-hidden": "true" }),
+      Companion.el("strong", { text: `${Companion.t("seat_n", { n: s.seat + 1 })} · ${Companion.t(`colour_${s.colour}`)}` }),
+      name, Companion.el("div", { class: "row" }, [give, renew, free]),
+    ]);
+  }
+
+  function renderSeats(seats) {
+    window.hostSeats = seats;
+    const list = document.getElementById("seat-admin");
+    // Keep a name being typed: rebuild only when the seats themselves changed.
+    const key = JSON.stringify(seats);
+    if (list.dataset.key === key) return;
+    list.dataset.key = key;
+    list.replaceChildren(...seats.map(seatRow));
+  }
+
+  async function start() {
+    const me = await Companion.request("GET", "/api/host", undefined, H());
+    if (!me.ok) {
+      Companion.forgetHost();
+      document.getElementById("not-host").hidden = false;
+      return;
+    }
+    document.getElementById("host-controls").hidden = false;
+    document.getElementById("join-code").textContent = me.data.join_code;
+    for (const b of document.querySelectorAll("#screen-language button")) {
+      b.setAttribute("aria-pressed", String(b.dataset.language === me.data.language));
+      b.addEventListener("click", async () => {
+        const answer = await Companion.request("POST", "/api/language", { language: b.dataset.language }, H());
+        if (answer.ok) for (const o of document.querySelectorAll("#screen-language button")) o.setAttribute("aria-pressed", String(o === b));
+      });
+    }
+    const list = await Companion.request("GET", "/api/games");
+    games = list.ok ? list.data.games : [];
+    const choice = document.getElementById("game-choice");
+    choice.replaceChildren(...games.map((g) => Companion.el("option", { value: g.name, text: g.title })));
+    const current = JSON.parse(document.getElementById("snapshot").textContent);
+    if (current.game && games.some((g) => g.name === current.game)) choice.value = current.game;
+    choice.addEventListener("change", showOptions);
+    showOptions();
+    Companion.live("/api/events", (payload) => {
+      renderSeats(payload.seats || []);
+      document.body.dataset.version = String(payload.version);
+      document.body.dataset.game = payload.game || "";
+    });
+  }
+
+  document.getElementById("undo").addEventListener("click", () => Companion.command("undo"));
+  twoTaps(document.getElementById("end-game"), () => Companion.command("end_game"));
+  twoTaps(document.getElementById("start-game"), async () => {
+    const form = document.getElementById("new-game");
+    if (!form.reportValidity()) return;
+    await Companion.command("new_game", { game: document.getElementById("game-choice").value, options: await readOptions() });
+  });
+  document.getElementById("seat-link-copy").addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(document.getElementById("seat-link-url").href); Companion.show(Companion.t("copied"), "ok"); }
+    catch (e) { /* no clipboard over plain http: the link is on screen */ }
+  });
+  start();
+})();

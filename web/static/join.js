@@ -1,0 +1,70 @@
+/* The join page: take a free seat with the table's code and a name, or become the host. */
+"use strict";
+
+(() => {
+  const form = document.getElementById("join-form");
+  const picker = document.getElementById("seat-picker");
+  let chosen = null;
+
+  function seatButton(s) {
+    const taken = Boolean(s.name);
+    const label = taken ? `${s.name} (${Companion.t("taken")})` : Companion.t(`colour_${s.colour}`);
+    const button = Companion.el("button", {
+      type: "button", class: "seat-choice", "data-seat": String(s.seat), style: `--seat: ${s.ink}`,
+      "aria-pressed": String(chosen === s.seat),
+    }, [Companion.el("span", { class: "swatch", "aria-hidden": "true" }),
+        Companion.el("span", { text: `${Companion.t("seat_n", { n: s.seat + 1 })} · ${label}` })]);
+    if (taken) button.disabled = true;
+    if (!s.playing) button.append(Companion.el("small", { text: ` (${Companion.t("not_playing")})` }));
+    button.addEventListener("click", () => { chosen = s.seat; load(); });
+    return Companion.el("li", {}, [button]);
+  }
+
+  async function load() {
+    const answer = await Companion.request("GET", "/api/seats");
+    if (!answer.ok) return;
+    const seats = answer.data.seats;
+    if (chosen === null || seats[chosen].name) {
+      const free = seats.find((s) => s.playing && !s.name) || seats.find((s) => !s.name);
+      chosen = free ? free.seat : null;
+    }
+    picker.replaceChildren(...seats.map(seatButton));
+    document.getElementById("become-host").hidden = answer.data.host_claimed || Boolean(Companion.hostToken());
+  }
+
+  async function returnLink() {
+    const token = Companion.seatToken();
+    if (!token) return;
+    const answer = await fetch(`/api/seat/${encodeURIComponent(token)}`, { headers: { Accept: "application/json" } });
+    if (answer.ok) {
+      document.getElementById("return-link").href = `/seat/${encodeURIComponent(token)}`;
+      document.getElementById("return").hidden = false;
+    } else {
+      Companion.forgetSeat();  // freed or re-issued by the host
+    }
+  }
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = { code: form.code.value.trim(), seat: chosen ?? 0, name: form.name.value };
+    const answer = await Companion.request("POST", "/api/join", body);
+    if (answer.ok) {
+      Companion.keepSeat(answer.data.token);
+      window.location.assign(answer.data.link);
+    } else {
+      load();
+    }
+  });
+
+  document.getElementById("claim-host").addEventListener("click", async () => {
+    const answer = await Companion.request("POST", "/api/host/claim", { code: form.code.value.trim() });
+    if (answer.ok) {
+      Companion.keepHost(answer.data.token);
+      window.location.assign("/host");
+    }
+  });
+
+  load();
+  returnLink();
+  Companion.live("/api/events", () => load());
+})();
