@@ -1,0 +1,27 @@
+"""Crazy Race (Michael Schacht, 2002): secret bids beside a stage card, evaluation, locos and points."""
+
+from companion.games.schacht.commands import COMMANDS
+from companion.games.schacht.controls import SchachtControls, dice_shown
+from companion.games.schacht.rules import SchachtOptions, apply, legal, setup
+from companion.games.schacht.screen import COLOURS, draw
+from companion.games.schacht.views import private_view, public_view
+from companion.games.spec import GameSpec
+from companion.i18n import N_
+
+SPEC = GameSpec(
+    name="schacht",
+    title=N_("Crazy Race"),
+    setup=setup,
+    apply=apply,
+    legal=legal,
+    public_view=public_view,
+    private_view=private_view,
+    screen=draw,
+    controls=SchachtControls,
+    dice_shown=dice_shown,
+    seats=(3, 4),
+    options=SchachtOptions,
+    colours=COLOURS,
+)
+
+__all__ = ["COMMANDS", "SPEC"]

@@ -1,0 +1,117 @@
+"""The data file of Crazy Race: stage cards, driver cards and points piles, checked on load."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib.resources import files
+from typing import Annotated, Literal
+
+import msgspec
+
+from companion.games.spec import IllegalMove
+from companion.tomlfile import key_of
+
+DEFAULT_NAME = "stages.toml"
+DEFAULT_TEXT = files("companion.games.schacht").joinpath(DEFAULT_NAME).read_text(encoding="utf-8")
+MODELS = ("A", "B", "C")
+STAGES = 8
+FREE = ""
+ANY = "?"
+
+Source = Literal["rulebook", "external", "reconstructed"]
+Distance = Annotated[int, msgspec.Meta(ge=1, le=4)] | Literal["?"]
+Points = list[Annotated[int, msgspec.Meta(ge=0, le=99)]]
+
+
+class SideFile(msgspec.Struct, forbid_unknown_fields=True):
+    loco: Literal["A", "B", "C", ""]
+    distance: Distance
+
+
+class StageFile(msgspec.Struct, forbid_unknown_fields=True):
+    arrow: Annotated[int, msgspec.Meta(ge=0, le=3)]
+    sides: Annotated[list[SideFile], msgspec.Meta(min_length=4, max_length=4)]
+
+
+class Provenance(msgspec.Struct, forbid_unknown_fields=True):
+    drivers: Source = "rulebook"
+    turntable: Source = "rulebook"
+    finish: Source = "rulebook"
+    fewer_points_drop: Source = "rulebook"
+    stages: Source = "rulebook"
+
+
+class DataFile(msgspec.Struct, forbid_unknown_fields=True):
+    drivers: Annotated[list[Annotated[int, msgspec.Meta(ge=1, le=6)]],
+                       msgspec.Meta(min_length=1, max_length=12)]
+    turntable: Points
+    finish: Points
+    stages: list[StageFile]
+    fewer_points_drop: Annotated[int, msgspec.Meta(ge=0)] = 0
+    provenance: Provenance = msgspec.field(default_factory=Provenance)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a stage card: the loco model drawn there ("" for the free side) and its distance
+    (None for "?": as many spaces as cards lie beside it)."""
+
+    loco: str
+    distance: int | None
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A stage card: four sides clockwise from the top, and which of them has the arrow."""
+
+    sides: tuple[Side, ...]
+    arrow: int
+
+    def order(self) -> tuple[int, ...]:
+        """The sides in the order they are evaluated: the arrow's side, then clockwise."""
+        return tuple((self.arrow + k) % 4 for k in range(4))
+
+
+@dataclass(frozen=True)
+class Deck:
+    """Everything the data file gives, as the rules use it."""
+
+    stages: tuple[Stage, ...]
+    drivers: tuple[int, ...]
+    turntable: tuple[int, ...]
+    finish: tuple[int, ...]
+    fewer_points_drop: int
+    reconstructed: tuple[str, ...]
+    name: str
+
+
+def load(text: str | None = None, name: str | None = None) -> Deck:
+    """The deck in `text` (the bundled file when None); IllegalMove names the file, the key and why."""
+    source = name or DEFAULT_NAME
+    try:
+        raw = msgspec.toml.decode(DEFAULT_TEXT if text is None else text, type=DataFile)
+    except msgspec.ValidationError as exc:
+        raise IllegalMove("Data file {name}: key '{key}': {reason}. Fix or remove that key.",
+                          name=source, key=key_of(str(exc)), reason=str(exc).split(" - at ")[0]) from None
+    except msgspec.DecodeError as exc:
+        raise IllegalMove("Data file {name} is not valid TOML ({reason}).", name=source,
+                          reason=str(exc)) from None
+    if len(raw.stages) != STAGES:
+        raise IllegalMove("Data file {name}: key 'stages': the game has {count} stage cards, the file "
+                          "has {found}.", name=source, count=STAGES, found=len(raw.stages))
+    for i, stage in enumerate(raw.stages):
+        locos = sorted(side.loco for side in stage.sides)
+        if locos != [FREE, *MODELS]:
+            raise IllegalMove("Data file {name}: key 'stages[{index}].sides': a stage card shows the locos "
+                              "A, B and C once each and one free side (loco = \"\").", name=source, index=i)
+    return Deck(
+        stages=tuple(Stage(tuple(Side(s.loco, None if s.distance == ANY else s.distance) for s in st.sides),
+                           st.arrow) for st in raw.stages),
+        drivers=tuple(sorted(raw.drivers)),
+        turntable=tuple(sorted(raw.turntable, reverse=True)),
+        finish=tuple(sorted(raw.finish, reverse=True)),
+        fewer_points_drop=raw.fewer_points_drop,
+        reconstructed=tuple(k for k in Provenance.__struct_fields__
+                            if getattr(raw.provenance, k) == "reconstructed"),
+        name=source,
+    )
