@@ -8,7 +8,7 @@ from companion.games.spec import TableInfo
 from companion.render.frame import QR_MIN_HEIGHT, standard_frame
 from companion.render.layout import Box, Canvas
 
-TROPHY_WEIGHT = 0.9  # the place cell after each stage line, against a section's 1
+TROPHY_WEIGHT = 1.2  # the place cell after each stage line, against a section's 1
 
 
 def player(view: dict, seat: int, _, table: TableInfo) -> str:
@@ -19,7 +19,7 @@ def player(view: dict, seat: int, _, table: TableInfo) -> str:
 
 def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
     if view["over"]:
-        status = _("Race over")
+        status = _("Winner: {players}", players=", ".join(player(view, s, _, table) for s in view["winners"]))
     else:
         status = _("Turn: {player}", player=player(view, view["turn"], _, table))
     body = standard_frame(canvas, _("Crazy Race"), status, table)
@@ -99,9 +99,9 @@ def _race(canvas: Canvas, box: Box, view: dict, _, table: TableInfo) -> None:
         canvas.text(b, text, bold=True, max_size=size)
     labels = [player(view, lane, _, table) if lane < view["players"] else "\u2013" for lane in range(LANES)]
     label_boxes = [Box(box.x0, row.y0, box.x0 + label_w, row.y1) for row in rows[1:]]
-    size = canvas.common_size(list(zip(label_boxes, labels, strict=True)))
+    size = canvas.common_size(list(zip(label_boxes, labels, strict=True)), bold=True)
     for lane, row in enumerate(rows[1:]):
-        canvas.text(label_boxes[lane], labels[lane], align="left", max_size=size)
+        canvas.text(label_boxes[lane], labels[lane], align="left", max_size=size, bold=lane == view["actor"])
         for stage in range(STAGES):
             _stage_cells(canvas, stage_box(row, stage), view, lane, stage, line_w, gap)
 
@@ -129,15 +129,16 @@ def _stage_cells(canvas: Canvas, box: Box, view: dict, lane: int, stage: int, li
     canvas.rule(line)
     if racing and lane in view["trophies"][stage]:
         place = view["trophies"][stage].index(lane) + 1
-        canvas.text(Box(line.x1 + gap, trophy.y0, trophy.x1, trophy.y1).inset(1), str(place), bold=True,
+        canvas.text(Box(line.x1 + 1, trophy.y0, trophy.x1, trophy.y1), str(place), bold=True,
                     role="highlight")
 
 
 def _pawn(canvas: Canvas, cell: Box, square: int, length: int, carded: bool) -> None:
     """A disc on its square: squares split the section's width; below a card's number if there is one."""
     width = cell.width / length
-    r = max(2, min(round(width * 0.45), cell.height // (5 if carded else 3)))
-    cx = round(cell.x0 + width * (square + 0.5))
+    r = max(2, min(cell.width // 3, cell.height // (5 if carded else 4)))
+    # the disc may be wider than its square: keep it inside the section
+    cx = min(max(round(cell.x0 + width * (square + 0.5)), cell.x0 + r + 1), cell.x1 - r - 2)
     cy = cell.y1 - r - max(1, cell.height // 12) if carded else (cell.y0 + cell.y1) // 2
     canvas.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=canvas.palette.rgb("ink"))
 

@@ -1,0 +1,224 @@
+"""Crazy Race at the table: the button flows, the LED numbers, the e-ink frames, a full game by buttons."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from daemon_process import free_port
+from polling import wait_for
+from test_gewalt_helpers import SeededDraws, play, play_out, random_command
+from test_panels import assert_fits
+
+from companion.config import Config
+from companion.daemon import Companion
+from companion.devices.panels import PANELS, panel
+from companion.games.gewalt import rules, views
+from companion.games.gewalt.controls import RaceControls, number_faces
+from companion.games.gewalt.names import explain_roll
+from companion.games.spec import HANDLED, Command, IllegalMove, TableInfo
+from companion.i18n import translator
+from companion.render.screens import render
+
+URL = "http://192.168.1.20:8080/"
+
+
+def game(players=4, expert=False, seed=3):
+    return rules.setup({"players": players, "expert": expert}, SeededDraws(seed))
+
+
+def press_all(controls, view, keys: str):
+    """Press keys given as "a b b c"; returns the answer to the last one."""
+    answer = None
+    for key in keys.split():
+        answer = controls.press(key, view)
+    return answer
+
+
+# --- the button flows -----------------------------------------------------------------------
+def test_placing_a_card_is_lane_stage_section_length_with_the_number_on_the_leds():
+    view = views.public_view(game())
+    controls = RaceControls()
+    assert controls.press("a", view) is HANDLED
+    assert controls.leds(view) == [1, None]  # lane 1
+    assert controls.entry(view) == {"flow": "place", "step": "lane", "values": {"lane": 1}}
+    assert press_all(controls, view, "b b b c") is HANDLED  # lane 4
+    assert press_all(controls, view, "b c") is HANDLED  # stage 2
+    assert press_all(controls, view, "a c") is HANDLED  # section 5 (wraps from 1 down)
+    assert controls.entry(view)["values"] == {"lane": 4, "stage": 2, "section": 5, "length": 4}
+    assert press_all(controls, view, "b b b b") is HANDLED
+    assert controls.leds(view) == [6, 2]  # length 8 shows as 6 + 2
+    command = controls.press("c", view)
+    assert command == Command("play_section", {"length": 8, "slot": {"lane": 3, "stage": 1, "section": 4}})
+    assert controls.entry(view) is None and controls.leds(view) is None
+
+
+def test_back_steps_back_then_cancels_and_roll_rolls():
+    view = views.public_view(game())
+    controls = RaceControls()
+    assert press_all(controls, view, "a c d") is HANDLED and controls.entry(view)["step"] == "lane"
+    assert controls.press("d", view) is HANDLED and controls.entry(view) is None
+    assert controls.press("roll", view) == Command("roll")
+    assert controls.press("c", view) is None  # relocate needs the expert game
+    assert controls.press("a:hold", view) is HANDLED
+    assert press_all(controls, view, "a a a a c") == Command("discard_section", {"length": 0})
+    assert number_faces(0) == [None, None] and number_faces(6) == [6, None] and number_faces(12) == [6, 6]
+
+
+def test_expert_flows_make_attack_relocate_and_discard_commands():
+    view = views.public_view(game(expert=True))
+    controls = RaceControls()
+    assert press_all(controls, view, "b b c") is HANDLED  # card 2 (skip turn), then the target
+    assert controls.entry(view)["values"] == {"card": "skip_turn", "target": "B"}
+    assert press_all(controls, view, "b c") == Command("attack", {"card": "skip_turn", "target": 2})
+    assert press_all(controls, view, "b:hold a c") == Command("discard_action", {"card": "counter"})
+    command = press_all(controls, view, "c b c c b b c b c c b c")
+    assert command == Command("relocate", {"source": {"lane": 1, "stage": 0, "section": 2},
+                                           "slot": {"lane": 1, "stage": 0, "section": 1}})
+
+
+def test_an_attack_waiting_for_an_answer_takes_a_and_b():
+    state = replace(game(expert=True), actions=(("double",) * 4,) * 4)
+    state, _ = play(state, "attack", {"card": "double", "target": 1})
+    view = views.public_view(state)
+    controls = RaceControls()
+    assert controls.press("a", view) == Command("allow")
+    assert controls.press("b", view) == Command("counter")
+    assert controls.press("roll", view) is None
+
+
+def test_an_input_is_dropped_when_the_game_moves_under_it():
+    state = game()
+    controls = RaceControls()
+    assert press_all(controls, views.public_view(state), "a b c") is HANDLED
+    state, _ = play(state, "roll", dice=[2, 2])  # a phone moved the game on
+    moved = views.public_view(state)
+    assert controls.entry(moved) is None and controls.leds(moved) is None
+    assert controls.press("c", moved) is None  # no input any more: C alone means nothing
+    assert controls.press("roll", moved) == Command("roll")
+
+
+def test_the_dice_shown_are_the_last_roll():
+    from companion.games.gewalt.controls import dice_shown
+
+    state, _ = play(game(), "roll", dice=[5, 2])
+    assert dice_shown(views.public_view(state)) == [5, 2]
+    assert dice_shown(views.public_view(game())) == []
+
+
+@pytest.mark.parametrize(("roll", "text"), [
+    ({"dice": [3, 4], "effect": "double", "points": 14}, "double: 2 × 7 = 14"),
+    ({"dice": [3, 4], "effect": "minus_4", "points": 3}, "minus 4: 7 − 4 = 3"),
+    ({"dice": [1, 2], "effect": "minus_4", "points": 0}, "minus 4: 3 − 4, never below 0 = 0"),
+    ({"dice": [3, 4], "effect": "plus_4", "points": 11}, "plus 4: 7 + 4 = 11"),
+    ({"dice": [], "effect": "move_10", "points": 10}, "10 instead of rolling"),
+    ({"dice": [], "effect": "no_roll", "points": 0}, "no roll: 0"),
+    ({"dice": [3, 4], "effect": None, "points": 7}, "3 + 4 = 7"),
+])
+def test_the_eink_says_how_an_attack_card_changed_the_roll(roll, text):
+    assert explain_roll(roll, translator("en")) == text
+
+
+# --- the e-ink frames -----------------------------------------------------------------------
+def frames() -> dict[str, tuple[dict, dict | None]]:
+    rng, draws = random.Random(5), SeededDraws(5)
+    state = rules.setup({"players": 5, "expert": True}, draws)
+    for _ in range(60):
+        try:
+            state, _ = rules.apply(state, random_command(state, rng), draws)
+        except IllegalMove:
+            pass
+    mid = state
+    pending = replace(mid, pending=(mid.turn, (mid.turn + 1) % 5, "double"), front=(None,) * 5)
+    entry = {"flow": "place", "step": "section", "values": {"lane": 2, "stage": 3, "section": 4}}
+    end = play_out(rules.setup({"players": 3}, SeededDraws(9)), random.Random(9), SeededDraws(9))
+    return {"mid-race": (views.public_view(mid), None), "pending": (views.public_view(pending), None),
+            "entry": (views.public_view(mid), entry), "end": (views.public_view(end), None)}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("label", ["mid-race", "pending", "entry", "end"])
+def test_every_frame_fits_every_panel(label, lang):
+    view, entry = frames()[label]
+    _ = translator(lang)
+    info = TableInfo(URL, "K7QF", ("Anna", "", "Chloé", "Dimitri-Alexandre", ""), entry)
+    for name, model in PANELS.items():
+        canvas = render("gewalt", view, model, lang, info)
+        assert_fits(canvas, f"{label} on {name}")
+        texts = [e.label for e in canvas.elements if e.kind == "text"]
+        assert _("Crazy Race") in texts
+        if model.size[0] >= 400:  # a long player name may end in an ellipsis; nothing else may
+            cut = [e.label for e in canvas.elements if e.kind == "text" and e.shortened]
+            assert all(label[:2] in {"A ", "B ", "C ", "D ", "E "} for label in cut), (name, cut)
+
+
+def test_the_frames_show_the_race_and_the_scores():
+    _ = translator("en")
+    view, _entry = frames()["mid-race"]
+    canvas = render("gewalt", view, panel("impression-7.3"), "en", TableInfo(URL))
+    texts = [e.label for e in canvas.elements if e.kind == "text"]
+    assert _("Turn: {player}", player=f"{view['letters'][view['turn']]} {_('Red', )}") in texts or any(
+        t.startswith("Turn: ") for t in texts)
+    for card in view["cards"]:
+        assert str(card["length"]) in texts
+    for stage, order in enumerate(view["trophies"]):
+        assert f"Stage {stage + 1}: {len(order)}/5" in texts
+    view, _entry = frames()["end"]
+    canvas = render("gewalt", view, panel("what-black"), "en", TableInfo(URL))
+    texts = [e.label for e in canvas.elements if e.kind == "text"]
+    for row in view["scores"]:
+        assert str(row["total"]) in texts
+        first = f"{row['targets'][0]}\u2192{row['places'][0]}"
+        assert any(t.startswith(first) for t in texts)
+
+
+# --- a full game through the mock buttons ---------------------------------------------------
+@pytest.fixture
+def table_device(tmp_path):
+    config = Config(state_dir=str(tmp_path), host="127.0.0.1", port=free_port(), url="http://table.local/",
+                    game="gewalt")
+    running = Companion(config, simulate=True).start()
+    wait_for(lambda: running.table.latest.game == "gewalt")
+    yield running
+    running.stop()
+
+
+def press(device, keys: str) -> None:
+    for key in keys.split():
+        hold = key.endswith(":hold")
+        device.board.press(key.removesuffix(":hold"), hold=hold).join(5)
+
+
+def test_a_full_game_through_the_buttons(table_device):
+    device = table_device
+    placed = set()
+    for _turn in range(400):
+        latest = device.table.latest
+        if latest.public["over"]:
+            break
+        seat = latest.public["turn"]
+        version = device.table.version
+        if seat not in placed:
+            # The player reads their hand on their phone and places their first card in lane 5 (empty
+            # with 4 players), stage 3, section seat+1, through A (lane, stage, section, length).
+            length = views.private_view(latest.session.state, seat)["sections"][0]
+            steps = ("b " * (length - 4) if length >= 4 else "a " * (4 - length)).strip()
+            press(device, "a a c b b c " + "b " * seat + "c")
+            assert device._controls[1].entry(latest.public)["step"] == "length"
+            assert device.board.dice.faces[:2] == number_faces(4)
+            press(device, f"{steps} c".strip())
+            wait_for(lambda v=version: device.table.version > v)
+            public = device.table.latest.public
+            assert {"lane": 4, "stage": 2, "section": seat, "length": length} in public["cards"]
+            placed.add(seat)
+            version = device.table.version
+        press(device, "roll")
+        wait_for(lambda v=version: device.table.version > v)
+        last = device.table.latest.public["last_roll"]
+        wait_for(lambda d=last["dice"]: device.board.dice.faces[:2] == d)
+    public = device.table.latest.public
+    assert public["over"] and all(p["finished"] for p in public["pawns"])
+    assert [sorted(order) for order in public["trophies"]] == [[0, 1, 2, 3]] * 3
+    assert len(public["scores"]) == 4
+    wait_for(lambda: device.display.png)
