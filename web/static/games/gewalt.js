@@ -1,0 +1,105 @@
+/* Crazy Race on the scoreboard: the race on five lanes, the trophies, the turn, then the scores. */
+"use strict";
+
+Companion.games.gewalt = {
+  strings: null,
+
+  init(root) {
+    const node = root.querySelector("#gewalt-strings") || document.getElementById("gewalt-strings");
+    this.strings = JSON.parse(node.textContent);
+  },
+
+  fill(template, params) {
+    let text = template;
+    for (const [name, value] of Object.entries(params)) text = text.split(`{${name}}`).join(String(value));
+    return text;
+  },
+
+  // "B Anna", or "B Blue" when the seat has no name yet.
+  player(view, seats, seat) {
+    const info = (seats || []).find((s) => s.seat === seat) || {};
+    const name = info.name || this.strings.colours[info.colour] || "";
+    return `${view.letters[seat]} ${name}`.trim();
+  },
+
+  explain(roll) {
+    const s = this.strings;
+    const total = roll.dice.reduce((a, b) => a + b, 0);
+    const params = { total, points: roll.points };
+    if (roll.effect === "double") return this.fill(s.double, params);
+    if (roll.effect === "minus_4") return this.fill(total >= 4 ? s.minus : s.minus_floor, params);
+    if (roll.effect === "plus_4") return this.fill(s.plus, params);
+    if (roll.effect === "no_roll") return s.no_roll;
+    if (roll.effect === "move_4" || roll.effect === "move_10") return this.fill(s.instead, params);
+    return `${roll.dice.join(" + ")} = ${roll.points}`;
+  },
+
+  render(root, view, payload) {
+    if (!this.strings) this.init(root);
+    const s = this.strings;
+    const seats = (payload && payload.seats) || [];
+    const el = Companion.el;
+    const who = (seat) => this.player(view, seats, seat);
+    const turn = root.querySelector("#gewalt-turn");
+    turn.textContent = view.over
+      ? this.fill(s.winner, { players: view.winners.map(who).join(", ") })
+      : this.fill(s.turn, { player: who(view.turn) });
+    const front = root.querySelector("#gewalt-front");
+    const card = view.over ? null : view.front[view.turn];
+    front.hidden = !card;
+    front.textContent = card ? this.fill(s.front, { player: view.letters[view.turn], card: s.cards[card] }) : "";
+    const pending = root.querySelector("#gewalt-pending");
+    pending.hidden = !view.pending;
+    pending.textContent = view.pending ? this.fill(s.pending, {
+      attacker: view.letters[view.pending.attacker], target: view.letters[view.pending.target],
+      card: s.cards[view.pending.card] }) : "";
+    const roll = root.querySelector("#gewalt-roll");
+    roll.hidden = !view.last_roll;
+    roll.textContent = view.last_roll
+      ? this.fill(s.moved, { player: view.letters[view.last_roll.seat], how: this.explain(view.last_roll) }) : "";
+
+    const head = el("tr", {}, [el("th", { class: "lane" })]);
+    for (let stage = 0; stage < 3; stage++) {
+      head.append(el("th", { colspan: "6", text: this.fill(s.stage, {
+        n: stage + 1, taken: view.trophies[stage].length, players: view.players }) }));
+    }
+    const rows = [head];
+    for (let lane = 0; lane < 5; lane++) {
+      const racing = lane < view.players;
+      const tr = el("tr", { class: racing && lane === view.actor && !view.over ? "turn" : "" },
+                    [el("th", { class: "lane", text: racing ? who(lane) : "–" })]);
+      const pawn = racing ? view.pawns[lane] : null;
+      for (let stage = 0; stage < 3; stage++) {
+        for (let section = 0; section < 5; section++) {
+          const placed = view.cards.find((c) => c.lane === lane && c.stage === stage && c.section === section);
+          const here = pawn && !pawn.finished && pawn.stage === stage && pawn.section === section;
+          const classes = [placed ? "card" : "", here ? "pawn" : ""].join(" ").trim();
+          tr.append(el("td", { class: classes, text: placed ? String(placed.length) : "",
+                               "data-slot": `${lane}-${stage}-${section}` }));
+        }
+        const place = racing ? view.trophies[stage].indexOf(lane) : -1;
+        tr.append(el("td", { class: "line", text: place >= 0 ? String(place + 1) : "" }));
+      }
+      rows.push(tr);
+    }
+    root.querySelector("#gewalt-race").replaceChildren(...rows);
+
+    const scores = root.querySelector("#gewalt-scores");
+    scores.hidden = !view.scores;
+    if (!view.scores) return;
+    const table = [el("tr", {}, [s.player, ...[1, 2, 3].map((n) => this.fill(s.stage_n, { n })), s.total]
+      .map((text) => el("th", { text })))];
+    for (const row of view.scores) {
+      const cells = [el("td", { text: who(row.seat) })];
+      for (let stage = 0; stage < 3; stage++) {
+        const marks = row.marks[stage].map((m) => ` +${view.letters[m]}`).join("");
+        cells.push(el("td", { class: row.kept[stage] ? "kept" : "",
+                              text: `${row.targets[stage]}→${row.places[stage]}${marks}` }));
+      }
+      cells.push(el("td", { class: view.winners.includes(row.seat) ? "kept" : "", text: String(row.total) }));
+      table.push(el("tr", {}, cells));
+    }
+    root.querySelector("#gewalt-score-table").replaceChildren(...table);
+    root.querySelector("#gewalt-legend").textContent = s.legend;
+  },
+};
