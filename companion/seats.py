@@ -21,12 +21,12 @@ MAX_SEATS = 6  # the most any game seats; phones join the table, and each game p
 
 # A seat's colour while the running game has none of its own (free dice, or a seat the game leaves out).
 TABLE_COLOURS = (
-    Colour("red", N_("red"), "#c62828"),
-    Colour("blue", N_("blue"), "#1565c0"),
-    Colour("green", N_("green"), "#2e7d32"),
-    Colour("yellow", N_("yellow"), "#f9a825"),
-    Colour("purple", N_("purple"), "#6a1b9a"),
-    Colour("orange", N_("orange"), "#ef6c00"),
+    Colour("red", N_("Red"), "#c62828"),
+    Colour("blue", N_("Blue"), "#1565c0"),
+    Colour("green", N_("Green"), "#2e7d32"),
+    Colour("yellow", N_("Yellow"), "#f9a825"),
+    Colour("purple", N_("Purple"), "#6a1b9a"),
+    Colour("orange", N_("Orange"), "#ef6c00"),
 )
 
 

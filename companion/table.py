@@ -188,12 +188,15 @@ class Table:
         """Every seat as every phone may see it: number, name, colour, and whether it plays now."""
         session = self.session
         colours = session.spec.colours if session else ()
-        playing = self.seat_count
+        count = self.seat_count
+        # A game whose seats are all optional (free dice) plays only the seats someone took.
+        optional = session is None or session.spec.seats[0] == 0
         out = []
         for seat in range(MAX_SEATS):
             colour = colours[seat] if seat < len(colours) else TABLE_COLOURS[seat]
-            out.append({"seat": seat, "name": self.roster.name(seat), "colour": colour.key,
-                        "ink": colour.ink, "label": colour.label, "playing": seat < playing})
+            name = self.roster.name(seat)
+            out.append({"seat": seat, "name": name, "colour": colour.key, "ink": colour.ink,
+                        "label": colour.label, "playing": seat < count and (bool(name) or not optional)})
         return out
 
     def table_info(self, url: str, entry=None) -> TableInfo:

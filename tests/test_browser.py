@@ -9,6 +9,7 @@ from contextlib import ExitStack
 import pytest
 from webfixtures import (
     FakeBoard,
+    host_of,
     install_secret_game,
     live_server,
     post_json,
@@ -47,7 +48,7 @@ def phone(browser, server):
     from playwright.sync_api import expect
 
     runtime, srv = server
-    ctx, page = open_page(browser, srv.url)
+    ctx, page = open_page(browser, f"{srv.url}?host={runtime.table.host_token()}")  # the host may roll
     expect(page.locator("#live")).to_have_attribute("data-state", "live")
     yield runtime, srv, page
     ctx.close()
@@ -58,7 +59,7 @@ def test_the_scoreboard_updates_live_when_another_phone_rolls(phone):
 
     runtime, srv, page = phone
     expect(page.locator("#dice-empty")).to_be_visible()
-    status, answer = post_json(srv.port, "/api/command", {"kind": "roll"})
+    status, answer = post_json(srv.port, "/api/command", {"kind": "roll"}, host_of(runtime))
     assert status == 200
     expect(page.locator("body")).to_have_attribute("data-version", str(answer["version"]))
     last = runtime.table.latest.public["last"]
@@ -114,26 +115,27 @@ def test_french_by_default_and_english_with_lang(browser, server):
     ctx.close()
 
 
-def test_only_the_host_sees_undo_and_it_works(browser, server):
+def test_only_the_host_sees_the_host_link_and_undo_works_from_the_host_page(browser, server):
     from playwright.sync_api import expect
 
     runtime, srv = server
     guest_ctx, guest = open_page(browser, srv.url)
     token = runtime.table.host_token()
     ctx, page = open_page(browser, f"{srv.url}?host={token}")
-    expect(page.locator("#host")).to_be_visible()
+    expect(page.locator("#host-link")).to_be_visible()
     assert token not in page.url  # taken out of the address bar
-    expect(guest.locator("#host")).to_be_hidden()
-    expect(page.locator("#live")).to_have_attribute("data-state", "live")
+    expect(guest.locator("#host-link")).to_be_hidden()
+    expect(guest.locator("#roll")).to_be_hidden()  # watching only: no seat, no host
     page.locator("#roll").click()
     expect(page.locator("#dice-history li")).to_have_count(1)
     page.locator("#roll").click()
     expect(page.locator("#dice-history li")).to_have_count(2)
+    page.locator("#host-link").click()
+    expect(page.locator("#host-controls")).to_be_visible()
     page.locator("#undo").click()
-    expect(page.locator("#dice-history li")).to_have_count(1)
     expect(guest.locator("#dice-history li")).to_have_count(1)
     page.reload()  # the token was kept on this phone
-    expect(page.locator("#host")).to_be_visible()
+    expect(page.locator("#host-controls")).to_be_visible()
     guest_ctx.close()
     ctx.close()
 
@@ -142,8 +144,8 @@ def test_a_refused_command_shows_the_readable_reason(browser, server):
     from playwright.sync_api import expect
 
     runtime, srv = server
-    ctx, page = open_page(browser, f"{srv.url}?host={runtime.table.host_token()}")
-    expect(page.locator("#host")).to_be_visible()
+    ctx, page = open_page(browser, f"{srv.url}host?host={runtime.table.host_token()}")
+    expect(page.locator("#host-controls")).to_be_visible()
     page.locator("#undo").click()
     expect(page.locator("#message")).to_have_text("Rien à annuler.")
     ctx.close()
@@ -153,10 +155,10 @@ def test_a_wrong_host_link_shows_no_host_controls(browser, server):
     from playwright.sync_api import expect
 
     _, srv = server
-    ctx, page = open_page(browser, f"{srv.url}?host=forged")
-    expect(page.locator("#live")).to_have_attribute("data-state", "live")
+    ctx, page = open_page(browser, f"{srv.url}host?host=forged")
+    expect(page.locator("#not-host")).to_be_visible()
     page.wait_for_function("() => localStorage.getItem('companion.host') === null")
-    expect(page.locator("#host")).to_be_hidden()
+    expect(page.locator("#host-controls")).to_be_hidden()
     ctx.close()
 
 
@@ -164,24 +166,16 @@ def test_new_game_takes_two_taps(browser, server):
     from playwright.sync_api import expect
 
     runtime, srv = server
-    post_json(srv.port, "/api/command", {"kind": "roll"})
-    ctx, page = open_page(browser, f"{srv.url}?host={runtime.table.host_token()}")
-    expect(page.locator("#dice-history li")).to_have_count(1)
-    page.locator("#new-game").click()
-    expect(page.locator("#new-game")).to_have_text("Touchez encore pour une nouvelle partie")
+    post_json(srv.port, "/api/command", {"kind": "roll"}, host_of(runtime))
+    ctx, page = open_page(browser, f"{srv.url}host?host={runtime.table.host_token()}")
+    expect(page.locator("#game-choice")).to_have_value("dice")
+    page.locator("#start-game").click()
+    expect(page.locator("#start-game")).to_have_text(
+        "Touchez encore pour commencer : la partie en cours se termine")
     assert runtime.table.latest.public["rolls"] == 1
-    page.locator("#new-game").click()
-    expect(page.locator("#dice-history li")).to_have_count(0)
-    expect(page.locator("#dice-empty")).to_be_visible()
-    ctx.close()
-
-
-def test_a_bad_seat_link_is_a_readable_page(browser, server):
-    from playwright.sync_api import expect
-
-    _, srv = server
-    ctx, page = open_page(browser, f"{srv.url}seat/no-such-seat")
-    expect(page.locator("#error-message")).to_contain_text("Ce lien de place n'est pas valide")
+    page.locator("#start-game").click()
+    expect(page.locator("body")).not_to_have_attribute("data-version", "2")
+    assert runtime.table.latest.public["rolls"] == 0
     ctx.close()
 
 
@@ -223,7 +217,7 @@ def twin(tmp_path, browser):
         deadline = time.monotonic() + 20
         while not display.png and time.monotonic() < deadline:
             time.sleep(0.05)
-        ctx, page = open_page(browser, srv.url + "device")
+        ctx, page = open_page(browser, f"{srv.url}device?host={runtime.table.host_token()}")
         stack.callback(ctx.close)
         yield runtime, page
 
@@ -264,53 +258,28 @@ def test_the_twin_buttons_of_a_real_device_are_read_only(tmp_path, browser):
         ctx.close()
 
 
-def test_screenshots_on_a_phone(twin, browser, tmp_path):
-    """Leaves /tmp/companion-scoreboard.png and /tmp/companion-device.png to look at."""
-    from playwright.sync_api import expect
-
-    runtime, page = twin
-    page.locator("button.hw.roll").click()
-    expect(page.locator("body")).not_to_have_attribute("data-frame-version", "1", timeout=20_000)
-    page.wait_for_function("() => document.getElementById('frame').naturalWidth === 800")
-    page.screenshot(path="/tmp/companion-device.png", full_page=True)
-    page.goto(page.url.replace("/device", "/"))
-    expect(page.locator("#dice-faces .die")).to_have_count(2)
-    page.locator("#roll").click()
-    expect(page.locator("#dice-history li")).to_have_count(2)
-    page.screenshot(path="/tmp/companion-scoreboard.png", full_page=True)
-
-
-def test_a_seat_page_shows_its_private_view_live(browser, tmp_path, monkeypatch):
+def test_a_seat_page_shows_its_private_view_live_and_never_another_seats(browser, tmp_path, monkeypatch):
     from playwright.sync_api import expect
 
     install_secret_game(monkeypatch)
     with running_app(tmp_path, game="secret", keepalive=1.0) as (runtime, app), live_server(app) as srv:
-        token = runtime.table.seat_token(0)
+        token = runtime.table.seating(lambda roster, count: roster.claim(0, "Ada", count))
         ctx, page = open_page(browser, f"{srv.url}seat/{token}")
-        expect(page.locator("h1")).to_contain_text("Place 1")
+        expect(page.locator("h1")).to_contain_text("Ada")
         expect(page.locator("#private-view")).to_contain_text("SECRET-HAND-ZERO")
         expect(page.locator("#live")).to_have_attribute("data-state", "live")
         before = page.evaluate("() => document.body.dataset.version")
         post_json(srv.port, "/api/command", {"kind": "say"}, {"X-Seat-Token": token})
         expect(page.locator("body")).not_to_have_attribute("data-version", before)
+        other_ctx, other = open_page(browser, f"{srv.url}seat/{runtime.table.seat_token(1)}")
+        expect(other.locator("#private-view")).to_contain_text("SECRET-HAND-ONE")
+        post_json(srv.port, "/api/command", {"kind": "say"}, {"X-Seat-Token": runtime.table.seat_token(1)})
+        expect(page.locator("body")).to_have_attribute("data-version", str(runtime.table.version))
         public_ctx, public = open_page(browser, srv.url)
         expect(public.locator("#public-view")).to_contain_text("said")
-        assert "SECRET" not in public.content()
-        page.screenshot(path="/tmp/companion-seat.png", full_page=True)
+        for seen, foreign in ((page, "SECRET-HAND-ONE"), (other, "SECRET-HAND-ZERO"), (public, "SECRET")):
+            assert foreign not in seen.content()
+            assert foreign not in seen.evaluate("() => JSON.stringify(localStorage)")
         public_ctx.close()
+        other_ctx.close()
         ctx.close()
-
-
-def test_host_screenshot(browser, server):
-    """Leaves /tmp/companion-host.png: the scoreboard as the host sees it, with a refusal shown."""
-    from playwright.sync_api import expect
-
-    runtime, srv = server
-    ctx, page = open_page(browser, f"{srv.url}?host={runtime.table.host_token()}&lang=en")
-    expect(page.locator("#host")).to_be_visible()
-    page.locator('#dice-count [data-count="3"]').click()
-    page.locator("#roll").click()
-    expect(page.locator("#dice-faces .die")).to_have_count(3)
-    page.evaluate("() => Companion.show('Nothing to undo.')")
-    page.screenshot(path="/tmp/companion-host.png", full_page=True)
-    ctx.close()

@@ -49,7 +49,7 @@ def error_response(status: int, message: str, **extra: Any) -> Response:
     return response
 
 
-@bp.errorhandler(ApiError)
+@bp.app_errorhandler(ApiError)
 def _api_error(exc: ApiError) -> Response:
     return error_response(exc.status, exc.message, **exc.extra)
 

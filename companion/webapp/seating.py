@@ -90,13 +90,23 @@ def language():
     return {"ok": True, "language": body.language}
 
 
+def _translated(schema):
+    """A JSON Schema with its titles and descriptions (msgids, marked N_) in the reader's language."""
+    if isinstance(schema, dict):
+        return {k: _(v) if k in ("title", "description") and isinstance(v, str) else _translated(v)
+                for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [_translated(v) for v in schema]
+    return schema
+
+
 @bp.get("/games")
 def game_list():
     """Every game the host can start: its seats, colours and options (as JSON Schema)."""
     out = []
     for name in games.names():
         spec = games.get(name)
-        schema = msgspec.json.schema(spec.options) if spec.options is not None else {}
+        schema = _translated(msgspec.json.schema(spec.options)) if spec.options is not None else {}
         out.append({"name": name, "title": _(spec.title), "seats": list(spec.seats),
                     "colours": [{"key": c.key, "label": _(c.label), "ink": c.ink} for c in spec.colours],
                     "options": schema})

@@ -8,6 +8,7 @@ from typing import Annotated
 import msgspec
 
 from companion.games.spec import Command, IllegalMove
+from companion.i18n import N_
 
 MIN_DICE, MAX_DICE = 1, 3
 SHOWN_HISTORY = 10
@@ -16,7 +17,7 @@ SHOWN_HISTORY = 10
 class DiceOptions(msgspec.Struct, forbid_unknown_fields=True):
     """Setup options: how many dice are on the table."""
 
-    count: Annotated[int, msgspec.Meta(ge=MIN_DICE, le=MAX_DICE)] = 2
+    count: Annotated[int, msgspec.Meta(ge=MIN_DICE, le=MAX_DICE, title=N_("Number of dice"))] = 2
 
 
 class Roll(msgspec.Struct, forbid_unknown_fields=True):

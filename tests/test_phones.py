@@ -1,0 +1,166 @@
+"""Phones join the real simulator in chromium: the join link, two seats, the host, a twin roll, a reload.
+
+Set COMPANION_SCREENSHOTS=DIR to keep the phone-size screenshots (docs/screenshots is made this way).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from daemon_process import free_port
+from polling import wait_for
+from test_browser import PHONE
+
+from companion.config import Config
+from companion.daemon import Companion
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def simulator(tmp_path):
+    config = Config(state_dir=str(tmp_path / "state"), host="127.0.0.1", port=free_port(),
+                    url="http://192.168.1.20:8080/", language="fr")
+    companion = Companion(config, simulate=True).start()
+    try:
+        wait_for(lambda: companion.display.png)
+        yield companion, f"http://127.0.0.1:{companion.server.port}/"
+    finally:
+        companion.stop()
+
+
+def new_phone(browser, locale: str = "fr-FR"):
+    ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                              locale=locale)
+    return ctx, ctx.new_page()
+
+
+def shoot(page, name: str, tmp_path: Path) -> None:
+    target = Path(os.environ.get("COMPANION_SCREENSHOTS") or tmp_path)
+    target.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(target / f"{name}.png"), full_page=True)
+
+
+def join(page, base: str, code: str, name: str) -> str:
+    """Open the QR code's join link, type a name, take the first free seat; returns the seat page URL."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{base}j/{code}")
+    expect(page.locator("#code")).to_have_value(code)
+    page.locator("#name").fill(name)
+    expect(page.locator(".seat-choice[aria-pressed=true]")).to_have_count(1)
+    page.locator("#take-seat").click()
+    page.wait_for_url("**/seat/**")
+    expect(page.locator("#seat-name")).to_have_text(name)
+    return page.url
+
+
+def test_two_phones_join_the_host_starts_dice_and_a_twin_roll_reaches_both(simulator, browser, tmp_path):
+    from playwright.sync_api import expect
+
+    companion, base = simulator
+    code = companion.table.roster.join_code()
+
+    # Phone 1 opens the join link, becomes the host, then takes a seat.
+    ctx1, alice = new_phone(browser)
+    alice.goto(f"{base}j/{code}")
+    alice.locator("#claim-host").click()
+    alice.wait_for_url("**/host")
+    expect(alice.locator("#join-code")).to_have_text(code)
+    alice_seat = join(alice, base, code, "Alice")
+
+    # Phone 2 joins as another seat: Alice's is taken.
+    ctx2, bob = new_phone(browser, "en-GB")
+    bob.goto(f"{base}j/{code}")
+    expect(bob.locator('.seat-choice[data-seat="0"]')).to_be_disabled()
+    expect(bob.locator("#become-host")).to_be_hidden()  # the table has its host
+    bob_seat = join(bob, base, code, "Bob")
+    assert bob_seat != alice_seat
+    assert [s["name"] for s in companion.table.latest.seats[:2]] == ["Alice", "Bob"]
+    shoot(bob, "seat", tmp_path)
+
+    # The host starts free dice from the host page (two taps), and both seat pages follow.
+    host_ctx, host = new_phone(browser)
+    host.goto(f"{base}host?host={companion.table.host_token()}")
+    expect(host.locator("#seat-admin li")).to_have_count(6)
+    expect(host.locator('#seat-admin li[data-seat="1"] input')).to_have_value("Bob")
+    host.locator("#game-choice").select_option("dice")
+    host.locator("#start-game").click()
+    host.locator("#start-game").click()
+    wait_for(lambda: companion.table.latest.public.get("rolls") == 0 and companion.table.version >= 2)
+    started = companion.table.version
+    expect(alice.locator("body")).to_have_attribute("data-version", str(started))
+    expect(bob.locator("body")).to_have_attribute("data-version", str(started))
+    shoot(host, "host", tmp_path)
+
+    # A roll from the device twin reaches both phones live.
+    host.goto(f"{base}device")
+    host.locator("button.hw.roll").click()
+    wait_for(lambda: companion.table.latest.public.get("rolls") == 1)
+    faces = [str(v) for v in companion.table.latest.public["last"]]
+    for phone in (alice, bob):
+        dice = phone.locator("#dice-faces .die")
+        expect(dice).to_have_count(len(faces))
+        assert dice.evaluate_all("els => els.map(e => e.dataset.value)") == faces
+
+    # A seat rolls from its own page; a reload keeps the seat, and the scoreboard leads back to it.
+    bob.locator("#roll").click()
+    wait_for(lambda: companion.table.latest.public.get("rolls") == 2)
+    bob.reload()
+    expect(bob.locator("#seat-name")).to_have_text("Bob")
+    bob.goto(base)
+    expect(bob.locator("#dice-history li")).to_have_count(2)
+    expect(bob.locator("#my-seat")).to_be_visible()
+    bob.locator("#my-seat").click()
+    bob.wait_for_url(bob_seat)
+    ctx3, watcher = new_phone(browser)
+    watcher.goto(base)
+    expect(watcher.locator("#dice-history li")).to_have_count(2)
+    shoot(watcher, "scoreboard", tmp_path)
+    join_ctx, newcomer = new_phone(browser)
+    newcomer.goto(f"{base}j/{code}")
+    expect(newcomer.locator('.seat-choice[data-seat="2"]')).to_have_attribute("aria-pressed", "true")
+    shoot(newcomer, "join", tmp_path)
+    for ctx in (ctx1, ctx2, ctx3, host_ctx, join_ctx):
+        ctx.close()
+
+
+def test_a_freed_seat_loses_its_link_and_a_new_link_takes_over(simulator, browser):
+    from playwright.sync_api import expect
+
+    companion, base = simulator
+    code = companion.table.roster.join_code()
+    ctx, phone = new_phone(browser)
+    old = join(phone, base, code, "Chloé")
+    host_ctx, host = new_phone(browser)
+    host.goto(f"{base}host?host={companion.table.host_token()}")
+    host.locator('#seat-admin li[data-seat="0"] button', has_text="Nouveau lien").click()
+    expect(host.locator("#seat-link")).to_be_visible()
+    expect(host.locator("#seat-link-qr svg")).to_have_count(1)
+    new = host.locator("#seat-link-url").inner_text()
+    assert new != old and "/seat/" in new
+    phone.goto(old)
+    expect(phone.locator("#error-message")).to_be_visible()
+    phone.goto(new)
+    expect(phone.locator("#seat-name")).to_have_text("Chloé")
+    host.locator('#seat-admin li[data-seat="0"] button', has_text="Libérer").click()
+    wait_for(lambda: companion.table.latest.seats[0]["name"] == "")
+    phone.reload()
+    expect(phone.locator("#error-message")).to_be_visible()
+    ctx.close()
+    host_ctx.close()
+
+
+def test_a_wrong_join_code_is_refused_with_the_reason(simulator, browser):
+    from playwright.sync_api import expect
+
+    companion, base = simulator
+    ctx, phone = new_phone(browser, "en-US")
+    phone.goto(f"{base}j/ZZZZ")
+    phone.locator("#name").fill("Eve")
+    phone.locator("#take-seat").click()
+    expect(phone.locator("#message")).to_contain_text("join code is not the table's")
+    assert all(not s["name"] for s in companion.table.latest.seats)
+    ctx.close()
