@@ -185,7 +185,8 @@ class Table:
         return session.spec.seats_in_play(session.options) if session else 0
 
     def seats(self) -> list[dict]:
-        """Every seat as every phone may see it: number, name, colour, and whether it plays now."""
+        """Every seat as every phone may see it: number, name, colour, whether the game has it
+        (`in_game`) and whether it plays now (`playing`: in the game, and taken if seats are optional)."""
         session = self.session
         colours = session.spec.colours if session else ()
         count = self.seat_count
@@ -196,7 +197,8 @@ class Table:
             colour = colours[seat] if seat < len(colours) else TABLE_COLOURS[seat]
             name = self.roster.name(seat)
             out.append({"seat": seat, "name": name, "colour": colour.key, "ink": colour.ink,
-                        "label": colour.label, "playing": seat < count and (bool(name) or not optional)})
+                        "label": colour.label, "in_game": seat < count,
+                        "playing": seat < count and (bool(name) or not optional)})
         return out
 
     def table_info(self, url: str, entry=None) -> TableInfo:

@@ -15,7 +15,7 @@
     }, [Companion.el("span", { class: "swatch", "aria-hidden": "true" }),
         Companion.el("span", { text: `${Companion.t("seat_n", { n: s.seat + 1 })} · ${label}` })]);
     if (taken) button.disabled = true;
-    if (!s.playing) button.append(Companion.el("small", { text: ` (${Companion.t("not_playing")})` }));
+    if (!s.in_game) button.append(Companion.el("small", { text: ` (${Companion.t("not_playing")})` }));
     button.addEventListener("click", () => { chosen = s.seat; load(); });
     return Companion.el("li", {}, [button]);
   }
@@ -25,7 +25,7 @@
     if (!answer.ok) return;
     const seats = answer.data.seats;
     if (chosen === null || seats[chosen].name) {
-      const free = seats.find((s) => s.playing && !s.name) || seats.find((s) => !s.name);
+      const free = seats.find((s) => s.in_game && !s.name) || seats.find((s) => !s.name);
       chosen = free ? free.seat : null;
     }
     picker.replaceChildren(...seats.map(seatButton));
