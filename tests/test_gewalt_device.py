@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from daemon_process import free_port
+from PIL import Image
 from polling import wait_for
 from test_gewalt_helpers import SeededDraws, play, play_out, random_command
 from test_panels import assert_fits
@@ -222,3 +225,41 @@ def test_a_full_game_through_the_buttons(table_device):
     assert [sorted(order) for order in public["trophies"]] == [[0, 1, 2, 3]] * 3
     assert len(public["scores"]) == 4
     wait_for(lambda: device.display.png)
+
+
+# --- the committed frames (docs/frames) ------------------------------------------------------
+def rulebook_example() -> rules.State:
+    """The rulebook's scoring example as a finished race: A 0, B 5, C 3, D 4."""
+    state = game(players=4)
+    return replace(state, bets=((4, 3, 2), (2, 3, 4), (2, 1, 2), (4, 3, 4)), turn=None,
+                   trophies=((2, 1, 0, 3), (2, 0, 1, 3), (1, 2, 0, 3)), pawns=(rules.FINISHED,) * 4)
+
+
+def test_the_scores_frame_is_the_rulebooks_table():
+    view = views.public_view(rulebook_example())
+    canvas = render("gewalt", view, panel("impression-7.3"), "en", TableInfo(URL, "", ("", "", "", "")))
+    texts = [e.label for e in canvas.elements if e.kind == "text"]
+    assert {"2\u21922 +C", "3\u21923 +A +D", "2\u21922 +A", "4\u21924 +A", "4\u21924 +B"} <= set(texts)
+    assert ["0", "5", "3", "4"] == [t for t in texts if t in {"0", "5", "3", "4"}][-4:]
+    assert "Winner: B Blue" in texts
+
+
+
+FRAMES = Path(__file__).resolve().parent.parent / "docs" / "frames"
+SIZES = {"800x480": "impression-7.3", "400x300": "what-red"}
+
+
+def test_the_committed_frames_are_the_real_render_path():
+    """COMPANION_WRITE_FRAMES=1 redraws them; otherwise each must exist at its panel's size."""
+    names = ("Anna", "Bruno", "Chloé", "Dimitri", "Emma")
+    mid = frames()["mid-race"][0]
+    mid["front"][mid["turn"]] = "minus_4"  # played on A by an opponent's last turn
+    shown = {"mid-race": mid, "scores": views.public_view(rulebook_example())}
+    for what, view in shown.items():
+        for size, model in SIZES.items():
+            path = FRAMES / f"gewalt-{what}-{size}.png"
+            if os.environ.get("COMPANION_WRITE_FRAMES") == "1":
+                info = TableInfo(URL, "K7QF", names[:view["players"]])
+                render("gewalt", view, panel(model), "fr", info).image.save(path)
+            with Image.open(path) as image:
+                assert f"{image.width}x{image.height}" == size

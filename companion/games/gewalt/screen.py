@@ -32,7 +32,8 @@ def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
     _race(canvas, race, view, _, table)
     lines = [line for line in _info_lines(view, _, table) if line][:1 if small else 2]
     if lines:
-        boxes = info.rows(*[1] * len(lines), gap=canvas.px(2))
+        # Two rows even for one line, so a lone line is not drawn twice as big as a pair.
+        boxes = info.rows(*[1] * (1 if small else 2), gap=canvas.px(2))[:len(lines)]
         size = canvas.common_size(list(zip(boxes, lines, strict=True)))
         for box, line in zip(boxes, lines, strict=True):
             canvas.text(box, line, align="left", max_size=size)
@@ -169,5 +170,9 @@ def _scores(canvas: Canvas, body: Box, view: dict, _, table: TableInfo) -> None:
     for b, t, bold, role in texts:
         canvas.text(b, t, bold=bold, role=role, align="left", max_size=size)
     if not small:
-        canvas.text(lines[-1], _("target \u2192 place; a kept trophy scores 1, +X: X bet that place too"),
-                    align="left", max_size=size)
+        legend = (_("target \u2192 place: the trophy is kept when they match (1 point)"),
+                  _("+X: player X bet that place too (1 point each)"))
+        halves = lines[-1].rows(1, 1)
+        legend_size = canvas.common_size(list(zip(halves, legend, strict=True)), max_size=size)
+        for half, text in zip(halves, legend, strict=True):
+            canvas.text(half, text, align="left", max_size=legend_size)

@@ -100,6 +100,6 @@ Companion.games.gewalt = {
       table.push(el("tr", {}, cells));
     }
     root.querySelector("#gewalt-score-table").replaceChildren(...table);
-    root.querySelector("#gewalt-legend").textContent = s.legend;
+    root.querySelector("#gewalt-legend").textContent = s.legend.join(" · ");
   },
 };
