@@ -53,9 +53,9 @@ def _title_and_status(canvas: Canvas, head: Box, title: str, status: str, gap: i
 def _qr_column(canvas: Canvas, rest: Box, table: TableInfo, margin: int) -> Box:
     """The QR code, the address and the join code under it, at the right of `rest`; returns the rest."""
     url = join_link(table)
-    lines = 2 if table.join_code else 1
     line_h = max(canvas.text_height(Canvas.MIN_TEXT), canvas.px(20))
-    url_h = line_h * lines
+    code_h = 2 * line_h if table.join_code else 0  # read out across the table: twice the address's size
+    url_h = line_h + code_h
     room = rest.height - url_h - canvas.px(4)
     side = canvas.qr_side(url, min(room, round(rest.width * 0.28), round(rest.height * 0.62)))
     if not side:
@@ -69,6 +69,6 @@ def _qr_column(canvas: Canvas, rest: Box, table: TableInfo, margin: int) -> Box:
     address = Box(column.x0, top, column.x1, top + line_h)
     canvas.text(address, table.url.split("://", 1)[-1].rstrip("/"), align="center")
     if table.join_code:
-        code = Box(column.x0, top + line_h, column.x1, top + 2 * line_h)
+        code = Box(column.x0, top + line_h, column.x1, top + line_h + code_h)
         canvas.text(code, table.join_code, bold=True, role="accent", align="center")
     return Box(rest.x0, rest.y0, column.x0 - margin, rest.y1)
