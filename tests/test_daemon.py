@@ -81,3 +81,19 @@ def test_a_failing_panel_does_not_stop_the_rest(tmp_path, caplog):
             running.stop()
     failures = [r for r in caplog.records if "e-ink" in r.getMessage() and r.levelno >= logging.ERROR]
     assert len(failures) == 1, [r.getMessage() for r in failures]
+
+
+def test_a_long_press_on_d_makes_a_new_host_link_and_join_code(companion):
+    roster = companion.table.roster
+    roster_before = (companion.table.host_token(), roster.join_code())
+    companion.table.seating(lambda r, count: r.claim_host(roster_before[1]))
+    assert roster.host_claimed()
+    version = companion.table.version
+    assert companion.refresher.wait_idle(10)
+    frames = companion.refresher.shown
+    press(companion, "d", hold=True)
+    assert eventually(lambda: companion.table.host_token() != roster_before[0])
+    assert roster.join_code() != roster_before[1] and not roster.host_claimed()
+    assert companion.table.version == version  # not a game move: nothing to undo
+    # only the join code changed, so a new picture on the glass is the new code
+    assert eventually(lambda: companion.refresher.shown > frames, timeout=10)
