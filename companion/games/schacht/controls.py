@@ -3,7 +3,7 @@
 Bidding: A-D choose a side (A top, B right, C bottom, D left); the LED dice show a value, ROLL steps
 it to the next driver value; the chosen side's button again places the card. A long ROLL passes.
 A winner's move: A-C add one space to loco A-C (a free side with a number: choose the loco); D clears;
-ROLL confirms. Take-back: ROLL steps through the cards played, A takes that one back, a long ROLL
+ROLL confirms. Take-back: ROLL shows the cards played one by one, A takes the one shown back, a long ROLL
 keeps none. Between stages ROLL turns the next stage card. A long B recalls the discards of the seat
 to play. A long A cancels an input in progress. (A long D is the table's: a new host link.)
 """
@@ -15,6 +15,7 @@ from companion.games.spec import HANDLED, Command
 SIDE_KEYS = ("a", "b", "c", "d")
 LOCO_KEYS = {"a": "A", "b": "B", "c": "C"}
 DIE_MAX = 6
+BROWSING = -1  # `side` while a take-back card is being chosen
 
 
 def number_faces(n: int) -> list[int]:
@@ -120,10 +121,11 @@ class SchachtControls:
         if key == "roll:hold":
             return Command("take_back", {"value": None})
         if key == "roll" and cards:
-            self.value_index = (self.value_index + 1) % len(cards)
-            self.side = -1  # a value is being shown
+            if self.side == BROWSING:
+                self.value_index = (self.value_index + 1) % len(cards)
+            self.side = BROWSING
             return HANDLED
-        if key == "a" and cards:
+        if key == "a" and cards and self.side == BROWSING:
             value = cards[self.value_index % len(cards)]
             self._reset(self.moment)
             return Command("take_back", {"value": value})
@@ -138,7 +140,7 @@ class SchachtControls:
         if phase == "decide" and self.split:
             deciding = view.get("deciding") or {}
             return number_faces(deciding.get("steps", 0) - sum(s for _, s in self.split))
-        if phase == "takeback":
+        if phase == "takeback" and self.side == BROWSING:
             cards = (view.get("takeback") or [{}])[0].get("cards") or []
             return number_faces(cards[self.value_index % len(cards)]) if cards else None
         return None

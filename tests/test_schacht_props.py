@@ -1,0 +1,106 @@
+"""Crazy Race (Schacht): random legal play keeps cards, points, lanes and secrets right (hypothesis)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.draws import Draws
+from companion.games.schacht.data import MODELS
+from companion.games.schacht.rules import Placement, actor, apply, legal, open_sides, setup
+from companion.games.schacht.track import space
+from companion.games.schacht.views import public_view
+from companion.games.spec import Command
+
+
+class SeededDraws(Draws):
+    """Draws from a seeded generator, so hypothesis can shrink and replay a failing game."""
+
+    def __init__(self, rng: random.Random):
+        super().__init__()
+        self.rng = rng
+
+    def below(self, n: int) -> int:
+        value = self.rng.randrange(n)
+        self.taken.append(value)
+        return value
+
+
+def random_command(state, rng: random.Random) -> Command:
+    """One legal command: mostly the seat to act, sometimes a recall by anyone."""
+    recallers = [s for s in range(state.players) if "recall" in legal(state, s)]
+    if recallers and rng.random() < 0.08:
+        return Command("recall", {}, rng.choice(recallers))
+    who = actor(state)
+    kinds = [k for k in legal(state, who) if k != "recall"] if who is not None else legal(state, None)
+    kind = rng.choice(kinds)
+    seat = who if rng.random() < 0.5 else None
+    if kind == "place":
+        side, value = rng.choice(open_sides(state)), rng.choice(state.hands[who])
+        return Command(kind, {"side": side, "value": value}, seat)
+    if kind == "move":
+        deciding = public_view(state)["deciding"]
+        locos, steps = list(deciding["locos"]), deciding["steps"]
+        rng.shuffle(locos)
+        if not deciding["split"]:
+            return Command(kind, {"moves": [{"loco": locos[0], "steps": steps}]}, seat)
+        shares = Counter(rng.choice(locos) for _ in range(steps))
+        return Command(kind, {"moves": [{"loco": m, "steps": n} for m, n in shares.items()]}, seat)
+    if kind == "take_back":
+        cards = public_view(state)["takeback"][0]["cards"]
+        return Command(kind, {"value": rng.choice([None, *cards])}, seat)
+    return Command(kind, {}, seat)
+
+
+def hidden_values_changed(state):
+    """The same state with every secret value replaced: hands, discards and unrevealed cards."""
+    revealed = {o.side for o in state.outcomes}
+    bids = tuple(side if i in revealed else tuple(Placement(p.seat, 99) for p in side)
+                 for i, side in enumerate(state.bids))
+    return replace(state, bids=bids, hands=tuple((99,) * len(h) for h in state.hands),
+                   discards=tuple((98,) * len(d) for d in state.discards))
+
+
+def check(state, start) -> None:
+    # Per colour, the 8 driver cards are in hand, in the discards, or beside this stage's card.
+    on_table = state.phase in ("bid", "decide")
+    for seat in range(state.players):
+        cards = Counter(state.hands[seat]) + Counter(state.discards[seat])
+        if on_table:
+            cards += Counter(p.value for side in state.bids for p in side if p.seat == seat)
+        assert cards == Counter(state.deck.drivers), f"seat {seat} cards: {cards}"
+    # Points held equal the cards gone from the piles.
+    held = Counter(v for p in state.points for v in p)
+    gone = Counter(start.turntable) - Counter(state.turntable) + Counter(start.finish) - Counter(state.finish)
+    assert held == gone
+    # Locos of one lane never share a space.
+    for lane in state.lanes:
+        spaces = [space(p) for p in lane if space(p) is not None]
+        assert len(spaces) == len(set(spaces)), lane
+    # No secret value reaches the public view before its side is evaluated.
+    assert public_view(state) == public_view(hidden_values_changed(state))
+
+
+@settings(max_examples=60, deadline=None)
+@given(players=st.sampled_from([3, 4]), seed=st.integers(0, 2**32 - 1),
+       variants=st.fixed_dictionaries({v: st.booleans() for v in (
+           "shuffled_piles", "steal_second_home", "fewer_points", "end_penalty", "next_lower_wins")}))
+def test_random_legal_play_keeps_every_invariant(players, seed, variants):
+    rng = random.Random(seed)
+    draws = SeededDraws(rng)
+    state = setup({"players": players, **variants}, draws)
+    start = state
+    for _ in range(400):
+        check(state, start)
+        if state.phase == "over":
+            break
+        state, _events = apply(state, random_command(state, rng), draws)
+    assert state.phase == "over", "a game of 8 stages ends"
+    assert max(state.final.scores) >= 0 and set(state.final.winners) <= set(range(players))
+    if "end_penalty" not in state.variants:
+        assert state.final.scores == tuple(sum(p) for p in state.points)
+    assert all(len(lane) == len(MODELS) for lane in state.lanes)
