@@ -10,7 +10,8 @@ from flask import Flask
 from waitress import create_server, wasyncore
 
 REQUEST_THREADS = 6  # beyond the streams: enough for page loads, commands and frame fetches at once
-SEAT_PATH = re.compile(r"(/seat/)[^/\s?#]+")
+# Paths that carry a capability: a seat's link, the join code, a host link's query.
+SEAT_PATH = re.compile(r"(/seat/|/j/|[?&]host=)[^/\s?#&]+")
 
 
 def threads_for(app: Flask) -> int:
