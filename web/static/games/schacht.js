@@ -1,0 +1,108 @@
+/* Crazy Race on the phone: the stage card with face-down cards as coloured backs, the lanes, points. */
+"use strict";
+
+Companion.games.schacht = {
+  init(root) {
+    this.strings = JSON.parse(root.querySelector("#schacht-strings").textContent);
+  },
+
+  text(key, params) {
+    let text = this.strings[key] || key;
+    for (const [name, value] of Object.entries(params || {})) text = text.split(`{${name}}`).join(String(value));
+    return text;
+  },
+
+  names(payload, view) {
+    const seats = (payload && payload.seats) || [];
+    return Array.from({ length: view.players }, (_, s) => (seats[s] && seats[s].name) || this.strings.colours[s]);
+  },
+
+  ink(payload, seat) {
+    const seats = (payload && payload.seats) || [];
+    return (seats[seat] && seats[seat].ink) || ["#9b59b6", "#e67e22", "#27ae60", "#2f6fce"][seat];
+  },
+
+  headline(view, names) {
+    const who = names[view.turn];
+    if (view.phase === "bid") return this.text("to_play", { name: who });
+    if (view.phase === "decide") {
+      const d = view.deciding;
+      return this.text(d.split ? "share" : "choose", { name: who, n: d.steps });
+    }
+    if (view.phase === "takeback") return this.text("take_back", { name: who });
+    if (view.phase === "review") return this.text("review");
+    const winners = view.final.winners;
+    return winners.length === 1 ? this.text("wins", { name: names[winners[0]] })
+      : this.text("shared", { names: winners.map((s) => names[s]).join(", ") });
+  },
+
+  render(root, view, payload) {
+    if (!this.strings) this.init(root);
+    const el = Companion.el;
+    const names = this.names(payload, view);
+    const round = view.phase === "bid" ? `, ${this.text("round", { r: view.round, rounds: view.rounds })}` : "";
+    root.querySelector("#schacht-status").textContent =
+      `${this.text("stage", { n: view.stage, total: view.stages })}${round} · ${this.headline(view, names)}`;
+    const revealed = {};
+    for (const r of view.revealed) revealed[r.side] = r;
+    for (const box of root.querySelectorAll(".schacht-side")) {
+      const side = Number(box.dataset.side);
+      const face = view.card.sides[side];
+      box.dataset.arrow = String(view.card.arrow === side);
+      box.querySelector(".face").textContent =
+        `${face.loco ? `\u{1F682}${face.loco}` : this.strings.free} ${face.distance}${view.card.arrow === side ? " \u2190" : ""}`;
+      const backs = box.querySelector(".backs");
+      const result = revealed[side];
+      if (view.taboo === side) {
+        backs.replaceChildren(el("span", { class: "taboo", text: this.strings.taboo }));
+      } else if (result && result.winner !== null) {
+        backs.replaceChildren(...result.totals.map((total, seat) => [total, seat])
+          .filter(([, seat]) => result.cards[seat].length)
+          .map(([total, seat]) => el("span", {
+            class: seat === result.winner ? "back winner" : "back", style: `background:${this.ink(payload, seat)}`,
+            title: names[seat], text: `${result.cards[seat].join("+")} = ${total}` })));
+      } else {
+        backs.replaceChildren(...view.bids[side].map((seat) => el("span", {
+          class: "back", style: `background:${this.ink(payload, seat)}`, title: names[seat],
+          text: names[seat].slice(0, 1) })));
+      }
+    }
+    const body = root.querySelector("#schacht-lanes tbody");
+    body.replaceChildren(...view.lanes.map((lane, seat) => {
+      const cells = Array.from({ length: 6 }, () => el("td"));
+      const start = [];
+      const home = [];
+      for (const loco of lane) {
+        if (loco.finished) home.push(loco.loco);
+        else if (loco.space === null) start.push(loco.loco);
+        else cells[loco.space - 1].textContent = loco.home ? `\u25C2${loco.loco}` : `${loco.loco}\u25B8`;
+      }
+      const zone = [start.length ? `${start.join("")}\u25B8` : "", home.length ? `\u2713${home.join("")}` : ""];
+      const notes = [view.first === seat ? "\u2605" : "", view.out[seat] ? `(${this.strings.out})` : "",
+                     view.recalled[seat] ? `(${this.strings.recalled})` : ""].filter(Boolean).join(" ");
+      return el("tr", { class: view.turn === seat ? "turn" : "" }, [
+        el("th", { style: `border-left: 0.4em solid ${this.ink(payload, seat)}`, text: `${names[seat]} ${notes}` }),
+        el("td", { text: zone.filter(Boolean).join(" ") }), ...cells,
+        el("td", { class: "points", text: String(view.points[seat]) }),
+      ]);
+    }));
+    const piles = view.piles;
+    root.querySelector("#schacht-piles").textContent = ["turntable", "finish"].map((name) =>
+      `${this.strings[name]}: ${piles[name].top === null ? "–" : piles[name].top} (${this.text("left", { n: piles[name].left })})`).join(" · ");
+    const results = root.querySelector("#schacht-results");
+    const lines = view.revealed.filter((r) => r.winner !== null).map((r) => {
+      const head = `${"ABCD"[r.side]}: ${names[r.winner]} ${r.totals[r.winner]} \u2192 `;
+      if (r.pending) return el("li", { text: `${head}?` });
+      if (r.lost) return el("li", { text: head + this.strings.lost });
+      const got = r.points.filter((p) => p.value !== null).map((p) => `+${p.value}`).join(" ");
+      return el("li", { text: head + r.moves.map((m) => `${m.loco}+${m.steps}`).join(" ") + (got ? ` (${got})` : "") });
+    });
+    if (view.final) {
+      for (const [seat, value] of view.final.penalties) {
+        lines.push(el("li", { text: `${names[seat]}: ${this.strings.penalty} -${value}` }));
+      }
+      if (view.final.early) lines.push(el("li", { text: this.strings.early }));
+    }
+    results.replaceChildren(...lines);
+  },
+};
