@@ -42,8 +42,9 @@ Companion.seats.gewalt = {
   // One button per card in the hand; the chosen one stays pressed until the hand changes.
   hand(root, selector, cards, kind, label) {
     if (!cards.includes(this.chosen[kind])) this.chosen[kind] = cards.length ? cards[0] : null;
-    root.querySelector(selector).replaceChildren(...cards.map((card) => {
-      const button = Companion.el("button", { type: "button", "aria-pressed": String(card === this.chosen[kind]),
+    const pressed = cards.indexOf(this.chosen[kind]);  // one button even when the hand holds two alike
+    root.querySelector(selector).replaceChildren(...cards.map((card, i) => {
+      const button = Companion.el("button", { type: "button", "aria-pressed": String(i === pressed),
                                               text: label(card) });
       button.addEventListener("click", () => { this.chosen[kind] = card; this.render(root, this.payload); });
       return button;

@@ -68,6 +68,8 @@ Companion.games.gewalt = {
       const racing = lane < view.players;
       const tr = el("tr", { class: racing && lane === view.actor && !view.over ? "turn" : "" },
                     [el("th", { class: "lane", text: racing ? who(lane) : "–" })]);
+      // an attack card waiting in front of this player, public as on the table
+      if (racing && view.front[lane]) tr.firstChild.append(el("small", { text: ` ► ${s.cards[view.front[lane]]}` }));
       const pawn = racing ? view.pawns[lane] : null;
       for (let stage = 0; stage < 3; stage++) {
         for (let section = 0; section < 5; section++) {
