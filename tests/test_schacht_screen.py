@@ -72,7 +72,7 @@ def test_after_evaluation_each_side_shows_its_totals_winner_and_move():
     assert {"L3", "Z3", "G1", "L4", "G3"} <= set(texts)
     assert "A: Zoé 3 \u2192 A+2 (+5)" in texts and "B: Green 1 \u2192 A+4 (+6)" in texts
     assert "C: Lilac 4 \u2192 B+2 (+5)" in texts
-    assert "\u25c2B" in texts and "\u2713A" in texts  # B home-bound on 4; green's A has finished
+    assert "B\n\u25c0" in texts and "\u2713A" in texts  # B home-bound on 4; green's A has finished
 
 
 def test_the_side_being_chosen_is_marked_without_any_value():

@@ -16,7 +16,7 @@ COLOURS = (
 # The nearest ink each colour has on a panel, best first; black panels show the colour's initial only.
 INKS = {"lilac": ("red",), "orange": ("orange", "red"), "green": ("green",), "blue": ("blue",)}
 KEYS = "ABCD"  # the buttons that choose the top, right, bottom and left side
-OUT, HOME = "\u25b8", "\u25c2"  # which way a loco faces: away from the start, or home
+OUT, HOME = "\u25b6", "\u25c0"  # which way a loco faces: away from the start, or home
 
 
 def seat_ink(canvas: Canvas, seat: int) -> tuple[int, int, int]:
@@ -51,8 +51,8 @@ def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
         card, info = top.cols(1, 1.1, gap=gap)
         head, foot = info.rows(1, 0.8 * len(lines), gap=gap)
     else:
-        card, info = body.cols(4, 5, gap=2 * gap)
-        head, lanes, foot = info.rows(1, 2.2 + 0.45 * view["players"], 0.9 * len(lines), gap=gap)
+        card, info = body.cols(3.4, 5, gap=2 * gap)
+        head, lanes, foot = info.rows(1, 2.2 + 0.45 * view["players"], 0.6 + 0.6 * len(lines), gap=gap)
     _card(canvas, card, view, initials, table.entry)
     canvas.text(head, headline, bold=True, role="accent", align="left")
     _lanes(canvas, lanes, view, initials, names, max(1, gap // 2))
@@ -87,9 +87,8 @@ def _results(view: dict, names: list[str], _) -> list[str]:
     """The points piles while bidding; once sides are revealed, one line per side with cards."""
     if view["phase"] == "bid" or not view["revealed"]:
         piles = view["piles"]
-        lines = [_("Turntable: {top} ({left} left). Finish: {top2} ({left2} left)",
-                   top=_pile_top(piles["turntable"]), left=piles["turntable"]["left"],
-                   top2=_pile_top(piles["finish"]), left2=piles["finish"]["left"])]
+        lines = [f"{label}: {_pile_top(piles[key])} ({_('{n} left', n=piles[key]['left'])})"
+                 for key, label in (("turntable", _("Turntable")), ("finish", _("Finish")))]
         out = [names[s] for s, empty in enumerate(view["out"]) if empty]
         if out:
             lines.append(_("No cards left: {names}", names=", ".join(out)))
@@ -242,9 +241,10 @@ def _lanes(canvas: Canvas, box: Box, view: dict, initials: list[str], names: lis
     ink = canvas.palette.rgb("ink")
     name_w, points_w = round(box.width * 0.24), round(box.width * 0.08)
     cell = max(4, min(rows[0].height, (box.width - name_w - points_w - 3 * gap) * 2 // 15))
+    tall = max(cell, min(rows[0].height, round(cell * 1.5)))  # taller spaces fit larger loco labels
     labels, zones, locos, scores = [], [], [], []
     for seat, row in enumerate(rows):
-        top = row.y0 + (row.height - cell) // 2
+        top = row.y0 + (row.height - tall) // 2
         name = Box(row.x0, row.y0, row.x0 + name_w, row.y1)
         swatch_side = max(2, min(cell // 2, name.width // 6))
         sy = row.y0 + (row.height - swatch_side) // 2
@@ -254,9 +254,9 @@ def _lanes(canvas: Canvas, box: Box, view: dict, initials: list[str], names: lis
         labels.append((Box(name.x0 + swatch_side + gap, row.y0, name.x1, row.y1), f"{names[seat]}{marker}",
                        seat == view["turn"]))
         x = name.x1 + gap
-        zone = Box(x, top, x + cell * 3 // 2, top + cell)
+        zone = Box(x, top, x + cell * 3 // 2, top + tall)
         x = zone.x1 + gap
-        spaces = [Box(x + i * cell, top, x + (i + 1) * cell, top + cell) for i in range(6)]
+        spaces = [Box(x + i * cell, top, x + (i + 1) * cell, top + tall) for i in range(6)]
         for i, space in enumerate(spaces):
             shape = (space.x0, space.y0, space.x1 - 1, space.y1 - 1)
             if i == 5:
@@ -269,7 +269,7 @@ def _lanes(canvas: Canvas, box: Box, view: dict, initials: list[str], names: lis
         zones.append((zone, "\n".join(filter(None, zone_lines))))
         for loco in view["lanes"][seat]:
             if loco["space"] is not None:
-                label = f"{HOME}{loco['loco']}" if loco["home"] else f"{loco['loco']}{OUT}"
+                label = f"{loco['loco']}\n{HOME if loco['home'] else OUT}"
                 locos.append((spaces[loco["space"] - 1].inset(max(1, cell // 12)), label))
         scores.append((Box(spaces[-1].x1 + gap, row.y0, row.x1, row.y1), str(view["points"][seat])))
     name_size = canvas.common_size([(b, t) for b, t, _ in labels], bold=True)
