@@ -376,8 +376,8 @@ def test_a_bad_argument_is_refused_naming_the_field():
 
 def test_a_card_not_in_hand_is_refused_without_naming_anything_secret():
     state = replace(game(3, PLAIN, first=0), hands=((1, 2), (6,), (6,)))
-    err = refused(state, "place", {"side": 1, "value": 6}, 0, "no driver card of value")
-    assert err.params == {"value": 6}
+    err = refused(state, "place", {"side": 1, "value": 6}, 0, "no driver card of that value")
+    assert err.params == {} and "6" not in str(err)
 
 
 def test_the_default_data_file_marks_what_is_reconstructed():

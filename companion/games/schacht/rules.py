@@ -200,7 +200,7 @@ def apply(state: State, command: Command, draws) -> tuple[State, list[dict]]:
     if kind == "next":
         if state.phase != "review":
             raise IllegalMove("The stage is not over yet: finish it before turning the next stage card.")
-        return _next_stage(state)
+        return _next_stage(state, draws)
     wanted = {"place": "bid", "pass": "bid", "move": "decide", "take_back": "takeback"}[kind]
     if state.phase != wanted:
         raise IllegalMove(_WRONG_PHASE[wanted])
@@ -226,8 +226,8 @@ _WRONG_PHASE = {
 
 def _place(state: State, who: int, side: int, value: int, draws) -> tuple[State, list[dict]]:
     if value not in state.hands[who]:
-        raise IllegalMove("You have no driver card of value {value} in hand: choose one you hold.",
-                          value=value)
+        # No value in the message: a refusal from the device reaches the public pages.
+        raise IllegalMove("You have no driver card of that value in hand: choose one you hold.")
     if side not in open_sides(state):
         raise IllegalMove("That side is taboo with 3 players: cards already lie beside three other sides. "
                           "Place yours beside one of those.")
@@ -422,11 +422,15 @@ def _after_stage(state: State) -> State:
     return replace(state, phase="review", takeback=())
 
 
-def _next_stage(state: State) -> tuple[State, list[dict]]:
+def _next_stage(state: State, draws) -> tuple[State, list[dict]]:
     state = replace(state, stage=state.stage + 1, first=(state.first + 1) % state.players, phase="bid",
                     round=1, turn=0, bids=((),) * 4, outcomes=(), moved=frozenset())
+    events = [{"type": "stage", "stage": state.stage + 1}]
     state = _settle(state)
-    return state, [{"type": "stage", "stage": state.stage + 1}]
+    if state.round > ROUNDS:  # nobody can play a card this stage: it is evaluated (empty) at once
+        state, more = _evaluate(replace(state, round=ROUNDS, turn=0, phase="decide"), draws)
+        events += more
+    return state, events
 
 
 def rearmost(state: State, seat: int) -> int:
