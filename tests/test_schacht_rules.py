@@ -416,3 +416,10 @@ def test_a_users_data_file_replaces_the_default():
     text = DEFAULT_TEXT.replace("finish = [6, 5, 5, 4, 4, 3]", "finish = [9, 1]")
     state = setup({"players": 4, "data": text, "data_name": "mine.toml"}, Draws())
     assert state.finish == (9, 1) and state.players == 4
+
+
+def test_setup_draws_replay_to_the_same_game():
+    live = Draws()
+    state = setup({"players": 4, "shuffled_piles": True}, live)
+    again = setup({"players": 4, "shuffled_piles": True}, Draws(live.taken))
+    assert again == state and sorted(state.order) == list(range(8))
