@@ -48,7 +48,7 @@ def test_the_screen_fits_every_panel(label, case, lang):
         assert_fits(canvas, where)
         assert_qr(canvas, join_link(TABLE), where)
         texts = [e.label for e in canvas.elements if e.kind == "text"]
-        assert _("Crazy Race") in texts, where
+        assert _("Crazy Race (Schacht)") in texts, where
 
 
 def texts_of(view, entry=None, size="impression-7.3") -> list[str]:

@@ -10,7 +10,7 @@ from companion.i18n import N_
 
 SPEC = GameSpec(
     name="schacht",
-    title=N_("Crazy Race"),
+    title=N_("Crazy Race (Schacht)"),
     setup=setup,
     apply=apply,
     legal=legal,

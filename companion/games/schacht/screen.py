@@ -37,7 +37,7 @@ def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
                    r=view["round"], rounds=view["rounds"])
     else:
         status = _("Stage {n}/{total}", n=view["stage"], total=view["stages"])
-    body = standard_frame(canvas, _("Crazy Race"), status, table)
+    body = standard_frame(canvas, _("Crazy Race (Schacht)"), status, table)
     gap = canvas.px(8)
     headline = _headline(view, names, table.entry, _)
     if body.height < 150:  # the pHATs: who is to play and the lanes
