@@ -153,6 +153,10 @@ RULES: dict[str, Rule] = {
     "/api/seats/<int:seat>/reissue": Rule(bodies=lambda who, code: [{}], grants=minted_for_host),
     "/api/language": Rule(bodies=lambda who, code: [{"language": lang} for lang in ("en", "fr", "xx")]),
     "/api/games": Rule(),
+    "/api/qr": Rule(bodies=lambda who, code: [{"text": f"{URL}seat/{who.token}"}, {"text": ""}]),
+    "/join": Rule(),
+    "/j/<code>": Rule(),
+    "/host": Rule(),
 }
 
 # Values for each path variable; a token in the path is always the requester's own.
@@ -160,6 +164,7 @@ ARGS: dict[str, Callable[[Who], list[str]]] = {
     "token": lambda who: [who.token or ""],
     "seat": lambda who: ["0", "1", "2"],
     "filename": lambda who: ["seat.js", "nope.js"],
+    "code": lambda who: ["ABCD", "<b>", who.token or "none"],
 }
 
 
