@@ -13,7 +13,7 @@ __all__ = ["COMMANDS", "SPEC"]
 
 SPEC = GameSpec(
     name="gewalt",
-    title=N_("Crazy Race"),
+    title=N_("Crazy Race (Gewalt)"),
     setup=setup,
     apply=apply,
     legal=legal,

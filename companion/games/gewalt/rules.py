@@ -11,6 +11,7 @@ from companion.games.gewalt import board, commands, data
 from companion.games.gewalt.board import FINISHED, NO_CARD
 from companion.games.gewalt.scoring import places_of, score, winners
 from companion.games.spec import Command, IllegalMove
+from companion.i18n import N_
 
 LETTERS = "ABCDE"  # players are named by letter, as in the rulebook's scoring example
 MAX_COUNTERS = 2  # counters against one opponent per game
@@ -21,10 +22,10 @@ DICE_CHANGE = {"minus_4": -4, "plus_4": 4}
 class GewaltOptions(msgspec.Struct, forbid_unknown_fields=True):
     """Setup options: 3-5 players, the expert game, and an optional replacement data file."""
 
-    players: Annotated[int, msgspec.Meta(ge=3, le=5)] = 4
-    expert: bool = False
-    data: str | None = None
-    data_name: str | None = None
+    players: Annotated[int, msgspec.Meta(ge=3, le=5, title=N_("Players"))] = 4
+    expert: Annotated[bool, msgspec.Meta(title=N_("Expert game (action cards)"))] = False
+    data: Annotated[str | None, msgspec.Meta(title=N_("Data file"))] = None  # its text, recorded
+    data_name: Annotated[str | None, msgspec.Meta(title=N_("Data file name"))] = None
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
         status = _("Winner: {players}", players=", ".join(player(view, s, _, table) for s in view["winners"]))
     else:
         status = _("Turn: {player}", player=player(view, view["turn"], _, table))
-    body = standard_frame(canvas, _("Crazy Race"), status, table)
+    body = standard_frame(canvas, _("Crazy Race (Gewalt)"), status, table)
     if view["over"]:
         _scores(canvas, body, view, _, table)
         return

@@ -11,6 +11,7 @@ from companion.games.schacht.commands import COMMANDS
 from companion.games.schacht.data import MODELS, Deck, load
 from companion.games.schacht.track import FINISH, Travel, travel
 from companion.games.spec import Command, IllegalMove
+from companion.i18n import N_
 from companion.tomlfile import key_of
 
 ROUNDS = 3
@@ -20,14 +21,20 @@ VARIANTS = ("shuffled_piles", "end_penalty", "steal_second_home", "next_lower_wi
 class SchachtOptions(msgspec.Struct, forbid_unknown_fields=True):
     """Setup options: players, the rulebook's variants (all off by default), and a replacement data file."""
 
-    players: Annotated[int, msgspec.Meta(ge=3, le=4)] = 3
-    shuffled_piles: bool = False  # points piles shuffled, only the top card visible
-    end_penalty: bool = False  # the rearmost locos' players lose points cards at the end
-    steal_second_home: bool = False  # a 2nd loco home takes a random points card from another player
-    next_lower_wins: bool = False  # a tie for most points goes to the next-lower score
-    fewer_points: bool = False  # the lowest points cards are left out of each pile
-    data: str | None = None  # the TEXT of a replacement data file (recorded, so replays need no file)
-    data_name: str | None = None  # its file name, for error messages
+    players: Annotated[int, msgspec.Meta(ge=3, le=4, title=N_("Players"))] = 3
+    shuffled_piles: Annotated[bool, msgspec.Meta(
+        title=N_("Variant: shuffled points piles, only the top card shown"))] = False
+    end_penalty: Annotated[bool, msgspec.Meta(
+        title=N_("Variant: the rearmost locomotives' players lose points cards at the end"))] = False
+    steal_second_home: Annotated[bool, msgspec.Meta(
+        title=N_("Variant: a 2nd locomotive home takes a random points card from another player"))] = False
+    next_lower_wins: Annotated[bool, msgspec.Meta(
+        title=N_("Variant: a tie for most points goes to the next-lower score"))] = False
+    fewer_points: Annotated[bool, msgspec.Meta(
+        title=N_("Variant: the lowest points cards are left out of each pile"))] = False
+    # The TEXT of a replacement data file (recorded, so replays need no file) and its name for errors.
+    data: Annotated[str | None, msgspec.Meta(title=N_("Data file"))] = None
+    data_name: Annotated[str | None, msgspec.Meta(title=N_("Data file name"))] = None
 
 
 @dataclass(frozen=True)
