@@ -58,7 +58,8 @@ class Phone:
                         self.latest = max(self.latest, msg["data"]["version"])
                         self.arrived.setdefault(self.latest, now)
                         self.changed.notify_all()
-        except (OSError, ConnectionError, http.client.HTTPException, ValueError) as exc:
+        # AttributeError: http.client drops its socket under a reader when close() races it.
+        except (OSError, ConnectionError, http.client.HTTPException, ValueError, AttributeError) as exc:
             with self.changed:
                 self.error = f"read: {type(exc).__name__}"
                 self.changed.notify_all()
