@@ -8,7 +8,7 @@ import queue
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import msgspec
@@ -26,16 +26,22 @@ UNDO = "undo"
 END_GAME = "end_game"
 HOST_COMMANDS = frozenset({NEW_GAME, UNDO, END_GAME})
 IDLE_GAME = "dice"  # what the table offers between games
+HISTORY_LENGTH = 12  # public history entries a session keeps: what a phone's scoreboard lists
 
 
 @dataclass(frozen=True)
 class Session:
-    """One game in progress. `before` is the session the last command was applied to (for undo)."""
+    """One game in progress. `before` is the session the last command was applied to (for undo).
+
+    `history` is the public history, newest last: who acted (a seat, or None) and the command's
+    kind, never its args. It lives in the session so an undo takes the undone line away with it.
+    """
 
     game: str
     options: Mapping[str, Any]
     state: Any
     before: Session | None = None
+    history: tuple[dict, ...] = ()
 
     @property
     def spec(self) -> GameSpec:
@@ -49,7 +55,7 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
         if session is None or session.game == IDLE_GAME:
             raise IllegalMove("No game is running: start one first.")
         session, _ = advance(None, NEW_GAME, None, {"game": IDLE_GAME}, draws)
-        return session, [{"type": "game_ended"}]
+        return replace(session, history=({"seat": None, "kind": END_GAME},)), [{"type": "game_ended"}]
     if kind == NEW_GAME:
         name = args.get("game")
         try:
@@ -63,7 +69,8 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
             except msgspec.ValidationError as exc:
                 raise IllegalMove("Invalid game options: {detail}.", detail=str(exc)) from exc
         state = spec.setup(options, draws)
-        return Session(spec.name, options, state), [{"type": "new_game", "game": spec.name}]
+        return (Session(spec.name, options, state, history=({"seat": None, "kind": NEW_GAME},)),
+                [{"type": "new_game", "game": spec.name}])
     if session is None:
         raise IllegalMove("No game is running: start one first.")
     if kind == UNDO:
@@ -74,7 +81,15 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
         raise IllegalMove("Your seat is not playing in this game: ask the host to start one with "
                           "more players.")
     state, events = session.spec.apply(session.state, Command(kind, args, seat), draws)
-    return Session(session.game, session.options, state, session), events
+    line = {"seat": seat if seat is not None else _turn(session), "kind": kind}
+    return Session(session.game, session.options, state, session,
+                   (*session.history, line)[-HISTORY_LENGTH:]), events
+
+
+def _turn(session: Session) -> int | None:
+    """Whose turn the public view says it is: a device button acts for them."""
+    turn = session.spec.public_view(session.state).get("turn")
+    return turn if type(turn) is int else None
 
 
 def replay(records: Iterable[Record]) -> tuple[Session | None, int]:

@@ -118,6 +118,9 @@ def test_two_phones_join_the_host_starts_dice_and_a_twin_roll_reaches_both(simul
     ctx3, watcher = new_phone(browser)
     watcher.goto(base)
     expect(watcher.locator("#dice-history li")).to_have_count(2)
+    # The public history, newest first: who did what, in the phone's language.
+    expect(watcher.locator("#table-history li")).to_have_text(
+        ["Bob a lancé les dés", "Le boîtier a lancé les dés", "Nouvelle partie"])
     shoot(watcher, "scoreboard", tmp_path)
     join_ctx, newcomer = new_phone(browser)
     newcomer.goto(f"{base}j/{code}")

@@ -512,3 +512,43 @@ def test_commands_after_stop_are_refused_not_left_hanging(tmp_path):
     table.stop()
     result = table.submit(Command("roll")).result(timeout=1)
     assert not result.ok and result.error.msgid == "The table is shutting down."
+
+
+# --- the public history --------------------------------------------------------------------
+def history(table: Table) -> list[tuple]:
+    return [(line["seat"], line["kind"]) for line in table.latest.session.history]
+
+
+def test_the_history_lists_who_did_what_and_never_a_value(db):
+    with running(db) as table:
+        table.seating(lambda roster, count: roster.claim(1, "Bob", count))
+        assert history(table) == [(None, "new_game")]
+        roll(table)
+        assert table.call(Command("roll", {}, 1)).ok
+        assert table.call(Command("set_dice", {"count": 3}, 1)).ok
+        assert history(table) == [(None, "new_game"), (None, "roll"), (1, "roll"), (1, "set_dice")]
+        assert all(set(line) == {"seat", "kind"} for line in table.latest.session.history)
+        assert table.call(Command(UNDO)).ok  # the undone line goes with the undone move
+        assert history(table) == [(None, "new_game"), (None, "roll"), (1, "roll")]
+    with running(db) as table:  # a restart rebuilds it from the record
+        assert history(table) == [(None, "new_game"), (None, "roll"), (1, "roll")]
+        assert table.call(Command("end_game")).ok is False  # free dice is the idle game: nothing to end
+        assert table.call(Command(NEW_GAME, {"game": "dice"})).ok
+        assert history(table) == [(None, "new_game")]
+
+
+def test_the_history_keeps_the_newest_lines_only(table):
+    from companion.table import HISTORY_LENGTH
+
+    for _ in range(HISTORY_LENGTH + 3):
+        roll(table)
+    assert history(table) == [(None, "roll")] * HISTORY_LENGTH
+
+
+def test_a_device_command_is_put_down_to_whose_turn_it_is(table):
+    assert table.call(Command(NEW_GAME, {"game": "gewalt", "options": {"players": 3}})).ok
+    first = table.latest.public["turn"]
+    assert table.call(Command("roll")).ok  # the device's ROLL plays for the seat whose turn it is
+    assert history(table)[-1] == (first, "roll")
+    assert table.call(Command("end_game")).ok
+    assert table.latest.game == "dice" and history(table) == [(None, "end_game")]

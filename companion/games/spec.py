@@ -112,6 +112,8 @@ class GameSpec:
     - dice_shown(public_view) -> list of die faces the LED dice hold
     - colours: the seats' colours, in seat order; a game with seats reads how many are in play
       from its `players` option
+    - history_lines: each command kind's line in the public history, a msgid with `{who}` for
+      the player who acted (a kind not listed shows as its name)
     """
 
     name: str
@@ -127,6 +129,7 @@ class GameSpec:
     seats: tuple[int, int] = (0, 0)  # min, max players with a private page
     options: type | None = None  # msgspec.Struct validating the setup options
     colours: tuple[Colour, ...] = ()
+    history_lines: Mapping[str, str] = field(default_factory=dict)
 
     def seats_in_play(self, options: Mapping[str, Any]) -> int:
         """How many seats this game has, from its options (its `players`, else the most it allows)."""

@@ -30,7 +30,7 @@ def message(event: str, data: dict, version: int | None = None) -> bytes:
 def public_payload(update: Update) -> dict:
     """What every phone may see: never the command's args or the events, which a game may not vet."""
     return {"version": update.version, "game": update.game, "public": update.public,
-            "seats": list(update.seats)}
+            "seats": list(update.seats), "history": list(update.session.history) if update.session else []}
 
 
 def seat_legal(update: Update, seat: int) -> list[str]:

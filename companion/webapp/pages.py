@@ -8,7 +8,7 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, render_template, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from companion.i18n import LANGUAGES
+from companion.i18n import LANGUAGES, N_
 from companion.webapp import _, request_language
 from companion.webapp.api import device_state, error_response, seat_of
 from companion.webapp.events import public_payload, seat_legal
@@ -45,7 +45,14 @@ def _context() -> dict:
         "game_script": _game_script(game) if game else None,
         "seat_script": _game_script(f"{game}-seat") if game else None,
         "snapshot": public_payload(latest),
+        "history_lines": _history_lines(latest.session.spec.history_lines if latest.session else {}),
     }
+
+
+def _history_lines(lines: dict) -> dict[str, str]:
+    """Each command kind's history line in the reader's language, `{who}` left for the page to fill."""
+    table = {"new_game": N_("New game"), "end_game": N_("Game over: back to free dice")}
+    return {kind: _(msgid, who="{who}") for kind, msgid in {**table, **lines}.items()}
 
 
 @bp.get("/")

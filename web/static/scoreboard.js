@@ -4,7 +4,19 @@
 (() => {
   const root = document.getElementById("game");
   const pageGame = root.dataset.game;
+  const lines = JSON.parse(document.getElementById("history-lines").textContent);
   let version = -1;
+
+  // The table's public history, newest first: who acted and what kind of move, never its values.
+  function renderHistory(history, seatList) {
+    const names = new Map((seatList || []).map((s) => [s.seat, s.name || Companion.t(`colour_${s.colour}`)]));
+    const items = (history || []).slice().reverse().map((entry) => {
+      const who = entry.seat === null || entry.seat === undefined ? lines.the_device : names.get(entry.seat);
+      const line = (lines[entry.kind] || entry.kind.replace(/_/g, " ")).replace("{who}", who || lines.the_device);
+      return Companion.el("li", { text: line });
+    });
+    document.getElementById("table-history").replaceChildren(...items);
+  }
 
   function render(payload) {
     // Another game started: its fragment and script differ, so load the page afresh.
@@ -13,6 +25,7 @@
     version = payload.version;
     document.body.dataset.version = String(version);
     Companion.renderSeats(document.getElementById("seats-bar"), payload.seats, payload.public && payload.public.turn);
+    renderHistory(payload.history, payload.seats);
     const renderer = Companion.games[payload.game];
     if (renderer) renderer.render(root, payload.public, payload);
     else Companion.renderView(document.getElementById("public-view"), payload.public);

@@ -22,4 +22,5 @@ SPEC = GameSpec(
     dice_shown=dice_shown,
     seats=(0, MAX_SEATS),  # any seated phone may roll
     options=DiceOptions,
+    history_lines={"roll": N_("{who} rolled the dice"), "set_dice": N_("{who} changed the number of dice")},
 )

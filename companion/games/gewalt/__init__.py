@@ -25,4 +25,14 @@ SPEC = GameSpec(
     seats=(3, 5),
     options=GewaltOptions,
     colours=COLOURS,
+    history_lines={
+        "roll": N_("{who} rolled and moved"),
+        "play_section": N_("{who} placed a section card"),
+        "discard_section": N_("{who} discarded a section card"),
+        "attack": N_("{who} played an attack card"),
+        "relocate": N_("{who} moved a section card"),
+        "discard_action": N_("{who} discarded an action card"),
+        "counter": N_("The attack was countered"),
+        "allow": N_("The attack stands"),
+    },
 )

@@ -21,6 +21,14 @@ SPEC = GameSpec(
     dice_shown=dice_shown,
     seats=(3, 4),
     options=SchachtOptions,
+    history_lines={
+        "place": N_("{who} placed a card face down"),
+        "pass": N_("{who} passed"),
+        "move": N_("{who} moved locomotives"),
+        "take_back": N_("{who} settled their take-back"),
+        "recall": N_("{who} recalled their discards"),
+        "next": N_("The next stage is revealed"),
+    },
     colours=COLOURS,
 )
 
