@@ -98,7 +98,7 @@
 
   function seatRow(s) {
     const name = Companion.el("input", { type: "text", maxlength: "24", value: s.name, "aria-label": strings.name_for,
-                                         placeholder: strings.name_for });
+                                         placeholder: strings.name });
     const give = Companion.el("button", { type: "button", class: "secondary", text: strings.give });
     give.addEventListener("click", async () => {
       const answer = await Companion.request("POST", `/api/seats/${s.seat}/assign`, { name: name.value }, H());
@@ -110,12 +110,14 @@
       if (answer.ok) showLink(s.seat, answer);
     });
     const free = Companion.el("button", { type: "button", class: "secondary", text: strings.free_seat });
-    free.disabled = !s.name;
     free.addEventListener("click", () => Companion.request("POST", `/api/seats/${s.seat}/free`, {}, H()));
-    return Companion.el("li", { "data-seat": String(s.seat), style: `--seat: ${s.ink}` }, [
+    // A free seat only needs a name and "give"; a taken one a new link or freeing: one line each.
+    name.readOnly = Boolean(s.name);
+    const buttons = s.name ? [renew, free] : [give];
+    return Companion.el("li", { "data-seat": String(s.seat), "data-taken": String(Boolean(s.name)), style: `--seat: ${s.ink}` }, [
       Companion.el("span", { class: "swatch", "aria-hidden": "true" }),
       Companion.el("strong", { text: `${Companion.t("seat_n", { n: s.seat + 1 })} · ${Companion.t(`colour_${s.colour}`)}` }),
-      name, Companion.el("div", { class: "row" }, [give, renew, free]),
+      Companion.el("div", { class: "seat-line" }, [name, ...buttons]),
     ]);
   }
 
