@@ -74,8 +74,9 @@ class Controller(Protocol):
         """`key` is "a".."d" or "roll", with ":hold" for a long press. Returns a Command to submit,
         HANDLED when the press only moved the input along, or None to refuse it (the device blinks)."""
 
-    def leds(self, view: View) -> list[int] | None:
-        """Faces for the LED dice while an input is in progress (e.g. a value being chosen), else None."""
+    def leds(self, view: View) -> list[int | None] | None:
+        """Faces for the LED dice while an input is in progress (e.g. a value being chosen), else None.
+        A None face leaves that die dark (0 would light no pip either, but reads as a value)."""
 
     def entry(self, view: View) -> Mapping[str, Any] | None:
         """The public part of the input in progress, for the e-ink (e.g. which side), else None."""
