@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from daemon_process import free_port
+from gewalt_play import SeededDraws, play, play_out, random_command
 from PIL import Image
 from polling import wait_for
-from test_gewalt_helpers import SeededDraws, play, play_out, random_command
 from test_panels import assert_fits
 
 from companion.config import Config

@@ -6,9 +6,9 @@ import random
 from dataclasses import replace
 
 import pytest
+from gewalt_play import SeededDraws, play, play_out, random_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_gewalt_helpers import SeededDraws, play, play_out, random_command
 
 from companion.games.gewalt import board, data, rules, views
 from companion.games.gewalt.board import FINISHED

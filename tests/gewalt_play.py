@@ -1,4 +1,4 @@
-"""Helpers for the Crazy Race tests: draws with chosen dice, and a random legal player."""
+"""Random play of Crazy Race (Gewalt) for the tests: draws with chosen dice, and a random legal player."""
 
 from __future__ import annotations
 

@@ -1,0 +1,50 @@
+"""Random play of Crazy Race (Schacht) for the tests: seeded draws and a random legal player."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from companion.draws import Draws
+from companion.games.schacht.rules import actor, legal, open_sides
+from companion.games.schacht.views import public_view
+from companion.games.spec import Command
+
+
+class SeededDraws(Draws):
+    """Draws from a seeded generator, so hypothesis can shrink and replay a failing game."""
+
+    def __init__(self, rng: random.Random):
+        super().__init__()
+        self.rng = rng
+
+    def below(self, n: int) -> int:
+        value = self.rng.randrange(n)
+        self.taken.append(value)
+        return value
+
+
+def random_command(state, rng: random.Random) -> Command:
+    """One legal command: mostly the seat to act, sometimes a recall by anyone."""
+    recallers = [s for s in range(state.players) if "recall" in legal(state, s)]
+    if recallers and rng.random() < 0.08:
+        return Command("recall", {}, rng.choice(recallers))
+    who = actor(state)
+    kinds = [k for k in legal(state, who) if k != "recall"] if who is not None else legal(state, None)
+    kind = rng.choice(kinds)
+    seat = who if rng.random() < 0.5 else None
+    if kind == "place":
+        side, value = rng.choice(open_sides(state)), rng.choice(state.hands[who])
+        return Command(kind, {"side": side, "value": value}, seat)
+    if kind == "move":
+        deciding = public_view(state)["deciding"]
+        locos, steps = list(deciding["locos"]), deciding["steps"]
+        rng.shuffle(locos)
+        if not deciding["split"]:
+            return Command(kind, {"moves": [{"loco": locos[0], "steps": steps}]}, seat)
+        shares = Counter(rng.choice(locos) for _ in range(steps))
+        return Command(kind, {"moves": [{"loco": m, "steps": n} for m, n in shares.items()]}, seat)
+    if kind == "take_back":
+        cards = public_view(state)["takeback"][0]["cards"]
+        return Command(kind, {"value": rng.choice([None, *cards])}, seat)
+    return Command(kind, {}, seat)
