@@ -10,6 +10,7 @@ from __future__ import annotations
 import http.client
 import json
 import resource
+import socket
 import statistics
 import sys
 import tempfile
@@ -75,8 +76,17 @@ class Phone:
             return next((self.arrived[v] for v in range(version, self.latest + 1) if v in self.arrived), None)
 
     def close(self) -> None:
-        if self.client is not None:
-            self.client.close()
+        if self.client is None:
+            return
+        # Closing a response blocks while this phone's reader thread sits in recv() holding the
+        # buffer's lock: shut the socket down first, so the read returns and the close can go on.
+        sock = getattr(getattr(self.client.response.fp, "raw", None), "_sock", None)
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        self.client.close()
 
 
 def post_roll(conn: http.client.HTTPConnection, host: str) -> int:
@@ -129,11 +139,11 @@ def run(phones: int, commands: int) -> dict:
                     slowest.append(max(got))
                 server_threads = max(server_threads, server_side_threads())
             connected = sum(1 for phone in crowd if phone.open and phone.latest >= version)
+            errors = sorted({phone.error for phone in crowd if phone.error})  # before closing makes more
         finally:
             conn.close()
             for phone in crowd:
                 phone.close()
-        errors = sorted({phone.error for phone in crowd if phone.error})
     return {
         "phones": phones,
         "connected": connected,

@@ -150,7 +150,7 @@ def test_every_frame_fits_every_panel(label, lang):
         canvas = render("gewalt", view, model, lang, info)
         assert_fits(canvas, f"{label} on {name}")
         texts = [e.label for e in canvas.elements if e.kind == "text"]
-        assert _("Crazy Race") in texts
+        assert _("Crazy Race (Gewalt)") in texts
         if model.size[0] >= 400:  # a long player name may end in an ellipsis; nothing else may
             cut = [e.label for e in canvas.elements if e.kind == "text" and e.shortened]
             assert all(label[:2] in {"A ", "B ", "C ", "D ", "E "} for label in cut), (name, cut)

@@ -1,0 +1,435 @@
+"""Both Crazy Races keep their secrets: one seat's hidden values change nothing anyone else is shown.
+
+Secret values here are small integers (a driver card, a bet's target places, a section length), so they
+cannot be searched for in the outputs the way tests/test_secret_sweep.py searches for its fake game's
+secret. The check is non-interference instead. Hypothesis picks a seed, the players and the options; a
+random legal game is played to its end and stopped at several points (one in each phase it went
+through, and a few more). At each point, for each seat X, a twin state is built in which only X's
+secrets differ, still a state the game could be in. Everything X does not own must be the same for the
+state and its twin:
+- the public view, and the legal moves of the table (the device) and of every other seat;
+- every other seat's private view;
+- what the HTTP layer answers: /api/state, the public live stream's snapshot and the scoreboard page
+  (anyone), each other seat's /api/seat/<token>, its live stream and its seat page;
+- the rules' answer to every kind of command, with random args, from every other seat and from the
+  table (when it acts for another seat): accepted, or refused with the same reason;
+- the device: the LED dice and the input's public part while random buttons are pressed (the controller
+  is handed the public view only, as the daemon does, so even X's own input at the device shows the
+  same for both);
+- the e-ink frame, in French and in English.
+X's own private view must differ, or the twin hid nothing and the check could not fail.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+import msgspec.inspect
+from gewalt_play import SeededDraws as GewaltDraws
+from gewalt_play import play_out
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from schacht_play import SeededDraws as SchachtDraws
+from schacht_play import random_command as schacht_command
+from webfixtures import Runtime
+
+from companion import games
+from companion.devices.panels import DEFAULT_PANEL, panel
+from companion.games.gewalt import commands as gewalt_commands
+from companion.games.gewalt import data as gewalt_data
+from companion.games.gewalt import rules as gewalt_rules
+from companion.games.gewalt.rules import Deck
+from companion.games.schacht import commands as schacht_commands
+from companion.games.schacht import rules as schacht_rules
+from companion.games.schacht.rules import Placement
+from companion.games.schacht.views import private_view
+from companion.games.spec import HANDLED, Command, IllegalMove, TableInfo
+from companion.render.screens import render
+from companion.seats import MAX_SEATS
+from companion.table import Session, Update
+from companion.webapp import create_app
+
+URL = "http://192.168.1.20:8080/"
+NAMES = ("Ada", "", "Chloé", "Dimitri-Alexandre", "Eve")
+KEYS = ("a", "b", "c", "d", "roll", "a:hold", "b:hold", "c:hold", "roll:hold")
+LANGUAGES = ("fr", "en")
+HOST = "host-token-of-the-still-table"
+TOKENS = tuple(f"seat-{seat}-token-of-the-still-table" for seat in range(MAX_SEATS))
+SCHACHT_VARIANTS = ("shuffled_piles", "steal_second_home", "fewer_points", "end_penalty", "next_lower_wins")
+
+
+# --- what a reader other than seat X is shown ---------------------------------------------------------
+class StillTable:
+    """What the routes read of a table, held at one update: the latest, the tokens. It never writes."""
+
+    def __init__(self):
+        self.latest: Update | None = None
+
+    def subscribe(self, subscriber):
+        return lambda: None
+
+    def host_token(self) -> str:
+        return HOST
+
+    def seat_for_token(self, token: str) -> int | None:
+        return TOKENS.index(token) if token in TOKENS else None
+
+
+@functools.cache
+def still_app():
+    """The real app (routes, templates, live streams) over a still table: one for the whole module."""
+    table = StillTable()
+    app = create_app(Runtime(table=table, language="fr", url=URL))
+    return table, app.test_client()
+
+
+def http_answers(update: Update, seats: list[int]) -> dict[tuple[str, int | None], bytes]:
+    """The routes' answers for `update`: the public ones, then each of `seats`' own."""
+    table, client = still_app()
+    table.latest = update
+    routes: list[tuple[str, int | None]] = [("/api/state", None), ("/api/events", None), ("/", None)]
+    for seat in seats:
+        token = TOKENS[seat]
+        routes += [(f"/api/seat/{token}", seat), (f"/api/seat/{token}/events", seat),
+                   (f"/seat/{token}", seat)]
+    out = {}
+    for path, owner in routes:
+        stream = path.endswith("/events")
+        response = client.get(path, buffered=not stream)
+        try:
+            assert response.status_code == 200, (path, response.status_code)
+            body = next(iter(response.response)) if stream else response.get_data()  # a stream's snapshot
+        finally:
+            response.close()
+        out[(f"GET {path.replace(TOKENS[owner], '<token>') if owner is not None else path}", owner)] = body
+    return out
+
+
+def device_trace(spec, view: dict, presses: list[str]) -> tuple[list, object]:
+    """Each press's answer, the LED dice and the input's public part after it; the last entry."""
+    controller = spec.controls()
+    trace = []
+    for key in presses:
+        answer = controller.press(key, view)
+        entering = controller.leds(view)
+        trace.append((key, "handled" if answer is HANDLED else answer,
+                      entering if entering is not None else spec.dice_shown(view), controller.entry(view)))
+    return trace, controller.entry(view)
+
+
+def random_value(info, rng: random.Random):
+    """A value of the msgspec type `info`, drawn within its bounds: a command's args, legal now or not."""
+    if isinstance(info, msgspec.inspect.Metadata):
+        return random_value(info.type, rng)
+    if isinstance(info, msgspec.inspect.StructType):
+        return {f.encode_name: random_value(f.type, rng) for f in info.fields}
+    if isinstance(info, msgspec.inspect.IntType):
+        return rng.randint(info.ge, info.le)
+    if isinstance(info, msgspec.inspect.LiteralType):
+        return rng.choice(info.values)
+    if isinstance(info, msgspec.inspect.ListType):
+        size = rng.randint(info.min_length, info.max_length)
+        return [random_value(info.item_type, rng) for _ in range(size)]
+    if isinstance(info, msgspec.inspect.UnionType):
+        return random_value(rng.choice(info.types), rng)
+    if isinstance(info, msgspec.inspect.NoneType):
+        return None
+    raise TypeError(f"no random value for {info}")
+
+
+def probes(name: str, state, owner: int, rng: random.Random) -> list[Command]:
+    """Commands of the seats other than `owner`, every kind with random args; the table's too, unless it
+    would act for `owner` (the device sends for whoever's turn it is)."""
+    game = GAMES[name]
+    senders = [s for s in range(state.players) if s != owner]
+    if game.actor(state) != owner:
+        senders.append(None)
+    return [Command(kind, random_value(msgspec.inspect.type_info(schema), rng), sender)
+            for sender in senders for kind, schema in game.commands.items()]
+
+
+def answer(name: str, state, command: Command):
+    """What the rules answer a command: accepted, or refused with the reason the sender reads."""
+    try:
+        games.get(name).apply(state, command, GAMES[name].draws())
+    except IllegalMove as refusal:
+        return "refused", refusal.msgid, refusal.params
+    return ("accepted",)
+
+
+def outputs(name: str, options: dict, state, presses: list[str], commands: list[Command] = (), *,
+            others_of: int | None = None, frames: bool = True) -> dict[tuple[str, int | None], object]:
+    """Every output of `state`, keyed (what, whose): whose is the seat that owns it, None for everyone.
+
+    With `others_of` = X, the outputs owned by X are left out but for X's private view (the twin check
+    compares the rest and needs that one to see the twin changed something).
+    """
+    spec = games.get(name)
+    players = spec.seats_in_play(options)
+    public = spec.public_view(state)
+    session = Session(name, options, state, history=({"seat": None, "kind": "new_game"},))
+    update = Update(7, name, public, session=session, seats=())
+    others = [s for s in range(players) if s != others_of]
+    out: dict[tuple[str, int | None], object] = {("public view", None): public,
+                                                 ("legal moves", None): spec.legal(state, None)}
+    for seat in range(players):
+        out[("private view", seat)] = spec.private_view(state, seat)
+    for seat in others:
+        out[("legal moves", seat)] = spec.legal(state, seat)
+    out |= http_answers(update, others)
+    for command in commands:
+        out[(f"answer to {command.kind} {dict(command.args)}", command.seat)] = answer(name, state, command)
+    trace, entry = device_trace(spec, public, presses)
+    out[("device buttons and LED dice", None)] = trace
+    if frames:
+        info = TableInfo(URL, "K7QF", NAMES[:players], entry)
+        for lang in LANGUAGES:
+            image = render(name, public, panel(DEFAULT_PANEL), lang, info).image
+            out[(f"e-ink frame ({lang})", None)] = image.tobytes()
+    return out
+
+
+def leaks(name: str, options: dict, state, twin, seat: int, rng: random.Random,
+          frames: bool = True) -> list[str]:
+    """The outputs seat `seat` does not own that differ between `state` and its `twin` (none, if kept)."""
+    presses = [rng.choice(KEYS) for _ in range(rng.randrange(2, 14))]
+    commands = probes(name, state, seat, rng)
+    real = outputs(name, options, state, presses, commands, frames=frames)
+    other = outputs(name, options, twin, presses, commands, others_of=seat, frames=frames)
+    assert real[("private view", seat)] != other[("private view", seat)], \
+        f"the twin changed nothing seat {seat} sees: the check could not fail"
+    return [f"{what} (seat {owner})" if owner is not None else what
+            for (what, owner), value in other.items() if owner != seat and real[(what, owner)] != value]
+
+
+# --- Crazy Race (Gewalt): bets, section and action hands ------------------------------------------------
+GEWALT_SECRETS = ("bet", "sections", "actions")
+
+
+def _put(items: tuple, index: int, value) -> tuple:
+    return (*items[:index], value, *items[index + 1:])
+
+
+def _swap_some(hand: tuple, deck: Deck, rng: random.Random) -> tuple[tuple, Deck]:
+    """Some of `hand`'s cards traded with face-down ones of the deck (pile or discards), values differing."""
+    rest = [*deck.pile, *deck.discard]
+    hand = list(hand)
+    order = list(range(len(hand)))
+    rng.shuffle(order)
+    for n, i in enumerate(order):
+        choices = [j for j, card in enumerate(rest) if card != hand[i]]
+        if choices and (n == 0 or rng.random() < 0.5):
+            j = rng.choice(choices)
+            hand[i], rest[j] = rest[j], hand[i]
+    pile = len(deck.pile)
+    return tuple(hand), Deck(tuple(rest[:pile]), tuple(rest[pile:]))
+
+
+def gewalt_secrets(state, seat: int) -> list[str]:
+    """What of `seat` is secret now: its bet until the end, its hands while it holds cards."""
+    held = [what for what in ("sections", "actions") if getattr(state, what)[seat]]
+    return [] if gewalt_rules.over(state) else ["bet", *held]
+
+
+def gewalt_twin(state, seat: int, rng: random.Random, what: list[str] | None = None):
+    """`state` with some of `seat`'s secrets changed (`what`, else a random choice of them), or None.
+
+    The bet becomes another bet card not dealt; hand cards are traded with face-down deck cards, so
+    every count the table sees (hands, piles, discards) stays the same.
+    """
+    secret = gewalt_secrets(state, seat)
+    if not secret:
+        return None
+    what = what or [w for w in secret if rng.random() < 0.6] or [rng.choice(secret)]
+    changes = {}
+    if "bet" in what:
+        spare = Counter(gewalt_data.load(state.players).bets) - Counter(state.bets)
+        bets = [bet for bet in spare.elements() if bet != state.bets[seat]]
+        changes["bets"] = _put(state.bets, seat, rng.choice(bets))
+    if "sections" in what:
+        hand, deck = _swap_some(state.sections[seat], state.section_deck, rng)
+        changes |= {"sections": _put(state.sections, seat, hand), "section_deck": deck}
+    if "actions" in what:
+        hand, deck = _swap_some(state.actions[seat], state.action_deck, rng)
+        changes |= {"actions": _put(state.actions, seat, hand), "action_deck": deck}
+    return replace(state, **changes)
+
+
+def gewalt_moment(state) -> str:
+    if gewalt_rules.over(state):
+        return "over"
+    if state.pending:
+        return "attack waiting for an answer"
+    if any(p == gewalt_rules.FINISHED for p in state.pawns):
+        return "a pawn home, the race goes on"
+    return "racing"
+
+
+def gewalt_game(players: int, expert: bool, seed: int) -> list[tuple[object, dict]]:
+    """Every state of one random legal game, with nothing else to know (the twin needs no history)."""
+    draws = GewaltDraws(seed)
+    states = [rules_state := gewalt_rules.setup({"players": players, "expert": expert}, draws)]
+    play_out(rules_state, random.Random(seed), draws, each=states.append)
+    return [(s, {}) for s in states]
+
+
+# --- Crazy Race (Schacht): hands, discards, face-down cards, take-back choices -----------------------------
+def schacht_twin(state, seat: int, rng: random.Random, took: int = 0, kept: int = 0):
+    """`state` with `seat`'s hidden cards dealt differently, or None when nothing of it is hidden.
+
+    Seat X's driver cards are its hand, its discards and its face-down cards beside sides not yet
+    evaluated; a twin deals the same cards differently over those places, the face-down cards keeping
+    their sides and their order. A take-back choice is secret too: for each one X made since its last
+    recall (`took` a card back, `kept` none) the twin may have chosen the other way, one card more or
+    fewer in hand, as long as X still has cards in hand exactly when it has (that the table sees) and
+    discards exactly when it has: the device offers the seat to act its recall only if it has discards,
+    as the face-down pile in front of a player shows at a real table.
+    Cards a seat waiting for its take-back played this stage stay in its discards (it chooses among them).
+    """
+    revealed = {o.side for o in state.outcomes}
+    reserved = Counter(schacht_rules.played(state, seat)) if seat in state.takeback else Counter()
+    free = list((Counter(state.discards[seat]) - reserved).elements())
+    hidden = [(side, i) for side, placed in enumerate(state.bids) if side not in revealed
+              for i, p in enumerate(placed) if p.seat == seat]
+    hand = list(state.hands[seat])
+    pool = [*hand, *free, *(state.bids[side][i].value for side, i in hidden)]
+    low, high = len(hand) - took, len(hand) + min(kept, len(free))
+    low, high = (max(low, 1), high) if hand else (0, 0)
+    before = private_view(state, seat)
+    for _ in range(30):
+        rng.shuffle(pool)
+        size = rng.randint(low, max(low, high))
+        new_hand, rest = sorted(pool[:size]), pool[size:]
+        new_free, new_bids = rest[:len(rest) - len(hidden)], rest[len(rest) - len(hidden):]
+        bids = [list(side) for side in state.bids]
+        for (side, i), value in zip(hidden, new_bids, strict=True):
+            bids[side][i] = Placement(seat, value)
+        twin = replace(state, hands=_put(state.hands, seat, tuple(new_hand)),
+                       discards=_put(state.discards, seat, tuple(sorted([*new_free, *reserved.elements()]))),
+                       bids=tuple(tuple(side) for side in bids))
+        if private_view(twin, seat) != before and bool(twin.discards[seat]) == bool(state.discards[seat]):
+            return twin
+    return None
+
+
+def schacht_game(players: int, variants: dict, seed: int) -> list[tuple[object, dict]]:
+    """Every state of one random legal game, each with the take-back choices made since each recall."""
+    rng = random.Random(seed)
+    draws = SchachtDraws(rng)
+    state = schacht_rules.setup({"players": players, **variants}, draws)
+    took, kept = [0] * players, [0] * players
+    states = [(state, {"took": tuple(took), "kept": tuple(kept)})]
+    for _ in range(400):
+        if state.phase == "over":
+            return states
+        command = schacht_command(state, rng)
+        who = schacht_rules.actor(state) if command.seat is None else command.seat
+        state, _events = schacht_rules.apply(state, command, draws)
+        if command.kind == "take_back":
+            (took if command.args["value"] is not None else kept)[who] += 1
+        if command.kind == "recall":
+            took[who] = kept[who] = 0
+        states.append((state, {"took": tuple(took), "kept": tuple(kept)}))
+    raise AssertionError("a game of 8 stages ends")
+
+
+def schacht_moment(state) -> str:
+    return state.phase
+
+
+# --- the check, for either game --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Game:
+    name: str
+    moment: Callable
+    twin: Callable  # (state, seat, rng, history) -> twin or None
+    actor: Callable  # state -> the seat the table's own commands act for
+    commands: dict  # kind -> msgspec Struct of its args
+    draws: Callable  # () -> draws, the same sequence each time
+
+
+GAMES = {
+    "gewalt": Game("gewalt", gewalt_moment, lambda state, seat, rng, history: gewalt_twin(state, seat, rng),
+                   gewalt_rules.actor, gewalt_commands.COMMANDS, lambda: GewaltDraws(0)),
+    "schacht": Game("schacht", schacht_moment, lambda state, seat, rng, history: schacht_twin(
+        state, seat, rng, history["took"][seat], history["kept"][seat]),
+        schacht_rules.actor, schacht_commands.COMMANDS, lambda: SchachtDraws(random.Random(0))),
+}
+
+
+def stops(record: list, moment: Callable, rng: random.Random, extra: int = 2) -> list[int]:
+    """Where to stop the game: one random state of each moment it went through, and `extra` more."""
+    by_moment = defaultdict(list)
+    for index, (state, _history) in enumerate(record):
+        by_moment[moment(state)].append(index)
+    chosen = {rng.choice(indexes) for indexes in by_moment.values()}
+    return sorted(chosen | {rng.randrange(len(record)) for _ in range(extra)})
+
+
+@dataclass
+class Checked:
+    """What one game's check did: twins compared per moment, and where no twin was possible."""
+
+    twins: Counter = field(default_factory=Counter)
+    none: Counter = field(default_factory=Counter)
+
+
+def check_game(name: str, options: dict, record: list, rng: random.Random, frames_at: int = 2) -> Checked:
+    game, done = GAMES[name], Checked()
+    spots = stops(record, game.moment, rng)
+    framed = set(rng.sample(spots, min(frames_at, len(spots))))
+    for index in spots:
+        state, history = record[index]
+        players = games.get(name).seats_in_play(options)
+        for seat in range(players):
+            twin = game.twin(state, seat, rng, history)
+            if twin is None:
+                done.none[game.moment(state)] += 1
+                continue
+            found = leaks(name, options, state, twin, seat, rng, frames=index in framed)
+            assert not found, f"seat {seat}'s secrets reach {found} ({game.moment(state)}, move {index})"
+            done.twins[game.moment(state)] += 1
+    return done
+
+
+# --- the properties ------------------------------------------------------------------------------------
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(3, 5), expert=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_gewalt_no_seat_sees_anothers_bet_or_hands(players, expert, seed):
+    options = {"players": players, "expert": expert}
+    record = gewalt_game(players, expert, seed)
+    done = check_game("gewalt", options, record, random.Random(seed))
+    assert sum(done.twins.values()) >= players  # every stop but the end has secrets to vary
+    # At the end the bets are revealed by design: another bet now changes the public scores.
+    end = record[-1][0]
+    assert gewalt_rules.over(end) and gewalt_twin(end, 0, random.Random(seed)) is None
+    spare = Counter(gewalt_data.load(players).bets) - Counter(end.bets)
+    other = replace(end, bets=_put(end.bets, 0, next(b for b in spare.elements() if b != end.bets[0])))
+    view = games.get("gewalt").public_view(end)
+    assert [row["targets"] for row in view["scores"]] == [list(bet) for bet in end.bets]
+    assert games.get("gewalt").public_view(other) != view
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([3, 4]), seed=st.integers(0, 2**32 - 1),
+       variants=st.fixed_dictionaries({v: st.booleans() for v in SCHACHT_VARIANTS}))
+def test_schacht_no_seat_sees_anothers_hand_face_down_cards_or_take_back(players, seed, variants):
+    record = schacht_game(players, variants, seed)
+    done = check_game("schacht", {"players": players, **variants}, record, random.Random(seed))
+    # Only at the very start is every seat's hand all of its cards, known to all: nothing to vary.
+    assert sum(done.twins.values()) >= players * 2 and len(done.twins) >= 3, done
+
+
+def test_the_stops_reach_every_moment_of_both_games():
+    """Random play goes through every phase, so the stops (one per phase met) check each of them."""
+    met = {"gewalt": set(), "schacht": set()}
+    for seed in range(6):
+        met["gewalt"] |= {gewalt_moment(s) for s, _ in gewalt_game(3 + seed % 3, seed % 2 == 0, seed)}
+        met["schacht"] |= {schacht_moment(s) for s, _ in schacht_game(3 + seed % 2, {}, seed)}
+    assert met["gewalt"] == {"racing", "attack waiting for an answer", "a pawn home, the race goes on",
+                             "over"}
+    assert met["schacht"] == {"bid", "decide", "takeback", "review", "over"}
