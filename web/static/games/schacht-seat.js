@@ -51,7 +51,7 @@ Companion.seats.schacht = {
     root.querySelector("#schacht-sides").replaceChildren(...[0, 1, 2, 3].map((side) => {
       const face = view.card ? view.card.sides[side] : { loco: "", distance: "" };
       const cards = (mine.sides || [])[side] || [];
-      const label = `${"ABCD"[side]} · ${face.loco || "*"} ${face.distance}` +
+      const label = `${"ABCD"[side]} · ${face.loco || Companion.games.schacht.strings.free} ${face.distance}` +
         (cards.length ? ` (${this.text("here", { cards: cards.join("+") })})` : "") +
         (view.taboo === side ? ` (${this.strings.closed})` : "");
       const button = el("button", { type: "button", text: label });

@@ -43,14 +43,17 @@ Companion.games.schacht = {
     const round = view.phase === "bid" ? `, ${this.text("round", { r: view.round, rounds: view.rounds })}` : "";
     root.querySelector("#schacht-status").textContent =
       `${this.text("stage", { n: view.stage, total: view.stages })}${round} · ${this.headline(view, names)}`;
+    root.querySelector("#schacht-arrow").textContent = "\u2191\u2192\u2193\u2190"[view.card.arrow];
     const revealed = {};
     for (const r of view.revealed) revealed[r.side] = r;
     for (const box of root.querySelectorAll(".schacht-side")) {
       const side = Number(box.dataset.side);
       const face = view.card.sides[side];
       box.dataset.arrow = String(view.card.arrow === side);
-      box.querySelector(".face").textContent =
-        `${face.loco ? `\u{1F682}${face.loco}` : this.strings.free} ${face.distance}${view.card.arrow === side ? " \u2190" : ""}`;
+      // The loco as a badge, not an emoji: a phone without an emoji font would show a box.
+      box.querySelector(".face").replaceChildren(
+        face.loco ? el("span", { class: "loco", text: face.loco }) : this.strings.free,
+        el("strong", { class: "distance", text: String(face.distance) }));
       const backs = box.querySelector(".backs");
       const result = revealed[side];
       if (view.taboo === side) {
@@ -104,5 +107,6 @@ Companion.games.schacht = {
       if (view.final.early) lines.push(el("li", { text: this.strings.early }));
     }
     results.replaceChildren(...lines);
+    root.querySelector("#schacht-results-title").hidden = !lines.length;
   },
 };
