@@ -7,6 +7,7 @@ so the peak RSS and thread count include the phones' side as well as the server'
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import resource
@@ -82,10 +83,8 @@ class Phone:
         # buffer's lock: shut the socket down first, so the read returns and the close can go on.
         sock = getattr(getattr(self.client.response.fp, "raw", None), "_sock", None)
         if sock is not None:
-            try:
+            with contextlib.suppress(OSError):  # the server may have closed it already
                 sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
         self.client.close()
 
 
