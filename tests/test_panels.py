@@ -229,3 +229,21 @@ def test_text_that_fits_is_drawn_whole_at_the_largest_size():
     large = canvas.text(Box(0, 40, 400, 100), "Dés")
     assert small.label == large.label == "Dés" and not large.shortened
     assert large.box.height > small.box.height
+
+
+def test_the_driver_is_built_without_loading_pkg_resources():
+    """inky's namespace declaration would pull in setuptools' pkg_resources (slow, large) at start-up."""
+    import subprocess
+    import sys
+
+    code = ("import sys, importlib.util\n"
+            "from companion.devices.panels import panel\n"
+            "assert panel('impression-7.3').driver().width == 800\n"
+            "print('pkg_resources' in sys.modules, 'inky' in sys.modules)\n"
+            "print(importlib.util.find_spec('pkg_resources') is not None)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split("\n")[0] == "False True"
+    if out.split("\n")[1] == "True":  # setuptools is installed, so the hiding really was needed
+        later = subprocess.run([sys.executable, "-c", code + "import pkg_resources\n"],
+                               capture_output=True, text=True)
+        assert later.returncode == 0, later.stderr  # and pkg_resources still imports afterwards

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.devices.panels import PANELS
+from companion.devices.panels import PANELS, import_inky
 
 # The EEPROM's display_variant (inky/eeprom.py DISPLAY_VARIANT) -> our model name. This mirrors
 # inky/auto.py's auto(), which we must not call: with no EEPROM it parses the daemon's own argv.
@@ -46,8 +46,7 @@ def panel_for(eeprom) -> str:
 
 def detect_panel(i2c_bus=None) -> str:
     """The model name of the fitted panel, from its EEPROM on I2C bus 1 (or `i2c_bus`, an SMBus)."""
-    from inky import eeprom
-
+    eeprom = import_inky("inky.eeprom")
     try:
         found = eeprom.read_eeprom(i2c_bus=i2c_bus)
     except ImportError as exc:
