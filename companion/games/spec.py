@@ -1,13 +1,19 @@
-"""What a game registers to plug into the table: pure rules, views, screen, controls."""
+"""What a game registers to plug into the table: the whole contract between a game and the platform."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from functools import cached_property
+from importlib.resources import files
+from typing import Any
+
+import msgspec
 
 State = Any
-View = dict
+View = dict  # a view as every output reads it: plain JSON, what a phone receives
+Entry = Any  # a button input in progress: immutable, owned by the table, never recorded
+Faces = list  # LED dice faces: 1-6, or None for a dark die
 
 
 class IllegalMove(Exception):
@@ -26,9 +32,9 @@ class IllegalMove(Exception):
 class Command:
     """One input: a button, a phone or the command line asked the table for something.
 
-    `seat` is None for the table itself (device buttons, host): such a command acts for whoever's
-    turn it is. A seat's phone sends its own seat number, and the rules refuse it out of turn.
-    `args` is plain JSON.
+    `seat` is None for the table itself (device buttons, host): such a command acts for whoever must
+    act now (the spec's `actor`). A seat's phone sends its own seat number, and the rules refuse it
+    out of turn. `args` is plain JSON, exactly as the record holds it.
     """
 
     kind: str
@@ -38,11 +44,16 @@ class Command:
 
 @dataclass(frozen=True)
 class Colour:
-    """A seat's colour: `key` for code and CSS, `label` a msgid, `ink` an sRGB hex for pages."""
+    """A seat's colour: `key` for code and CSS, `label` a msgid, `ink` an sRGB hex for pages.
+
+    `panel` lists the panel inks nearest to it, best first (see render/palette.py): a panel with none
+    of them draws the seat in black, and the seat's initial tells it apart.
+    """
 
     key: str
     label: str
     ink: str
+    panel: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -50,7 +61,7 @@ class TableInfo:
     """What a screen may show besides the game's public view.
 
     `names[seat]` is the name a phone chose for that seat ("" if none); `entry` is the public part of
-    a button input in progress (from the controller), never a secret value.
+    a button input in progress (the controls' `shown`), never a secret value.
     """
 
     url: str
@@ -58,80 +69,155 @@ class TableInfo:
     names: tuple[str, ...] = ()
     entry: Mapping[str, Any] | None = None
 
+    def name(self, seat: int, colours: tuple[Colour, ...], tr: Callable[..., str]) -> str:
+        """The name of `seat` as a screen shows it: the chosen name, else its colour's label."""
+        chosen = self.names[seat] if seat < len(self.names) else ""
+        return chosen or (tr(colours[seat].label) if seat < len(colours) else str(seat + 1))
 
-HANDLED = object()
-"""A controller's answer to a press that only moved its own input along (no command yet)."""
+
+def _nothing(entry: Entry, view: View) -> None:
+    return None
 
 
-class Controller(Protocol):
-    """The device-side button flow of one game: a small state machine owned by the daemon.
+@dataclass(frozen=True)
+class Controls:
+    """The device's buttons for one game: pure functions of an immutable input in progress.
 
-    The table does not know it: what it holds is neither recorded nor shown to phones. It lets a
-    player enter a multi-step choice (a side, then a value) before one command goes to the table.
+    - `step(entry, key, view) -> (entry, command or None)`: `key` is "a".."d" or "roll", with
+      ":hold" for a long press; `entry` is None when no input is in progress. A press that returns
+      no command and the same entry changed nothing: the device shows that it was refused.
+    - `leds(entry, view)`: the LED faces while the input is in progress (e.g. a value being chosen).
+    - `shown(entry, view)`: the public part of the input, for the e-ink (never a secret value).
+
+    The table runs `step` on its own thread and drops the input whenever a command changes the game.
     """
 
-    def press(self, key: str, view: View) -> Command | object | None:
-        """`key` is "a".."d" or "roll", with ":hold" for a long press. Returns a Command to submit,
-        HANDLED when the press only moved the input along, or None to refuse it (the device blinks)."""
-
-    def leds(self, view: View) -> list[int | None] | None:
-        """Faces for the LED dice while an input is in progress (e.g. a value being chosen), else None.
-        A None face leaves that die dark (0 would light no pip either, but reads as a value)."""
-
-    def entry(self, view: View) -> Mapping[str, Any] | None:
-        """The public part of the input in progress, for the e-ink (e.g. which side), else None."""
+    step: Callable[[Entry, str, View], tuple[Entry, Command | None]]
+    leds: Callable[[Entry, View], Faces | None] = _nothing
+    shown: Callable[[Entry, View], Mapping[str, Any] | None] = _nothing
 
 
-class ButtonMap:
-    """The simplest controller: each key maps straight to a command made from the public view."""
+def button_map(keys: Mapping[str, Callable[[View], Command | None]]) -> Controls:
+    """The simplest controls: each key maps straight to a command made from the public view."""
 
-    def __init__(self, keys: Mapping[str, Callable[[View], Command | None]]):
-        self.keys = keys
+    def step(entry: Entry, key: str, view: View) -> tuple[Entry, Command | None]:
+        make = keys.get(key)
+        return None, make(view) if make else None
+    return Controls(step)
 
-    def press(self, key: str, view: View) -> Command | None:
-        make = self.keys.get(key)
-        return make(view) if make else None
 
-    def leds(self, view: View) -> None:
-        return None
+@dataclass(frozen=True)
+class DataFile:
+    """A replaceable data file of a game (a deck, a board), shipped in the game's folder.
 
-    def entry(self, view: View) -> None:
-        return None
+    `load(text, name)` parses it for `setup`, or raises IllegalMove naming `name`, the field and the
+    reason. The text a game was set up with is recorded with its new_game command, so a replay is
+    the same after an upgrade edits the bundled file.
+    """
+
+    key: str  # its name in the record, the config ([data.<game>]) and the host's form
+    bundled: str  # the file in the game's folder
+    title: str  # msgid, for the host's form
+    load: Callable[[str, str], Any]
+
+
+@dataclass(frozen=True)
+class DataText:
+    """The text of one data file and the name errors call it by."""
+
+    name: str
+    text: str
 
 
 @dataclass(frozen=True)
 class GameSpec:
-    """A game, as the table sees it. Every callable is pure: no I/O, clock or global random.
+    """A game, as the platform sees it; the platform reads a game through this and nothing else.
 
-    - setup(options, draws) -> state; options are `options` (a msgspec.Struct) as builtins
+    Every callable is pure: no I/O, clock or global random state.
+    - setup(options, draws, data) -> state; `options` is an instance of `options`, `data` maps each
+      DataFile's key to what its `load` gave
     - apply(state, command, draws) -> (state, events); raises IllegalMove
-    - legal(state, seat) -> list of command kinds that seat (None: the table) may send now
-    - public_view(state) -> dict safe for the e-ink, LEDs and every phone
-    - private_view(state, seat) -> dict for that seat's phone only
+    - legal(state, seat) -> the command kinds that seat (None: the table) may send now
+    - actor(state) -> the seat the device's buttons and the host act for now (None: nobody)
+    - public_view(state) -> a `public` Struct, safe for the e-ink, the LEDs and every phone
+    - private_view(state, seat) -> a `private` Struct for that seat's phone only
     - screen(public_view, canvas, tr, table_info) draws the e-ink frame
-    - controls() -> a new Controller for the device's buttons
-    - dice_shown(public_view) -> list of die faces the LED dice hold
-    - colours: the seats' colours, in seat order; a game with seats reads how many are in play
-      from its `players` option
-    - history_lines: each command kind's line in the public history, a msgid with `{who}` for
-      the player who acted (a kind not listed shows as its name)
+    - dice_shown(public_view) -> the faces the LED dice hold
+    - rolled(events) -> whether the command rolled dice (the LED dice tumble before they hold)
+    - colours: the seats' colours, in seat order; how many seats play comes from the `players` option
+    - history_lines: each command kind's line in the public history, a msgid with `{who}`
+    - package: the game's import name: its templates/, static/ and locale/ folders live there
     """
 
     name: str
     title: str  # msgid
-    setup: Callable[[Mapping[str, Any], Any], State]
+    package: str
+    commands: Mapping[str, type[msgspec.Struct]]
+    setup: Callable[[Any, Any, Mapping[str, Any]], State]
     apply: Callable[[State, Command, Any], tuple[State, list[dict]]]
     legal: Callable[[State, int | None], list[str]]
-    public_view: Callable[[State], View]
-    private_view: Callable[[State, int], View]
+    actor: Callable[[State], int | None]
+    public_view: Callable[[State], msgspec.Struct]
+    private_view: Callable[[State, int], msgspec.Struct]
+    public: type[msgspec.Struct]
+    private: type[msgspec.Struct]
     screen: Callable[..., None]
-    controls: Callable[[], Controller]
-    dice_shown: Callable[[View], list[int]]
+    controls: Controls
+    dice_shown: Callable[[View], Faces] = lambda view: []
+    rolled: Callable[[list[dict]], bool] = lambda events: False
     seats: tuple[int, int] = (0, 0)  # min, max players with a private page
-    options: type | None = None  # msgspec.Struct validating the setup options
+    options: type[msgspec.Struct] | None = None  # validates the setup options; defaults fill gaps
     colours: tuple[Colour, ...] = ()
     history_lines: Mapping[str, str] = field(default_factory=dict)
+    data: tuple[DataFile, ...] = ()
 
     def seats_in_play(self, options: Mapping[str, Any]) -> int:
         """How many seats this game has, from its options (its `players`, else the most it allows)."""
         return int(options.get("players", self.seats[1]))
+
+    # --- what the platform does with a game, in one place ------------------------------------------
+    def convert_options(self, given: object) -> msgspec.Struct | None:
+        """`given` (plain JSON) as the game's options; IllegalMove says which option is wrong."""
+        if not isinstance(given, dict):
+            raise IllegalMove("Invalid game options: send them as a JSON object.")
+        if self.options is None:
+            if given:
+                raise IllegalMove("Invalid game options: this game takes none.")
+            return None
+        try:
+            return msgspec.convert(given, self.options)
+        except msgspec.ValidationError as exc:
+            raise IllegalMove("Invalid game options: {detail}.", detail=str(exc)) from None
+
+    @cached_property
+    def folder(self):
+        """The game's package folder (an importlib.resources Traversable)."""
+        return files(self.package)
+
+    def bundled(self, key: str) -> DataText:
+        """The bundled text of data file `key`."""
+        data = self.data_file(key)
+        return DataText(data.bundled, self.folder.joinpath(data.bundled).read_text(encoding="utf-8"))
+
+    def data_file(self, key: str) -> DataFile:
+        for data in self.data:
+            if data.key == key:
+                return data
+        raise IllegalMove("This game has no data file {key}: it has {keys}.", key=key,
+                          keys=", ".join(d.key for d in self.data) or "none")
+
+    def start(self, options: object, draws, texts: Mapping[str, DataText] | None = None) -> State:
+        """A new game's state: options converted, each data file loaded (the bundled one if not given)."""
+        texts = texts or {}
+        loaded = {}
+        for data in self.data:
+            text = texts.get(data.key) or self.bundled(data.key)
+            loaded[data.key] = data.load(text.text, text.name)
+        return self.setup(self.convert_options(options), draws, loaded)
+
+    def public_json(self, state: State) -> View:
+        """The public view as every output reads it (plain JSON)."""
+        return msgspec.to_builtins(self.public_view(state))
+
+    def private_json(self, state: State, seat: int) -> View:
+        return msgspec.to_builtins(self.private_view(state, seat))

@@ -1,0 +1,14 @@
+"""Changing immutable game states: states are tuples, because undo keeps every earlier one alive."""
+
+from __future__ import annotations
+
+
+def put(items: tuple, index: int, value) -> tuple:
+    """`items` with `items[index]` replaced by `value`."""
+    return (*items[:index], value, *items[index + 1:])
+
+
+def without(items: tuple, item) -> tuple:
+    """`items` with the first `item` taken out; ValueError if there is none."""
+    i = items.index(item)
+    return items[:i] + items[i + 1:]
