@@ -48,7 +48,7 @@ def _check_config(args) -> int:
 
     config = load(args.file)
     print(f"{args.file}: OK (panel {config.panel}, profile {config.profile}, language {config.language}, "
-          f"port {config.port}, {config.dice} dice)")
+          f"port {config.port}, game {config.game})")
     return 0
 
 

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
 
 from companion import tomlfile
 from companion.i18n import LANGUAGES
 
+log = logging.getLogger(__name__)
 DEFAULT_PORT = 8080
+# Keys that moved, with where they live now: configs written by older installers keep working.
+MOVED = {"dice": ("options", "dice", "count")}
 
 
 class ConfigError(Exception):
@@ -27,13 +31,25 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     state_dir: str = "/var/lib/companion"
     host: str = "0.0.0.0"
     port: Annotated[int, msgspec.Meta(ge=1, le=65535)] = DEFAULT_PORT
-    dice: Annotated[int, msgspec.Meta(ge=1, le=3)] = 2
-    game: str = "dice"
+    game: str = "dice"  # the game the table offers between games (and on its first start)
     url: str = ""  # the address phones use (QR code); default http://<hostname>.local:<port>/
+    # [options.<game>]: default options of a game's new games, e.g. [options.dice] count = 3
+    options: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
+    # [data.<game>]: the user's own copy of a data file, e.g. [data.schacht] stages = "/etc/my.toml"
+    data: dict[str, dict[str, str]] = msgspec.field(default_factory=dict)
 
     @property
     def state_path(self) -> Path:
         return Path(self.state_dir).expanduser()
+
+    def table_setup(self):
+        """What the table's new games get from this config (a table.Setup); the data files are read now."""
+        from companion.games.spec import DataText
+        from companion.table import Setup
+
+        data = {game: {key: DataText(Path(path).name, _read_text(path, f"data.{game}.{key}", "config"))
+                       for key, path in files.items()} for game, files in self.data.items()}
+        return Setup(self.game, self.options, data)
 
     def public_url(self) -> str:
         import socket
@@ -48,7 +64,8 @@ def load(path: Path | str | None, **overrides) -> Config:
     if path is not None:
         data = tomlfile.read(path, ConfigError, "Create it (see firmware/README.md) or pass the right "
                              "path with --config.")
-    config = tomlfile.decode(data, Config, name, ConfigError)
+    raw = tomlfile.decode(data, dict, name, ConfigError)
+    config = tomlfile.convert(_moved(raw, name), Config, name, ConfigError)
     overrides = {k: v for k, v in overrides.items() if v is not None}
     env_port = os.environ.get("COMPANION_PORT")
     if env_port:
@@ -60,6 +77,22 @@ def load(path: Path | str | None, **overrides) -> Config:
     return config
 
 
+def _moved(raw: dict, name: str) -> dict:
+    """`raw` with each moved key put where it lives now (a value already there wins)."""
+    for old, path in MOVED.items():
+        if old in raw:
+            value = raw.pop(old)
+            log.warning("%s: key '%s' is now [%s] %s = ...; it is read from there", name, old,
+                        ".".join(path[:-1]), path[-1])
+            where = raw
+            for key in path[:-1]:
+                where = where.setdefault(key, {})
+                if not isinstance(where, dict):
+                    raise ConfigError(f"{name}: key '{'.'.join(path[:-1])}': a table is expected.")
+            where.setdefault(path[-1], value)
+    return raw
+
+
 def check(config: Config, name: str) -> None:
     """Cross-field checks: language, game, panel, and the profile's pins against the panel's."""
     from companion import games
@@ -69,9 +102,12 @@ def check(config: Config, name: str) -> None:
     if config.language not in LANGUAGES:
         raise ConfigError(f"{name}: key 'language': {config.language!r} is not one of "
                           f"{', '.join(LANGUAGES)}.")
-    if config.game not in games.names():
-        raise ConfigError(f"{name}: key 'game': unknown game {config.game!r}; "
-                          f"choose one of {', '.join(games.names())}.")
+    for key, game in [("game", config.game), *((f"options.{g}", g) for g in config.options),
+                      *((f"data.{g}", g) for g in config.data)]:
+        if game not in games.names():
+            raise ConfigError(f"{name}: key '{key}': unknown game {game!r}; "
+                              f"choose one of {', '.join(games.names())}.")
+    _check_games(config, name)
     if config.panel != "auto" and config.panel not in PANELS:
         raise ConfigError(f"{name}: key 'panel': unknown panel {config.panel!r}; "
                           f"choose auto or one of {', '.join(PANELS)}.")
@@ -81,3 +117,36 @@ def check(config: Config, name: str) -> None:
             profile.check_against_panel(panel(config.panel))
     except ProfileError as exc:
         raise ConfigError(f"{name}: key 'profile': {exc}") from None
+
+
+def _check_games(config: Config, name: str) -> None:
+    """Each game's default options and data files, checked by the game itself."""
+    from companion import games
+    from companion.games.spec import IllegalMove
+    from companion.i18n import translator
+
+    en = translator("en")
+    for game, options in config.options.items():
+        try:
+            games.get(game).convert_options(options)
+        except IllegalMove as exc:
+            raise ConfigError(f"{name}: key 'options.{game}': {en(exc.msgid, **exc.params)}") from None
+    for game, files in config.data.items():
+        spec = games.get(game)
+        for key, path in files.items():
+            where = f"data.{game}.{key}"
+            try:
+                spec.data_file(key).load(_read_text(path, where, name), str(path))
+            except IllegalMove as exc:
+                raise ConfigError(f"{name}: key '{where}': {en(exc.msgid, **exc.params)}") from None
+
+
+def _read_text(path: str, key: str, config: str) -> str:
+    try:
+        return Path(path).expanduser().read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{config}: key '{key}': {path}: file not found. Give the path of your own copy "
+                          "of the data file, or remove the key to use the bundled one.") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{config}: key '{key}': {path}: cannot read it as UTF-8 text "
+                          f"({type(exc).__name__}).") from None

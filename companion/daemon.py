@@ -7,7 +7,6 @@ import signal
 import threading
 from pathlib import Path
 
-from companion import games
 from companion.config import Config, ConfigError
 from companion.games.spec import IllegalMove
 from companion.store import Store
@@ -16,7 +15,6 @@ from companion.table import Table, Update
 log = logging.getLogger(__name__)
 
 WATCHDOG_EVERY = 10.0  # seconds; the unit's WatchdogSec is 30
-REISSUE_HOST = "d:hold"  # a long press on D, whatever the game: a new host link (and join code)
 
 
 class Companion:
@@ -34,7 +32,7 @@ class Companion:
         state = config.state_path
         state.mkdir(parents=True, exist_ok=True)
         self.store = Store(state / "companion.db")
-        self.table = Table(self.store, config.game, {"count": config.dice} if config.game == "dice" else {})
+        self.table = Table(self.store, config.table_setup())
         pin_factory = None
         if simulate:
             from gpiozero.pins.mock import MockFactory
@@ -47,8 +45,6 @@ class Companion:
         self.refresher = Refresher(self.display, self._render)
         self.server = None
         self._stopping = threading.Event()
-        self._controls = None
-        self._input_lock = threading.Lock()
 
     def _display(self):
         """The inky panel named in the config, or found from its EEPROM.
@@ -79,57 +75,34 @@ class Companion:
         return self.refresher.shown
 
     # --- inputs and outputs -------------------------------------------------------------
-    def _controller(self, game: str | None):
-        """The button flow of `game`; a new one when the game changes, so no half-made input leaks over."""
-        if game is None:
-            return None
-        if self._controls is None or self._controls[0] != game:
-            self._controls = (game, games.get(game).controls())
-        return self._controls[1]
-
     def _on_input(self, button: str, kind: str) -> None:
-        """A debounced button: map it through the game's controller to a command (never touch state)."""
-        from companion.games.spec import HANDLED
-
-        update = self.table.latest
-        key = button if kind == "press" else f"{button}:hold"
-        if key == REISSUE_HOST:
-            self.table.reissue_host()
-            return
-        controller = self._controller(update.game)
-        with self._input_lock:  # two buttons' threads must not step one controller at once
-            command = controller.press(key, update.public) if controller else None
-        if command is HANDLED:
-            self._show(update)
-            return
-        if command is None:
-            self.board.reject()
-            return
-        self.table.submit(command).add_done_callback(self._after_input)
-
-    def _after_input(self, future) -> None:
-        if not future.result().ok:
-            self.board.reject()
-            self._show(self.table.latest)
+        """A debounced button, on its own thread: only queued; the table thread steps it."""
+        self.table.press(button if kind == "press" else f"{button}:hold")
 
     def _on_update(self, update: Update) -> None:
-        """After each durable command: LEDs at once, the e-ink on its own thread."""
-        if update.rejected is not None or update.game is None:
+        """On the table thread, after each durable command, press or seat change: LEDs at once, the
+        e-ink on its own thread; a refused press blinks."""
+        if update.session is None:
             return
-        self._show(update, rolled=any(e.get("type") == "rolled" for e in update.events))
+        if update.rejected is not None:
+            if update.pressed is not None:
+                self._show(update)
+                self.board.reject()
+            return
+        self._show(update)
 
-    def _show(self, update: Update, rolled: bool = False) -> None:
-        """The LED dice and the e-ink for `update`, with the controller's input in progress if any."""
-        controller = self._controller(update.game)
-        entering = controller.leds(update.public) if controller else None
-        faces = entering if entering is not None else games.get(update.game).dice_shown(update.public)
-        if rolled and entering is None:
-            self.board.dice.roll(faces)
+    def _show(self, update: Update) -> None:
+        """The LED dice and the e-ink for `update`, with the button input in progress if any."""
+        spec, view, entry = update.spec, update.public, update.entry
+        entering = spec.controls.leds(entry, view) if entry is not None else None
+        if entering is not None:
+            self.board.dice.show(entering)
+        elif update.rejected is None and spec.rolled(update.events):
+            self.board.dice.roll(spec.dice_shown(view))
         else:
-            self.board.dice.show(faces)
-        entry = controller.entry(update.public) if controller else None
-        info = self.table.table_info(self.url, entry)
-        self.refresher.offer((update.game, update.public, info, self.language))
+            self.board.dice.show(spec.dice_shown(view))
+        shown = spec.controls.shown(entry, view) if entry is not None else None
+        self.refresher.offer((update.game, view, self.table.table_info(self.url, shown), self.language))
 
     @property
     def language(self) -> str:
@@ -149,8 +122,8 @@ class Companion:
 
         self.table.subscribe(self._on_update)
         self.refresher.start()
+        self._on_update(self.table.latest)  # a resumed game: shown before the table thread runs
         self.table.start()
-        self._on_update(self.table.latest)
         self.server = serve(create_app(self), self.config.host, self.config.port)
         return self
 
@@ -183,6 +156,7 @@ def replay_file(path: Path) -> dict:
     """Rebuild a game from an exported record (GET /api/export) and return its public view."""
     import json
 
+    from companion.draws import DrawsExhausted
     from companion.store import Record
     from companion.table import replay
 
@@ -198,10 +172,13 @@ def replay_file(path: Path) -> dict:
                           "Export one with GET /api/export.") from None
     try:
         session, version = replay(records)
-    except IllegalMove as exc:
+    except (IllegalMove, DrawsExhausted) as exc:
         raise ConfigError(f"{path}: the record does not replay: {exc}") from None
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise ConfigError(f"{path}: the record does not replay; it may have been edited "
+                          f"({type(exc).__name__}).") from None
     if session is None:
         raise ConfigError(f"{path}: the record holds no game.")
-    return {"version": version, "game": session.game, "public": session.spec.public_view(session.state)}
+    return {"version": version, "game": session.game, "public": session.spec.public_json(session.state)}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 from importlib.resources import files
 
 LANGUAGES = ("fr", "en")
@@ -17,18 +17,29 @@ def N_(msgid: str) -> str:
     return msgid
 
 
-@lru_cache(maxsize=len(LANGUAGES))
-def catalog(lang: str) -> gettext.NullTranslations:
-    """The compiled catalog of `lang`; English msgids stand for themselves."""
+@cache
+def catalog(lang: str, game: str | None = None) -> gettext.NullTranslations:
+    """The compiled catalog of `lang`; English msgids stand for themselves.
+
+    A game's strings are in its own domain (its name), in the locale/ folder of its package; the
+    platform's catalog stands behind it for the strings a game shares with the platform.
+    """
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
-    localedir = str(files("companion").joinpath("locale"))
-    return gettext.translation(DOMAIN, localedir=localedir, languages=[lang], fallback=lang == "en")
+    if game is None:
+        localedir = str(files("companion").joinpath("locale"))
+        return gettext.translation(DOMAIN, localedir=localedir, languages=[lang], fallback=lang == "en")
+    from companion import games
+
+    localedir = str(games.get(game).folder.joinpath("locale"))
+    own = gettext.translation(game, localedir=localedir, languages=[lang], fallback=True)
+    own.add_fallback(catalog(lang))
+    return own
 
 
-def translator(lang: str) -> Callable[..., str]:
-    """`_(msgid, **params)` in `lang`: translated, then `{name}` fields filled."""
-    gettext_ = catalog(lang).gettext
+def translator(lang: str, game: str | None = None) -> Callable[..., str]:
+    """`_(msgid, **params)` in `lang`, with `game`'s strings: translated, then `{name}` fields filled."""
+    gettext_ = catalog(lang, game).gettext
 
     def _(msgid: str, **params) -> str:
         text = gettext_(msgid)

@@ -1,4 +1,4 @@
-"""The table: the single writer that applies commands in order, records them, then tells outputs."""
+"""The table: the single writer that applies commands and presses in order, records, then tells outputs."""
 
 from __future__ import annotations
 
@@ -9,13 +9,15 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 import msgspec
 
 from companion import games
 from companion.draws import Draws, DrawsExhausted
-from companion.games.spec import Command, GameSpec, IllegalMove, TableInfo
+from companion.games.spec import Command, DataText, Entry, GameSpec, IllegalMove, TableInfo
+from companion.i18n import N_
 from companion.seats import MAX_SEATS, TABLE_COLOURS, Roster
 from companion.store import Record, Store, StoreError
 
@@ -25,8 +27,13 @@ NEW_GAME = "new_game"
 UNDO = "undo"
 END_GAME = "end_game"
 HOST_COMMANDS = frozenset({NEW_GAME, UNDO, END_GAME})
-IDLE_GAME = "dice"  # what the table offers between games
 HISTORY_LENGTH = 12  # public history entries a session keeps: what a phone's scoreboard lists
+REISSUE_HOST = "d:hold"  # a long press on D, whatever the game: a new host link and join code
+LEGACY_IDLE = "dice"  # what an end_game recorded before the idle game was a setting went back to
+
+INTERNAL_ERROR = N_("The table could not apply this command because of an internal error, now in the "
+                    "device's log. Nothing was changed.")
+BUTTON_REFUSED = N_("That button does nothing now.")
 
 
 @dataclass(frozen=True)
@@ -48,27 +55,79 @@ class Session:
         return games.get(self.game)
 
 
+@dataclass(frozen=True)
+class Setup:
+    """What a new game gets from the table's settings: the game between games, default options, files.
+
+    `data[game][key]` is the text of the user's own copy of a data file (the config names its path).
+    """
+
+    idle: str = "dice"
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    data: Mapping[str, Mapping[str, DataText]] = field(default_factory=dict)
+
+    def new_game(self, args: Mapping[str, Any]) -> dict:
+        """The new_game args as they are recorded: the options with their defaults, and the text of
+        every data file the game is set up with (uploaded, the config's copy, or the bundled one), so
+        the record replays the same after an upgrade edits a bundled file."""
+        name = args.get("game")
+        spec = _spec(name)
+        options = args.get("options")
+        options = {} if options is None else options
+        if not isinstance(options, dict):
+            raise IllegalMove("Invalid game options: send them as a JSON object.")
+        given = args.get("data") or {}
+        if not isinstance(given, dict):
+            raise IllegalMove("Data files are sent as an object: for each file, its name and its text.")
+        data = {}
+        for file in spec.data:
+            text = _data_text(given.get(file.key), file.key) or self.data.get(spec.name, {}).get(file.key) \
+                or spec.bundled(file.key)
+            data[file.key] = {"name": text.name, "text": text.text}
+        unknown = sorted(set(given) - set(data))
+        if unknown:
+            spec.data_file(unknown[0])  # refuses, naming the files the game has
+        options = spec.convert_options({**self.options.get(spec.name, {}), **options})
+        # Recorded with every default filled: a replay must not depend on this version's defaults.
+        return {"game": spec.name, "options": msgspec.to_builtins(options) or {}, "data": data}
+
+
+def _spec(name: object) -> GameSpec:
+    try:
+        return games.get(str(name))
+    except ValueError as exc:
+        raise IllegalMove("Unknown game {game}.", game=str(name)) from exc
+
+
+def _data_text(given: object, key: str) -> DataText | None:
+    if given is None:
+        return None
+    if not isinstance(given, dict) or not isinstance(given.get("text"), str):
+        raise IllegalMove("Data file {key}: send its name and its text.", key=key)
+    return DataText(str(given.get("name") or key), given["text"])
+
+
+def _legacy_data(spec: GameSpec, options: dict) -> tuple[dict, dict[str, DataText]]:
+    """Records made before data files were pinned kept an uploaded file's text in the options."""
+    text, name = options.pop("data", None), options.pop("data_name", None)
+    if text is None or not spec.data:
+        return options, {}
+    return options, {spec.data[0].key: DataText(name or spec.data[0].bundled, text)}
+
+
 def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[str, Any],
             draws: Draws) -> tuple[Session, list[dict]]:
-    """Apply one command to a session. Pure but for `draws`; raises IllegalMove."""
+    """Apply one recorded command to a session. Pure but for `draws`; raises IllegalMove."""
     if kind == END_GAME:
-        if session is None or session.game == IDLE_GAME:
+        if session is None or session.game == args.get("game", LEGACY_IDLE):
             raise IllegalMove("No game is running: start one first.")
-        session, _ = advance(None, NEW_GAME, None, {"game": IDLE_GAME}, draws)
+        session, _ = advance(None, NEW_GAME, None, {"game": LEGACY_IDLE, **args}, draws)
         return replace(session, history=({"seat": None, "kind": END_GAME},)), [{"type": "game_ended"}]
     if kind == NEW_GAME:
-        name = args.get("game")
-        try:
-            spec = games.get(str(name))
-        except ValueError as exc:
-            raise IllegalMove("Unknown game {game}.", game=str(name)) from exc
-        options = dict(args.get("options") or {})
-        if spec.options is not None:
-            try:
-                options = msgspec.to_builtins(msgspec.convert(options, spec.options))
-            except msgspec.ValidationError as exc:
-                raise IllegalMove("Invalid game options: {detail}.", detail=str(exc)) from exc
-        state = spec.setup(options, draws)
+        spec = _spec(args.get("game"))
+        options, texts = _legacy_data(spec, dict(args.get("options") or {}))
+        texts |= {key: DataText(file["name"], file["text"]) for key, file in (args.get("data") or {}).items()}
+        options, state = spec.start(options, draws, texts)
         return (Session(spec.name, options, state, history=({"seat": None, "kind": NEW_GAME},)),
                 [{"type": "new_game", "game": spec.name}])
     if session is None:
@@ -77,19 +136,14 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
         if session.before is None:
             raise IllegalMove("Nothing to undo.")
         return session.before, [{"type": "undone"}]
-    if seat is not None and not 0 <= seat < session.spec.seats_in_play(session.options):
+    spec = session.spec
+    if seat is not None and not 0 <= seat < spec.seats_in_play(session.options):
         raise IllegalMove("Your seat is not playing in this game: ask the host to start one with "
                           "more players.")
-    state, events = session.spec.apply(session.state, Command(kind, args, seat), draws)
-    line = {"seat": seat if seat is not None else _turn(session), "kind": kind}
+    state, events = spec.apply(session.state, Command(kind, args, seat), draws)
+    line = {"seat": seat if seat is not None else spec.actor(session.state), "kind": kind}
     return Session(session.game, session.options, state, session,
                    (*session.history, line)[-HISTORY_LENGTH:]), events
-
-
-def _turn(session: Session) -> int | None:
-    """Whose turn the public view says it is: a device button acts for them."""
-    turn = session.spec.public_view(session.state).get("turn")
-    return turn if type(turn) is int else None
 
 
 def replay(records: Iterable[Record]) -> tuple[Session | None, int]:
@@ -103,11 +157,13 @@ def replay(records: Iterable[Record]) -> tuple[Session | None, int]:
 
 @dataclass(frozen=True)
 class Update:
-    """What outputs are told after each accepted or rejected command.
+    """One moment of the table, as outputs are told it after each command, press or seat change.
 
     `public` is safe for every output. `private(seat)` is for that seat's phone only.
-    `rejected` is the IllegalMove of a refused command, with nothing else changed.
+    `rejected` is the IllegalMove of a refused command or press, with nothing else changed.
     `seats` is the public seating: each seat's number, chosen name and colour.
+    `entry` is the device's button input in progress (the game's Controls read it), and `pressed`
+    the button this update answers, if a button led to it.
     """
 
     version: int
@@ -118,12 +174,23 @@ class Update:
     rejected: IllegalMove | None = None
     session: Session | None = field(default=None, repr=False)
     seats: tuple[dict, ...] = ()
+    entry: Entry = None
+    pressed: str | None = None
+
+    @property
+    def spec(self) -> GameSpec | None:
+        return self.session.spec if self.session is not None else None
 
     def private(self, seat: int) -> dict:
         session = self.session
         if session is None or not 0 <= seat < session.spec.seats_in_play(session.options):
             return {}
-        return session.spec.private_view(session.state, seat)
+        return session.spec.private_json(session.state, seat)
+
+    @cached_property
+    def acting(self) -> int | None:
+        """The seat the device's buttons stand for now."""
+        return self.spec.actor(self.session.state) if self.session is not None else None
 
 
 @dataclass(frozen=True)
@@ -135,31 +202,37 @@ class Result:
     error: IllegalMove | None = None
 
 
+@dataclass(frozen=True)
+class _Press:
+    key: str
+
+
 Subscriber = Callable[[Update], None]
 
 
 class Table:
-    """Owns the running game. Only its thread changes state; everyone else submits commands.
+    """Owns the running game. Only its thread changes state; everyone else submits commands or presses.
 
-    Subscribers run on the table thread after the record is committed, so they must only
-    hand work off (set a latest frame, put on a queue, start an LED timer).
+    `latest` is the one immutable snapshot of now: version, session, views and the input in progress
+    are read from it together. Subscribers run on the table thread after the record is committed, so
+    they must only hand work off (set a latest frame, put on a queue, start an LED timer).
     """
 
-    def __init__(self, store: Store, default_game: str = "dice", default_options: Mapping | None = None):
+    def __init__(self, store: Store, setup: Setup | None = None):
         self.store = store
         self.roster = Roster(store)
+        self.setup = setup or Setup()
         self._queue: queue.Queue = queue.Queue()
         self._subscribers: list[Subscriber] = []
         self._thread: threading.Thread | None = None
         try:
-            self.session, self.version = replay(store.records_since_last(NEW_GAME))
-        except (IllegalMove, DrawsExhausted) as exc:
+            session, version = replay(store.records_since_last(NEW_GAME))
+        except (IllegalMove, DrawsExhausted, ValueError, KeyError, TypeError) as exc:
             raise StoreError(f"{store.path}: the running game no longer replays ({exc}); the rules may "
                              "have changed. Export it with an older version, or move the file aside."
                              ) from exc
         self._stopped = False
-        self._latest = self._update([], None, None)
-        self._default = (default_game, dict(default_options or {}))
+        self._latest = self._published = self._update(session, version, [], None)
 
     # --- submitting -------------------------------------------------------------------
     def submit(self, command: Command) -> Future:
@@ -175,11 +248,32 @@ class Table:
         """Submit and wait for the Result."""
         return self.submit(command).result(timeout)
 
+    def press(self, key: str) -> Future:
+        """A debounced button ("a".."d", "roll", with ":hold" for a long press); returns at once.
+
+        The press is stepped through the game's controls on the table thread, in order with every
+        command. The future resolves to the Update that answered it.
+        """
+        fut: Future = Future()
+        if self._stopped:
+            fut.set_result(self._latest)
+        else:
+            self._queue.put((_Press(key), fut))
+        return fut
+
     # --- reading ----------------------------------------------------------------------
     @property
     def latest(self) -> Update:
         """The newest accepted update (never a rejection)."""
         return self._latest
+
+    @property
+    def version(self) -> int:
+        return self._latest.version
+
+    @property
+    def session(self) -> Session | None:
+        return self._latest.session
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         """Call `subscriber(update)` after every command; returns a function that unsubscribes."""
@@ -194,19 +288,14 @@ class Table:
         return [r.to_json() for r in self.store.records_since_last(NEW_GAME)]
 
     # --- seats ------------------------------------------------------------------------
-    @property
-    def seat_count(self) -> int:
-        session = self.session
-        return session.spec.seats_in_play(session.options) if session else 0
-
-    def seats(self) -> list[dict]:
-        """Every seat as every phone may see it: number, name, colour, whether the game has it
+    def _seats(self, session: Session | None) -> list[dict]:
+        """Every seat as every phone may see it: number, name, colour, whether `session` has it
         (`in_game`) and whether it plays now (`playing`: in the game, and taken if seats are optional)."""
-        session = self.session
-        colours = session.spec.colours if session else ()
-        count = self.seat_count
+        spec = session.spec if session else None
+        colours = spec.colours if spec else ()
+        count = spec.seats_in_play(session.options) if spec else 0
         # A game whose seats are all optional (free dice) plays only the seats someone took.
-        optional = session is None or session.spec.seats[0] == 0
+        optional = spec is None or spec.seats[0] == 0
         out = []
         for seat in range(MAX_SEATS):
             colour = colours[seat] if seat < len(colours) else TABLE_COLOURS[seat]
@@ -217,8 +306,8 @@ class Table:
         return out
 
     def table_info(self, url: str, entry=None) -> TableInfo:
-        """What the e-ink shows besides the game: the join code and the seats' names."""
-        names = tuple(s["name"] for s in self.seats() if s["playing"])
+        """What the e-ink shows besides the game: the join code and each seat's chosen name."""
+        names = tuple(s["name"] for s in self.latest.seats)
         return TableInfo(url, self.roster.join_code(), names, entry)
 
     def host_token(self) -> str:
@@ -247,15 +336,10 @@ class Table:
             raise outcome
         return outcome
 
-    def reissue_host(self) -> None:
-        """A new host link and join code (a long press on the device); returns at once."""
-        if not self._stopped:
-            self._queue.put((lambda roster, count: roster.reissue_host(), Future()))
-
     # --- the writer thread ------------------------------------------------------------
     def start(self) -> Table:
         if self.session is None:
-            self.submit(Command(NEW_GAME, {"game": self._default[0], "options": self._default[1]}))
+            self.submit(Command(NEW_GAME, {"game": self.setup.idle}))
         self._thread = threading.Thread(target=self._run, name="table", daemon=True)
         self._thread.start()
         return self
@@ -278,46 +362,89 @@ class Table:
 
     def _run(self) -> None:
         while (item := self._queue.get()) is not None:
-            command, fut = item
-            if not isinstance(command, Command):
-                fut.set_result(self._change_seats(command))
-                continue
+            what, fut = item
             try:
-                result = self._apply(command)
-            except Exception as exc:  # a bug must not kill the only writer
-                log.exception("command %s failed", command.kind)
-                result = Result(False, self.version, IllegalMove("Internal error: {detail}.",
-                                                                   detail=type(exc).__name__))
-            fut.set_result(result)
+                if isinstance(what, Command):
+                    outcome = self._apply(what)
+                elif isinstance(what, _Press):
+                    outcome = self._press(what.key)
+                else:
+                    outcome = self._change_seats(what)
+            except Exception:  # a bug must not kill the only writer
+                log.exception("the table failed on %r", what)
+                outcome = Result(False, self.version, IllegalMove(INTERNAL_ERROR))
+            fut.set_result(outcome)
 
-    def _apply(self, command: Command) -> Result:
+    def _apply(self, command: Command, pressed: str | None = None, entry: Entry = None) -> Result:
         draws = Draws()
+        latest = self._latest
         try:
-            if command.seat is not None and type(command.seat) is not int:
-                raise TypeError(f"seat {command.seat!r} is not a seat number")
-            # The rules get the args exactly as the record will hold them (tuples as lists, keys as
-            # text, no NaN), so a replay of the record sees the same args and rebuilds the same state.
-            args = json.loads(json.dumps(dict(command.args), sort_keys=True, allow_nan=False))
-            session, events = advance(self.session, command.kind, command.seat, args, draws)
-        except (IllegalMove, TypeError, ValueError) as exc:
-            error = exc if isinstance(exc, IllegalMove) else IllegalMove("Malformed command: {detail}.",
-                                                                          detail=str(exc))
-            self._publish(self._update([], command, error))
-            return Result(False, self.version, error)
+            args = self._recorded_args(command)
+            session, events = advance(latest.session, command.kind, command.seat, args, draws)
+        except IllegalMove as error:
+            return self._refuse(command, error, pressed, entry)
+        except Exception:
+            # A bug in the rules, not a refusal: logged in full, told to players without detail.
+            log.exception("the rules of %s failed on a %s command", latest.game, command.kind)
+            return self._refuse(command, IllegalMove(INTERNAL_ERROR), pressed, entry)
         try:
             record = self.store.append(command.kind, command.seat, args, draws.taken)
-        except (StoreError, OSError, Exception) as exc:
+        except Exception as exc:
             log.error("could not record %s: %s", command.kind, exc)
-            error = IllegalMove("Could not save the move: {detail}.", detail=str(exc))
             # Published like any refusal: a button press waits on no future, so outputs must say it failed.
-            self._publish(self._update([], command, error))
-            return Result(False, self.version, error)
-        self.session, self.version = session, record.version
-        self._latest = self._update(events, command, None)
+            return self._refuse(command, IllegalMove("Could not save the move: {detail}.", detail=str(exc)),
+                                pressed, entry)
+        self._latest = self._update(session, record.version, events, command, pressed=pressed)
         self._publish(self._latest)
-        return Result(True, self.version)
+        return Result(True, record.version)
 
-    def _change_seats(self, change) -> Any:
+    def _recorded_args(self, command: Command) -> dict:
+        """The args exactly as the record will hold them (tuples as lists, keys as text, no NaN), so
+        a replay sees the same args; a new game's are completed from the table's settings."""
+        if command.seat is not None and type(command.seat) is not int:
+            raise IllegalMove("Malformed command: the seat must be a seat number.")
+        if not isinstance(command.args, Mapping):
+            raise IllegalMove("Malformed command: its arguments must be a JSON object.")
+        try:
+            args = json.loads(json.dumps(dict(command.args), sort_keys=True, allow_nan=False))
+        except (TypeError, ValueError):
+            raise IllegalMove("Malformed command: its arguments must be a JSON object.") from None
+        if command.kind == NEW_GAME:
+            return self.setup.new_game(args)
+        if command.kind == END_GAME:
+            return self.setup.new_game({"game": self.setup.idle})
+        return args
+
+    def _refuse(self, command: Command | None, error: IllegalMove, pressed: str | None,
+                entry: Entry = None) -> Result:
+        """Tell outputs a command or press was refused; the game is unchanged. A press's input moves
+        on as the controls said (a confirmed input is dropped even if the rules refuse it)."""
+        if pressed is not None and entry != self._latest.entry:
+            self._latest = replace(self._latest, entry=entry, events=[], command=None, pressed=pressed)
+        self._publish(replace(self._latest, events=[], command=command, rejected=error, pressed=pressed))
+        return Result(False, self.version, error)
+
+    def _press(self, key: str) -> Update:
+        latest = self._latest
+        if key == REISSUE_HOST:
+            self._change_seats(lambda roster, count: roster.reissue_host(), pressed=key)
+            return self._published
+        spec = latest.spec
+        try:
+            entry, command = spec.controls.step(latest.entry, key, latest.public) if spec else (None, None)
+        except Exception:
+            log.exception("the controls of %s failed on %s", latest.game, key)
+            entry, command = latest.entry, None
+        if command is not None:
+            self._apply(command, pressed=key, entry=entry)
+        elif entry == latest.entry:
+            self._refuse(None, IllegalMove(BUTTON_REFUSED), key, entry)
+        else:
+            self._latest = replace(latest, entry=entry, events=[], command=None, pressed=key)
+            self._publish(self._latest)
+        return self._published
+
+    def _change_seats(self, change, pressed: str | None = None) -> Any:
         try:
             outcome = change(self.roster, MAX_SEATS)
         except IllegalMove as exc:
@@ -325,17 +452,20 @@ class Table:
         except Exception as exc:  # a bug, or the store failing: the writer carries on
             log.exception("seat change failed")
             return IllegalMove("Could not save the seats: {detail}.", detail=type(exc).__name__)
-        self._latest = self._update([], None, None)
+        latest = self._latest
+        self._latest = replace(latest, seats=tuple(self._seats(latest.session)), events=[], command=None,
+                               pressed=pressed)
         self._publish(self._latest)
         return outcome
 
-    def _update(self, events: list[dict], command: Command | None, rejected: IllegalMove | None) -> Update:
-        session = self.session
-        public = session.spec.public_view(session.state) if session else {}
-        return Update(self.version, session.game if session else None, public, events, command,
-                      rejected, session, tuple(self.seats()))
+    def _update(self, session: Session | None, version: int, events: list[dict], command: Command | None,
+                pressed: str | None = None) -> Update:
+        public = session.spec.public_json(session.state) if session else {}
+        return Update(version, session.game if session else None, public, events, command, None, session,
+                      tuple(self._seats(session)), None, pressed)
 
     def _publish(self, update: Update) -> None:
+        self._published = update  # what a press is answered with
         for subscriber in self._subscribers:
             try:
                 subscriber(update)

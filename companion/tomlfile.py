@@ -28,6 +28,14 @@ def decode(data: bytes | str, schema: type, source: str, error: type[Exception])
         raise error(f"{source}: not valid TOML ({exc}).") from None
 
 
+def convert(obj, schema: type, source: str, error: type[Exception]):
+    """Decoded TOML `obj` converted into `schema`, refused as `decode` refuses it."""
+    try:
+        return msgspec.convert(obj, schema)
+    except msgspec.ValidationError as exc:
+        raise error(f"{source}: key '{key_of(str(exc))}': {exc}. Fix or remove that key.") from None
+
+
 def key_of(message: str) -> str:
     """The key a msgspec error points at, in TOML terms: "... - at `$.dice[1]`" -> "dice[1]"."""
     at = re.search(r"at `\$\.?([^`]*)`", message)

@@ -44,7 +44,9 @@ profile = "impression-7in3"
 language = "fr"
 state_dir = "/var/lib/companion"
 port = 8080
-dice = 2
+game = "dice"  # the game the table offers between games
+[options.dice]
+count = 2
 """
 
 

@@ -4,8 +4,22 @@ from __future__ import annotations
 
 import random
 
-from companion.games.gewalt import data, rules, views
-from companion.games.spec import Command, IllegalMove
+from companion.games.gewalt import SPEC, data, rules
+from companion.games.spec import Command, DataText, IllegalMove
+
+
+def start(options: dict, draws, data_text: str | None = None, name: str = "mybox.toml"):
+    """A new game's state as the table sets it up (`data_text`: your own data file)."""
+    texts = {"cards": DataText(name, data_text)} if data_text is not None else None
+    return SPEC.start(options, draws, texts)[1]
+
+
+def public_view(state) -> dict:
+    return SPEC.public_json(state)
+
+
+def private_view(state, seat: int) -> dict:
+    return SPEC.private_json(state, seat)
 
 
 class SeededDraws:
@@ -41,7 +55,7 @@ def play(state, kind: str, args: dict | None = None, dice: list[int] | None = No
 def random_command(state, rng: random.Random) -> Command:
     """A command the current actor may send, with plausible args drawn from their own hand."""
     kind = rng.choice(rules.legal(state, None))
-    hand = views.private_view(state, rules.actor(state))
+    hand = private_view(state, rules.actor(state))
     slot = {"lane": rng.randrange(5), "stage": rng.randrange(3), "section": rng.randrange(5)}
     if kind == "play_section":
         return Command(kind, {"length": rng.choice(hand["sections"]), "slot": slot})
@@ -51,7 +65,7 @@ def random_command(state, rng: random.Random) -> Command:
         attacks = [c for c in hand["actions"] if c in data.ATTACKS] or ["double"]
         return Command(kind, {"card": rng.choice(attacks), "target": rng.randrange(state.players)})
     if kind == "relocate":
-        placed = views.public_view(state)["cards"] or [slot]
+        placed = public_view(state)["cards"] or [slot]
         source = rng.choice(placed)
         return Command(kind, {"source": {k: source[k] for k in slot}, "slot": slot})
     if kind == "discard_action":

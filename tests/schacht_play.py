@@ -6,9 +6,22 @@ import random
 from collections import Counter
 
 from companion.draws import Draws
+from companion.games.schacht import SPEC
 from companion.games.schacht.rules import actor, legal, open_sides
-from companion.games.schacht.views import public_view
-from companion.games.spec import Command
+from companion.games.spec import Command, DataText
+
+
+def start(options: dict, draws, data: str | None = None, name: str = "mybox.toml"):
+    """A new game's state as the table sets it up (`data`: the text of your own stages file)."""
+    return SPEC.start(options, draws, {"stages": DataText(name, data)} if data is not None else None)[1]
+
+
+def public_view(state) -> dict:
+    return SPEC.public_json(state)
+
+
+def private_view(state, seat: int) -> dict:
+    return SPEC.private_json(state, seat)
 
 
 class SeededDraws(Draws):

@@ -20,7 +20,6 @@ from companion import games
 from companion.devices.display import PngDisplay
 from companion.devices.panels import panel
 from companion.devices.refresh import Refresher
-from companion.games.spec import Command
 from companion.render.screens import render
 
 pytestmark = pytest.mark.browser
@@ -191,10 +190,7 @@ class TwinBoard(FakeBoard):
 
     def press(self, name: str, hold: bool = False) -> None:
         super().press(name, hold)
-        latest = self.table.latest
-        command = games.get(latest.game).controls().press(name, latest.public)
-        if isinstance(command, Command):
-            self.table.submit(command)
+        self.table.press(f"{name}:hold" if hold else name)
 
     def _follow(self, update) -> None:
         if update.rejected is None and update.game:

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 from polling import wait_for
 from test_browser import open_page
 from test_schacht_http import get_json
-from webfixtures import live_server, running_app
+from webfixtures import live_server, running_app, shoot
 
 pytestmark = pytest.mark.browser
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 
 
 def seat_pages(browser, srv, runtime, players: int) -> list:
@@ -82,7 +80,7 @@ def test_two_stages_of_schacht_from_three_seat_pages(browser, tmp_path):
             state = schacht_step(pages[seat][1], view, rng, srv)
             if not shot and state["public"]["phase"] == "bid" and state["public"]["round"] == 2:
                 bidder = pages[state["public"]["turn"]][1]
-                (SHOTS / "schacht-seat.png").write_bytes(bidder.screenshot(full_page=True))
+                shoot(bidder, "schacht-seat", tmp_path)
                 shot = True
             # Each page shows its own cards beside the sides, and only those.
             for own, (_, page) in enumerate(pages):
@@ -98,7 +96,7 @@ def test_two_stages_of_schacht_from_three_seat_pages(browser, tmp_path):
         assert shot and state["public"]["stage"] == 3
         expect(public.locator("body")).to_have_attribute("data-version", str(state["version"]))
         expect(public.locator("#schacht-status")).to_contain_text("Stage 3/8")
-        (SHOTS / "schacht-scoreboard.png").write_bytes(public.screenshot(full_page=True))
+        shoot(public, "schacht-scoreboard", tmp_path)
         for ctx, _ in pages:
             ctx.close()
         public_ctx.close()
@@ -131,7 +129,7 @@ def test_gewalt_turns_from_the_seat_pages_place_a_card_and_roll(browser, tmp_pat
             assert placed in state["public"]["cards"]
             expect(page.locator("#gewalt-place")).to_be_disabled()  # one section card a turn
             if turn == 0:
-                (SHOTS / "gewalt-seat.png").write_bytes(page.screenshot(full_page=True))
+                shoot(page, "gewalt-seat", tmp_path)
             state = click_and_wait(page, page.locator("#gewalt-roll-button"), srv)
             assert json.dumps(state["public"]["pawns"]) != before
             assert state["public"]["turn"] != seat or state["public"].get("extra")

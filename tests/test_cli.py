@@ -35,7 +35,7 @@ def test_bad_config_exits_2_naming_file_and_key(tmp_path):
     for args in (("check-config", str(path)), ("run", "--config", str(path))):
         result = companion(*args)
         assert result.returncode == 2
-        assert str(path) in result.stderr and "'dice'" in result.stderr
+        assert str(path) in result.stderr and "'options.dice'" in result.stderr
         assert result.stdout == ""  # nothing else started
 
 

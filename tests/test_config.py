@@ -13,23 +13,52 @@ def write(tmp_path, text):
 
 def test_defaults_suit_the_impression_build():
     config = load(None)
-    assert (config.panel, config.profile, config.language, config.port, config.dice) == (
-        "impression-7.3", "impression-7in3", "fr", 8080, 2)
+    assert (config.panel, config.profile, config.language, config.port, config.game, config.options) == (
+        "impression-7.3", "impression-7in3", "fr", 8080, "dice", {})
 
 
 def test_a_full_file_loads(tmp_path):
     path = write(tmp_path, 'panel = "what-red"\nprofile = "what-buttons"\nlanguage = "en"\n'
-                           f'state_dir = "{tmp_path}"\nport = 9000\ndice = 3\n')
+                           f'state_dir = "{tmp_path}"\nport = 9000\ngame = "schacht"\n'
+                           '[options.dice]\ncount = 3\n[options.schacht]\nplayers = 4\n')
     config = load(path)
-    assert (config.panel, config.profile, config.language, config.port, config.dice) == (
-        "what-red", "what-buttons", "en", 9000, 3)
+    assert (config.panel, config.profile, config.language, config.port, config.game) == (
+        "what-red", "what-buttons", "en", 9000, "schacht")
+    assert config.options == {"dice": {"count": 3}, "schacht": {"players": 4}}
+    assert config.table_setup().new_game({"game": "dice"})["options"] == {"count": 3}
+
+
+def test_the_key_dice_of_older_configs_is_read_as_the_dice_games_count(tmp_path, caplog):
+    config = load(write(tmp_path, "dice = 1\n"))
+    assert config.options == {"dice": {"count": 1}}
+    assert "[options.dice] count" in caplog.text
+    assert load(write(tmp_path, "dice = 1\n[options.dice]\ncount = 3\n")).options == {"dice": {"count": 3}}
+
+
+def test_a_users_data_file_is_checked_by_its_game_and_set_up_with(tmp_path):
+    from companion import games
+
+    mine = tmp_path / "my-stages.toml"
+    mine.write_text(games.get("schacht").bundled("stages").text.replace("[6, 5, 5, 4, 4, 3]", "[9, 1]"))
+    config = load(write(tmp_path, f'[data.schacht]\nstages = "{mine}"\n'))
+    args = config.table_setup().new_game({"game": "schacht"})
+    assert args["data"]["stages"] == {"name": "my-stages.toml", "text": mine.read_text()}
+    mine.write_text("drivers = [")
+    with pytest.raises(ConfigError) as caught:
+        load(write(tmp_path, f'[data.schacht]\nstages = "{mine}"\n'))
+    assert "'data.schacht.stages'" in str(caught.value) and "not valid TOML" in str(caught.value)
 
 
 @pytest.mark.parametrize("text, key, reason", [
     ('colour = "red"\n', "colour", "unknown field"),
     ('port = "eighty"\n', "port", "Expected `int`, got `str`"),
     ("port = 70000\n", "port", "<= 65535"),
-    ("dice = 4\n", "dice", "<= 3"),
+    ("dice = 4\n", "options.dice", "<= 3"),
+    ("[options.dice]\ncount = 4\n", "options.dice", "<= 3"),
+    ("[options.dice]\ncolour = 4\n", "options.dice", "unknown field"),
+    ("[options.chess]\nwhite = 1\n", "options.chess", "unknown game"),
+    ('[data.schacht]\ncards = "x.toml"\n', "data.schacht.cards", "no data file cards"),
+    ('[data.schacht]\nstages = "/nowhere/x.toml"\n', "data.schacht.stages", "file not found"),
     ('language = "de"\n', "language", "not one of fr, en"),
     ('panel = "kindle"\n', "panel", "unknown panel"),
     ('game = "chess"\n', "game", "unknown game"),

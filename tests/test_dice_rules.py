@@ -13,11 +13,15 @@ from hypothesis import strategies as st
 from companion.draws import Draws, DrawsExhausted
 from companion.games import dice
 from companion.games.dice import rules
-from companion.games.dice.controls import BUTTONS, dice_shown
-from companion.games.dice.rules import MAX_DICE, MIN_DICE, SHOWN_HISTORY, DiceState
+from companion.games.dice.controls import CONTROLS, dice_shown
+from companion.games.dice.rules import MAX_DICE, MIN_DICE, SHOWN_HISTORY, DiceOptions, DiceState
 from companion.games.spec import Command, IllegalMove
 from companion.store import Record, Store
-from companion.table import NEW_GAME, UNDO, Table, advance, replay
+from companion.table import NEW_GAME, UNDO, Setup, Table, advance, replay
+
+
+def public(state: DiceState) -> dict:
+    return dice.SPEC.public_json(state)
 
 counts = st.integers(MIN_DICE, MAX_DICE)
 steps = st.one_of(
@@ -97,12 +101,12 @@ def test_random_play_through_advance_keeps_every_invariant_and_replays_exactly(s
             assert draws.taken == []
         model.step(kind, args, events)
         records.append(Record(len(records) + 1, kind, None, args, draws.taken))
-        check_view(dice.SPEC.public_view(session.state), model)
+        check_view(public(session.state), model)
 
     again, version = replay(records)
     assert version == len(records)
     assert again.state == session.state
-    assert dice.SPEC.public_view(again.state) == dice.SPEC.public_view(session.state)
+    assert public(again.state) == public(session.state)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -111,7 +115,7 @@ def test_random_play_through_the_table_keeps_every_invariant_and_survives_restar
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "table.db"
         store = Store(path)
-        table = Table(store, default_options={"count": start}).start()
+        table = Table(store, Setup(options={"dice": {"count": start}})).start()
         model = Model(start)
         accepted = 0
         try:
@@ -153,8 +157,7 @@ def test_roll_is_pure_and_uses_only_its_draws(state, recorded):
     assert (first, first_events) == (second, second_events)
     faces = tuple(v + 1 for v in recorded[:state.count])
     assert first.rolls[-1] == faces
-    assert rules.public_view(first) == rules.public_view(
-        DiceState(state.count, (*state.rolls, faces), state.earlier))
+    assert public(first) == public(DiceState(state.count, (*state.rolls, faces), state.earlier))
     assert len(first.rolls) <= SHOWN_HISTORY  # undo keeps every state: each must stay small
     assert first_events == [{"type": "rolled", "dice": list(faces)}]
 
@@ -187,7 +190,7 @@ def test_set_dice_accepts_exactly_the_whole_numbers_one_to_three(state, count):
     else:
         with pytest.raises(IllegalMove) as info:
             rules.apply(state, Command("set_dice", {"count": count}), draws)
-        assert info.value.msgid == "Choose between {low} and {high} dice."
+        assert info.value.params["kind"] == "set_dice" and info.value.params["field"] == "count"
     assert state == frozen
 
 
@@ -195,19 +198,19 @@ def test_set_dice_accepts_exactly_the_whole_numbers_one_to_three(state, count):
 def test_unknown_commands_are_refused_by_name(state, kind):
     with pytest.raises(IllegalMove) as info:
         rules.apply(state, Command(kind), Draws([]))
-    assert info.value.params == {"kind": kind}
+    assert info.value.params == {"kind": kind, "kinds": "roll, set_dice"}
 
 
 @given(counts)
 def test_setup_makes_an_empty_table_of_that_many_dice(count):
-    state = rules.setup({"count": count}, Draws([]))
+    state = rules.setup(DiceOptions(count), Draws([]), {})
     assert state == DiceState(count)
-    assert rules.public_view(state) == {"count": count, "last": [], "total": 0, "rolls": 0, "history": []}
+    assert public(state) == {"count": count, "last": [], "total": 0, "rolls": 0, "history": []}
 
 
 def test_history_is_capped_and_numbered_from_the_newest():
     rolls = tuple((i % 6 + 1,) for i in range(SHOWN_HISTORY + 5))
-    view = rules.public_view(DiceState(1, rolls))
+    view = public(DiceState(1, rolls))
     assert view["rolls"] == SHOWN_HISTORY + 5
     assert [h["n"] for h in view["history"]] == list(range(SHOWN_HISTORY + 5, 5, -1))
     assert view["history"][-1]["dice"] == [6]  # roll n=6 is rolls[5] == (5 % 6 + 1,)
@@ -216,11 +219,12 @@ def test_history_is_capped_and_numbered_from_the_newest():
 
 @given(states)
 def test_buttons_always_send_a_legal_command(state):
-    view = rules.public_view(state)
-    nxt = BUTTONS["a"](view)
+    view = public(state)
+    entry, nxt = CONTROLS.step(None, "a", view)
     new, _ = rules.apply(state, nxt, Draws([]))
-    assert new.count == state.count % MAX_DICE + 1
-    assert BUTTONS["roll"](view) == Command("roll")
-    assert BUTTONS["d"](view) == Command(UNDO)
+    assert entry is None and new.count == state.count % MAX_DICE + 1
+    assert CONTROLS.step(None, "roll", view) == (None, Command("roll"))
+    assert CONTROLS.step(None, "d", view) == (None, Command(UNDO))
+    assert CONTROLS.step(None, "b", view) == (None, None)  # unchanged: the device shows a refusal
     assert dice_shown(view) == view["last"]
-    assert rules.private_view(state, 0) == {}
+    assert dice.SPEC.private_json(state, 0) == {}

@@ -16,7 +16,8 @@ from companion.table import NEW_GAME, replay
 RUNS = 20
 
 
-def stream_commands(daemon: DaemonProcess, acked: list, stop: threading.Event, rng: random.Random) -> None:
+def stream_commands(daemon: DaemonProcess, acked: list, stop: threading.Event, rng: random.Random,
+                    first: threading.Event) -> None:
     """Post rolls and dice changes as fast as the daemon answers; note every acknowledged one."""
     while not stop.is_set():
         if rng.random() < 0.8:
@@ -29,6 +30,7 @@ def stream_commands(daemon: DaemonProcess, acked: list, stop: threading.Event, r
             return  # the daemon died mid-answer: what was not answered was never acknowledged
         if status == 200 and answer.get("ok"):
             acked.append((answer["version"], body))
+            first.set()
 
 
 @pytest.mark.parametrize("run", range(RUNS))
@@ -36,12 +38,15 @@ def test_kill_9_loses_no_acknowledged_command(tmp_path, run):
     rng = random.Random(run)
     daemon = DaemonProcess(tmp_path / "state").start()
     acked: list = []
-    stop = threading.Event()
+    stop, first = threading.Event(), threading.Event()
     clients = [threading.Thread(target=stream_commands,
-                                args=(daemon, acked, stop, random.Random(run * 10 + i))) for i in range(2)]
+                                args=(daemon, acked, stop, random.Random(run * 10 + i), first))
+               for i in range(2)]
     for client in clients:
         client.start()
-    time.sleep(rng.uniform(0.05, 1.0))
+    # The kill comes at a random moment after the first acknowledgement: before it, a kill proves nothing.
+    assert first.wait(30), "the daemon acknowledged no command in 30 s"
+    time.sleep(rng.uniform(0, 1.0))
     daemon.kill()
     stop.set()
     for client in clients:
@@ -63,4 +68,4 @@ def test_kill_9_loses_no_acknowledged_command(tmp_path, run):
     finally:
         daemon.stop()
     assert state["version"] == version
-    assert state["public"] == session.spec.public_view(session.state)
+    assert state["public"] == session.spec.public_json(session.state)

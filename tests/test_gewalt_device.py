@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 from daemon_process import free_port
-from gewalt_play import SeededDraws, play, play_out, random_command
+from device_input import HANDLED, Device
+from gewalt_play import SeededDraws, play, play_out, private_view, public_view, random_command, start
 from PIL import Image
 from polling import wait_for
 from test_panels import assert_fits
@@ -17,10 +18,10 @@ from test_panels import assert_fits
 from companion.config import Config
 from companion.daemon import Companion
 from companion.devices.panels import PANELS, panel
-from companion.games.gewalt import rules, views
-from companion.games.gewalt.controls import RaceControls, number_faces
+from companion.gamekit import number_faces
+from companion.games.gewalt import SPEC, rules
 from companion.games.gewalt.names import explain_roll
-from companion.games.spec import HANDLED, Command, IllegalMove, TableInfo
+from companion.games.spec import Command, IllegalMove, TableInfo
 from companion.i18n import translator
 from companion.render.screens import render
 
@@ -28,55 +29,48 @@ URL = "http://192.168.1.20:8080/"
 
 
 def game(players=4, expert=False, seed=3):
-    return rules.setup({"players": players, "expert": expert}, SeededDraws(seed))
+    return start({"players": players, "expert": expert}, SeededDraws(seed))
 
 
-def press_all(controls, view, keys: str):
-    """Press keys given as "a b b c"; returns the answer to the last one."""
-    answer = None
-    for key in keys.split():
-        answer = controls.press(key, view)
-    return answer
+def device(state) -> Device:
+    return Device(SPEC, public_view(state))
 
 
 # --- the button flows -----------------------------------------------------------------------
 def test_placing_a_card_is_lane_stage_section_length_with_the_number_on_the_leds():
-    view = views.public_view(game())
-    controls = RaceControls()
-    assert controls.press("a", view) is HANDLED
-    assert controls.leds(view) == [1, None]  # lane 1
-    assert controls.entry(view) == {"flow": "place", "step": "lane", "values": {"lane": 1}}
-    assert press_all(controls, view, "b b b c") is HANDLED  # lane 4
-    assert press_all(controls, view, "b c") is HANDLED  # stage 2
-    assert press_all(controls, view, "a c") is HANDLED  # section 5 (wraps from 1 down)
-    assert controls.entry(view)["values"] == {"lane": 4, "stage": 2, "section": 5, "length": 4}
-    assert press_all(controls, view, "b b b b") is HANDLED
-    assert controls.leds(view) == [6, 2]  # length 8 shows as 6 + 2
-    command = controls.press("c", view)
+    controls = device(game())
+    assert controls.press("a") is HANDLED
+    assert controls.leds() == [1]  # lane 1
+    assert controls.shown() == {"flow": "place", "step": "lane", "values": {"lane": 1}}
+    assert controls.press_all("b b b c") is HANDLED  # lane 4
+    assert controls.press_all("b c") is HANDLED  # stage 2
+    assert controls.press_all("a c") is HANDLED  # section 5 (wraps from 1 down)
+    assert controls.shown()["values"] == {"lane": 4, "stage": 2, "section": 5, "length": 4}
+    assert controls.press_all("b b b b") is HANDLED
+    assert controls.leds() == [6, 2]  # length 8 shows as 6 + 2
+    command = controls.press("c")
     assert command == Command("play_section", {"length": 8, "slot": {"lane": 3, "stage": 1, "section": 4}})
-    assert controls.entry(view) is None and controls.leds(view) is None
+    assert controls.entry is None and controls.leds() is None
 
 
 def test_back_steps_back_then_cancels_and_roll_rolls():
-    view = views.public_view(game())
-    controls = RaceControls()
-    assert press_all(controls, view, "a c d") is HANDLED and controls.entry(view)["step"] == "lane"
-    assert controls.press("d", view) is HANDLED and controls.entry(view) is None
-    assert controls.press("roll", view) == Command("roll")
-    assert controls.press("c", view) is None  # relocate needs the expert game
-    assert controls.press("a:hold", view) is HANDLED
-    assert press_all(controls, view, "a a a a c") == Command("discard_section", {"length": 0})
-    assert number_faces(0) == [None, None] and number_faces(6) == [6, None] and number_faces(12) == [6, 6]
+    controls = device(game())
+    assert controls.press_all("a c d") is HANDLED and controls.shown()["step"] == "lane"
+    assert controls.press("d") is HANDLED and controls.shown() is None
+    assert controls.press("roll") == Command("roll")
+    assert controls.press("c") is None  # relocate needs the expert game
+    assert controls.press("a:hold") is HANDLED
+    assert controls.press_all("a a a a c") == Command("discard_section", {"length": 0})
+    assert number_faces(0) == [] and number_faces(6) == [6] and number_faces(12) == [6, 6]
 
 
 def test_expert_flows_make_attack_relocate_and_discard_commands():
-    view = views.public_view(game(expert=True))
-    controls = RaceControls()
-    assert press_all(controls, view, "b b c") is HANDLED  # card 2 (skip turn), then the target
-    assert controls.entry(view)["values"] == {"card": "skip_turn", "target": "B"}
-    assert press_all(controls, view, "b c") == Command("attack", {"card": "skip_turn", "target": 2})
-    assert press_all(controls, view, "b:hold a c") == Command("discard_action", {"card": "counter"})
-    command = press_all(controls, view, "c b c c b b c b c c b c")
+    controls = device(game(expert=True))
+    assert controls.press_all("b b c") is HANDLED  # card 2 (skip turn), then the target
+    assert controls.shown()["values"] == {"card": "skip_turn", "target": "B"}
+    assert controls.press_all("b c") == Command("attack", {"card": "skip_turn", "target": 2})
+    assert controls.press_all("b:hold a c") == Command("discard_action", {"card": "counter"})
+    command = controls.press_all("c b c c b b c b c c b c")
     assert command == Command("relocate", {"source": {"lane": 1, "stage": 0, "section": 2},
                                            "slot": {"lane": 1, "stage": 0, "section": 1}})
 
@@ -84,30 +78,18 @@ def test_expert_flows_make_attack_relocate_and_discard_commands():
 def test_an_attack_waiting_for_an_answer_takes_a_and_b():
     state = replace(game(expert=True), actions=(("double",) * 4,) * 4)
     state, _ = play(state, "attack", {"card": "double", "target": 1})
-    view = views.public_view(state)
-    controls = RaceControls()
-    assert controls.press("a", view) == Command("allow")
-    assert controls.press("b", view) == Command("counter")
-    assert controls.press("roll", view) is None
-
-
-def test_an_input_is_dropped_when_the_game_moves_under_it():
-    state = game()
-    controls = RaceControls()
-    assert press_all(controls, views.public_view(state), "a b c") is HANDLED
-    state, _ = play(state, "roll", dice=[2, 2])  # a phone moved the game on
-    moved = views.public_view(state)
-    assert controls.entry(moved) is None and controls.leds(moved) is None
-    assert controls.press("c", moved) is None  # no input any more: C alone means nothing
-    assert controls.press("roll", moved) == Command("roll")
+    controls = device(state)
+    assert controls.press("a") == Command("allow")
+    assert controls.press("b") == Command("counter")
+    assert controls.press("roll") is None
 
 
 def test_the_dice_shown_are_the_last_roll():
     from companion.games.gewalt.controls import dice_shown
 
     state, _ = play(game(), "roll", dice=[5, 2])
-    assert dice_shown(views.public_view(state)) == [5, 2]
-    assert dice_shown(views.public_view(game())) == []
+    assert dice_shown(public_view(state)) == [5, 2]
+    assert dice_shown(public_view(game())) == []
 
 
 @pytest.mark.parametrize(("roll", "text"), [
@@ -126,7 +108,7 @@ def test_the_eink_says_how_an_attack_card_changed_the_roll(roll, text):
 # --- the e-ink frames -----------------------------------------------------------------------
 def frames() -> dict[str, tuple[dict, dict | None]]:
     rng, draws = random.Random(5), SeededDraws(5)
-    state = rules.setup({"players": 5, "expert": True}, draws)
+    state = start({"players": 5, "expert": True}, draws)
     for _ in range(60):
         try:
             state, _ = rules.apply(state, random_command(state, rng), draws)
@@ -135,16 +117,16 @@ def frames() -> dict[str, tuple[dict, dict | None]]:
     mid = state
     pending = replace(mid, pending=(mid.turn, (mid.turn + 1) % 5, "double"), front=(None,) * 5)
     entry = {"flow": "place", "step": "section", "values": {"lane": 2, "stage": 3, "section": 4}}
-    end = play_out(rules.setup({"players": 3}, SeededDraws(9)), random.Random(9), SeededDraws(9))
-    return {"mid-race": (views.public_view(mid), None), "pending": (views.public_view(pending), None),
-            "entry": (views.public_view(mid), entry), "end": (views.public_view(end), None)}
+    end = play_out(start({"players": 3}, SeededDraws(9)), random.Random(9), SeededDraws(9))
+    return {"mid-race": (public_view(mid), None), "pending": (public_view(pending), None),
+            "entry": (public_view(mid), entry), "end": (public_view(end), None)}
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize("label", ["mid-race", "pending", "entry", "end"])
 def test_every_frame_fits_every_panel(label, lang):
     view, entry = frames()[label]
-    _ = translator(lang)
+    _ = translator(lang, "gewalt")
     info = TableInfo(URL, "K7QF", ("Anna", "", "Chloé", "Dimitri-Alexandre", ""), entry)
     for name, model in PANELS.items():
         canvas = render("gewalt", view, model, lang, info)
@@ -205,11 +187,11 @@ def test_a_full_game_through_the_buttons(table_device):
         if seat not in placed:
             # The player reads their hand on their phone and places their first card in lane 5 (empty
             # with 4 players), stage 3, section seat+1, through A (lane, stage, section, length).
-            length = views.private_view(latest.session.state, seat)["sections"][0]
+            length = private_view(latest.session.state, seat)["sections"][0]
             steps = ("b " * (length - 4) if length >= 4 else "a " * (4 - length)).strip()
             press(device, "a a c b b c " + "b " * seat + "c")
-            assert device._controls[1].entry(latest.public)["step"] == "length"
-            assert device.board.dice.faces[:2] == number_faces(4)
+            wait_for(lambda: getattr(device.table.latest.entry, "step", None) == 3)  # the length
+            wait_for(lambda: device.board.dice.faces[:2] == [4, None])
             press(device, f"{steps} c".strip())
             wait_for(lambda v=version: device.table.version > v)
             public = device.table.latest.public
@@ -236,7 +218,7 @@ def rulebook_example() -> rules.State:
 
 
 def test_the_scores_frame_is_the_rulebooks_table():
-    view = views.public_view(rulebook_example())
+    view = public_view(rulebook_example())
     canvas = render("gewalt", view, panel("impression-7.3"), "en", TableInfo(URL, "", ("", "", "", "")))
     texts = [e.label for e in canvas.elements if e.kind == "text"]
     assert {"2\u21922 +C", "3\u21923 +A +D", "2\u21922 +A", "4\u21924 +A", "4\u21924 +B"} <= set(texts)
@@ -254,7 +236,7 @@ def test_the_committed_frames_are_the_real_render_path():
     names = ("Anna", "Bruno", "Chloé", "Dimitri", "Emma")
     mid = frames()["mid-race"][0]
     mid["front"][mid["turn"]] = "minus_4"  # played on A by an opponent's last turn
-    shown = {"mid-race": mid, "scores": views.public_view(rulebook_example())}
+    shown = {"mid-race": mid, "scores": public_view(rulebook_example())}
     for what, view in shown.items():
         for size, model in SIZES.items():
             path = FRAMES / f"gewalt-{what}-{size}.png"

@@ -6,11 +6,11 @@ import random
 from dataclasses import replace
 
 import pytest
-from gewalt_play import SeededDraws, play, play_out, random_command
+from gewalt_play import SeededDraws, play, play_out, private_view, public_view, random_command, start
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.gewalt import board, data, rules, views
+from companion.games.gewalt import SPEC, board, data, rules
 from companion.games.gewalt.board import FINISHED
 from companion.games.gewalt.scoring import places_of, score
 from companion.games.spec import Command, IllegalMove
@@ -19,7 +19,7 @@ A, B, C, D = range(4)
 
 
 def game(players: int = 4, expert: bool = False, seed: int = 1, **changes) -> rules.State:
-    state = rules.setup({"players": players, "expert": expert}, SeededDraws(seed))
+    state = start({"players": players, "expert": expert}, SeededDraws(seed))
     return replace(state, **changes) if changes else state
 
 
@@ -57,7 +57,7 @@ def test_the_scoring_example_from_the_trophies_of_a_finished_race():
     state = game(bets=((4, 3, 2), (2, 3, 4), (2, 1, 2), (4, 3, 4)), trophies=trophies,
                  pawns=(FINISHED,) * 4, turn=None)
     assert places_of(trophies, 4) == [[3, 2, 3], [2, 3, 1], [1, 1, 2], [4, 4, 4]]
-    view = views.public_view(state)
+    view = public_view(state)
     assert [r["total"] for r in view["scores"]] == [0, 5, 3, 4]
     assert view["winners"] == [B]
 
@@ -179,7 +179,7 @@ def test_the_finish_discards_the_cards_skips_the_seat_and_the_last_crossing_ends
     state, events = play(state, "roll", dice=[1, 1])
     assert rules.over(state) and state.trophies[2] == (A, B, C)
     assert events[-1]["type"] == "game_over"
-    view = views.public_view(state)
+    view = public_view(state)
     assert view["over"] and view["scores"] is not None and rules.legal(state, None) == []
     with pytest.raises(IllegalMove, match="race is over"):
         play(state, "roll")
@@ -229,7 +229,7 @@ def test_attack_cards_change_the_roll(card, dice, points, rolled):
     assert events[0] == {"type": "rolled", "seat": B, "dice": rolled, "effect": card, "points": points}
     assert state.pawns[B] == board.move(state.cards, B, board.START, points)[0]
     assert state.front[B] is None and card in state.action_deck.discard  # worked once, then discarded
-    assert views.public_view(state)["last_roll"]["points"] == points
+    assert public_view(state)["last_roll"]["points"] == points
 
 
 def test_extra_turn_plays_twice_in_a_row():
@@ -347,12 +347,12 @@ def test_an_empty_deck_reshuffles_its_discards():
 
 # --- the data file --------------------------------------------------------------------------
 def test_the_bundled_decks_are_marked_reconstructed_and_have_the_boxs_counts():
-    decks = data.load(4)
+    decks = data.load(SPEC.bundled("cards").text, "data.toml")
     assert decks.reconstructed
     assert len(decks.sections) == 56 and set(decks.sections) <= set(range(9))
     assert len(decks.actions) == 27 and set(decks.actions) == set(data.ACTIONS)
-    assert len(decks.bets) == 20 and all(1 <= t <= 4 for bet in decks.bets for t in bet)
-    assert all(1 <= t <= 3 for bet in data.load(3).bets for t in bet)
+    assert len(decks.bets) == 20 and all(1 <= t <= 4 for bet in decks.bet_rows(4) for t in bet)
+    assert all(1 <= t <= 3 for bet in decks.bet_rows(3) for t in bet)
 
 
 @pytest.mark.parametrize(("text", "field"), [
@@ -365,7 +365,7 @@ def test_the_bundled_decks_are_marked_reconstructed_and_have_the_boxs_counts():
 ])
 def test_a_bad_data_file_is_refused_with_its_name_and_field(text, field):
     with pytest.raises(IllegalMove) as refused:
-        rules.setup({"players": 4, "data": text, "data_name": "mybox.toml"}, SeededDraws())
+        start({"players": 4}, SeededDraws(), text)
     message = str(refused.value)
     assert "mybox.toml" in message
     if field:
@@ -375,7 +375,7 @@ def test_a_bad_data_file_is_refused_with_its_name_and_field(text, field):
 def test_a_replacement_data_file_is_used():
     bets = ", ".join(["{three=[1,1,1], four=[2,2,2], five=[5,5,5]}"] * 5)
     text = f"bets = [{bets}]\n[sections]\n8 = 20\n[actions]\ndouble = 20\n"
-    state = rules.setup({"players": 4, "expert": True, "data": text, "data_name": "x.toml"}, SeededDraws())
+    state = start({"players": 4, "expert": True}, SeededDraws(), text, "x.toml")
     assert state.bets == ((2, 2, 2),) * 4 and state.sections[A] == (8,) * 4
     assert state.actions[B] == ("double",) * 4
     assert not state.reconstructed
@@ -386,7 +386,7 @@ SECRET_KEYS = {"bet", "bets", "sections_hand", "hand"}
 
 
 def check_public(state, total_sections: int, total_actions: int) -> None:
-    view = views.public_view(state)
+    view = public_view(state)
     if not rules.over(state):
         assert view["scores"] is None and "bets" not in view
         for key in SECRET_KEYS:
@@ -405,7 +405,7 @@ def check_public(state, total_sections: int, total_actions: int) -> None:
 @given(players=st.integers(3, 5), expert_game=st.booleans(), seed=st.integers(0, 2**32))
 def test_random_legal_play_ends_with_every_pawn_finished_and_sound_scores(players, expert_game, seed):
     draws = SeededDraws(seed)
-    state = rules.setup({"players": players, "expert": expert_game}, draws)
+    state = start({"players": players, "expert": expert_game}, draws)
     total_actions = 27 if expert_game else 0
     checked = []
 
@@ -414,14 +414,14 @@ def test_random_legal_play_ends_with_every_pawn_finished_and_sound_scores(player
         if not rules.over(s):
             # the bets never show before the end: other bets, the same public view
             other = replace(s, bets=tuple(tuple(reversed(b)) for b in s.bets[1:] + s.bets[:1]))
-            assert views.public_view(other) == views.public_view(s)
+            assert public_view(other) == public_view(s)
             checked.append(s.moves)
 
     state = play_out(state, random.Random(seed), draws, each=each)
     assert all(p == FINISHED for p in state.pawns)
     for order in state.trophies:
         assert sorted(order) == list(range(players))  # places 1..n, each once
-    view = views.public_view(state)
+    view = public_view(state)
     assert all(0 <= row["total"] <= 3 * players for row in view["scores"])
     assert [row["targets"] for row in view["scores"]] == [list(b) for b in state.bets]
     assert len(checked) > players * 5
@@ -429,10 +429,9 @@ def test_random_legal_play_ends_with_every_pawn_finished_and_sound_scores(player
 
 def test_private_view_holds_only_that_seats_secrets():
     state = game(expert=True)
-    mine = views.private_view(state, B)
+    mine = private_view(state, B)
     assert mine["bet"] == list(state.bets[B]) and mine["sections"] == sorted(state.sections[B])
     assert mine["actions"] == sorted(state.actions[B])
-    assert views.private_view(state, 4) == {}
 
 
 def test_a_refusal_names_no_secret():

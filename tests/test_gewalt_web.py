@@ -98,7 +98,7 @@ def test_a_full_expert_game_through_seat_tokens(tmp_path):
         status, page = get_text(port, f"/seat/{tokens[0]}")
         assert status == 200 and 'id="gewalt-bet"' in page and 'id="gewalt-race"' in page
         status, page = get_text(port, "/")
-        assert status == 200 and 'id="gewalt-race"' in page and "games/gewalt.js" in page
+        assert status == 200 and 'id="gewalt-race"' in page and "/games/gewalt/scoreboard.js" in page
 
 
 def test_a_bad_data_file_is_refused_by_the_host_with_its_name_and_field(tmp_path):
@@ -106,7 +106,7 @@ def test_a_bad_data_file_is_refused_by_the_host_with_its_name_and_field(tmp_path
         text = "bets = []\n[sections]\n9 = 3\n[actions]\n"
         status, body = post_json(server.port, "/api/command",
                                  {"kind": "new_game", "args": {"game": "gewalt", "options": {
-                                     "players": 4, "data": text, "data_name": "mybox.toml"}}},
+                                     "players": 4}, "data": {"cards": {"name": "mybox.toml", "text": text}}}},
                                  {"X-Host-Token": runtime.table.host_token()})
         assert status == 409 and "mybox.toml" in body["error"] and "sections.9" in body["error"]
         status, state = get_json(server.port, "/api/state")

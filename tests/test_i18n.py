@@ -14,15 +14,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, pick_language, translator
-from companion.locale.update import TRANSLATED, compiled, extract, load, po_path
+from companion.locale.update import PLATFORM, TRANSLATED, compiled, domains, extract, load
 
 FIX = "run `python -m companion.locale.update` and fill in the French"
+DOMAINS = {domain.name: domain for domain in domains()}
+CATALOGS = [(name, lang) for name in DOMAINS for lang in TRANSLATED]
 
 
 @pytest.fixture(scope="module")
-def used() -> dict[str, object]:
-    """msgid -> message, for every msgid in the code and templates."""
-    return {m.id: m for m in extract() if m.id}
+def used() -> dict[str, dict[str, object]]:
+    """Per domain (the platform's, each game's): msgid -> message, for every msgid its code uses."""
+    return {name: {m.id: m for m in extract(domain) if m.id} for name, domain in DOMAINS.items()}
 
 
 def fields(text: str) -> set[str]:
@@ -30,61 +32,78 @@ def fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
+def test_every_bundled_game_has_a_catalog_of_its_own():
+    assert {"messages", "dice", "schacht", "gewalt"} <= set(DOMAINS)
+
+
 def test_extraction_finds_the_core_strings(used):
     # Guards the guard: if extraction silently found nothing, every other test here would pass.
-    assert {"Free dice", "Nothing to undo.", "Choose between {low} and {high} dice."} <= set(used)
+    assert {"Nothing to undo.", "Join the table", "Unknown command {kind}: send one of {kinds}."} <= set(
+        used["messages"])
+    assert {"Free dice", "{who} rolled the dice"} <= set(used["dice"])
+    assert "Free dice" not in used["messages"], "a game's strings are its own, not the platform's"
 
 
-@pytest.mark.parametrize("lang", TRANSLATED)
-def test_every_used_msgid_is_translated(used, lang):
-    po = load(lang)
-    missing = sorted(msgid for msgid in used if msgid not in po)
-    empty = sorted(msgid for msgid in used if msgid in po and not po[msgid].string)
-    assert not missing, f"{po_path(lang)} lacks {missing}: {FIX}"
-    assert not empty, f"{po_path(lang)} has no translation for {empty}: {FIX}"
+@pytest.mark.parametrize(("name", "lang"), CATALOGS)
+def test_every_used_msgid_is_translated(used, name, lang):
+    domain = DOMAINS[name]
+    po = load(lang, domain)
+    missing = sorted(msgid for msgid in used[name] if msgid not in po)
+    empty = sorted(msgid for msgid in used[name] if msgid in po and not po[msgid].string)
+    assert not missing, f"{domain.po_path(lang)} lacks {missing}: {FIX}"
+    assert not empty, f"{domain.po_path(lang)} has no translation for {empty}: {FIX}"
 
 
-@pytest.mark.parametrize("lang", TRANSLATED)
-def test_the_catalog_holds_no_stale_or_fuzzy_entries(used, lang):
-    po = load(lang)
-    stale = sorted(m.id for m in po if m.id and m.id not in used)
+@pytest.mark.parametrize(("name", "lang"), CATALOGS)
+def test_the_catalog_holds_no_stale_or_fuzzy_entries(used, name, lang):
+    domain = DOMAINS[name]
+    po = load(lang, domain)
+    stale = sorted(m.id for m in po if m.id and m.id not in used[name])
     fuzzy = sorted(m.id for m in po if m.id and m.fuzzy)
-    assert not stale, f"{po_path(lang)} still holds msgids the code no longer uses: {stale}; {FIX}"
-    assert not fuzzy, f"{po_path(lang)} has fuzzy entries, which the .mo leaves out: {fuzzy}"
+    assert not stale, f"{domain.po_path(lang)} still holds msgids the code no longer uses: {stale}; {FIX}"
+    assert not fuzzy, f"{domain.po_path(lang)} has fuzzy entries, which the .mo leaves out: {fuzzy}"
 
 
-@pytest.mark.parametrize("lang", TRANSLATED)
-def test_placeholders_of_each_translation_match_its_msgid(lang):
-    po = load(lang)
+@pytest.mark.parametrize(("name", "lang"), CATALOGS)
+def test_placeholders_of_each_translation_match_its_msgid(name, lang):
+    po = load(lang, DOMAINS[name])
     wrong = [(m.id, m.string) for m in po
              if m.id and m.string and fields(m.id) != fields(m.string)]
-    assert not wrong, f"{po_path(lang)}: placeholders differ between msgid and msgstr: {wrong}"
+    assert not wrong, f"{DOMAINS[name].po_path(lang)}: placeholders differ between msgid and msgstr: {wrong}"
 
 
-@pytest.mark.parametrize("lang", TRANSLATED)
-def test_the_committed_mo_is_compiled_from_the_po(lang):
-    mo = po_path(lang).with_suffix(".mo")
+@pytest.mark.parametrize(("name", "lang"), CATALOGS)
+def test_the_committed_mo_is_compiled_from_the_po(name, lang):
+    mo = DOMAINS[name].po_path(lang).with_suffix(".mo")
     assert mo.exists(), f"{mo} is missing: {FIX}"
-    assert mo.read_bytes() == compiled(load(lang)), f"{mo} is older than {po_path(lang)}: {FIX}"
+    assert mo.read_bytes() == compiled(load(lang, DOMAINS[name])), f"{mo} is older than its .po: {FIX}"
 
 
 def test_translations_are_served_in_french():
     fr = translator("fr")
-    assert fr("Free dice") == "Dés libres"
     assert fr("Roll {n}", n=3) == "Lancer n° 3"
-    assert fr("Choose between {low} and {high} dice.", low=1, high=3) == "Choisissez entre 1 et 3 dés."
+    assert fr("Unknown game {game}.", game="go") == "Jeu inconnu : go."
+    assert translator("fr", "dice")("Free dice") == "Dés libres"
+    assert fr("Free dice") == "Free dice", "the platform's catalog holds no game's strings"
+
+
+def test_a_games_catalog_falls_back_to_the_platforms():
+    dice = translator("fr", "dice")
+    assert dice("Nothing to undo.") == "Rien à annuler."  # a platform string, read through the game's
+    assert dice("{who} rolled the dice", who="Ada") == "Ada a lancé les dés"
 
 
 def test_english_is_the_msgid_itself():
     en = translator("en")
-    assert en("Free dice") == "Free dice"
+    assert translator("en", "dice")("Free dice") == "Free dice"
     assert en("Roll {n}", n=4) == "Roll 4"
 
 
-def test_every_translated_msgid_is_served_from_the_compiled_catalog(used):
-    fr = catalog("fr")
-    po = load("fr")
-    for msgid in used:
+@pytest.mark.parametrize("name", list(DOMAINS))
+def test_every_translated_msgid_is_served_from_the_compiled_catalog(used, name):
+    fr = catalog("fr", None if DOMAINS[name] is PLATFORM else name)
+    po = load("fr", DOMAINS[name])
+    for msgid in used[name]:
         if msgid in po and po[msgid].string:
             assert fr.gettext(msgid) == po[msgid].string
 

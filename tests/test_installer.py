@@ -33,7 +33,8 @@ dtoverlay=dwc2,dr_mode=host
 CONFIG_LINES = [
     "# Table companion settings, written once by firmware/install.py: a re-install never overwrites them.",
     'panel = "auto"', 'profile = "impression-7in3"', 'language = "fr"', 'state_dir = "/var/lib/companion"',
-    "port = 8080", "dice = 2",
+    "port = 8080", 'game = "dice"  # the game the table offers between games', "[options.dice]",
+    "count = 2",
 ]
 
 

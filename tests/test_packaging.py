@@ -14,11 +14,13 @@ import textwrap
 import tomllib
 import zipfile
 from fnmatch import fnmatch
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
 
 import companion
+from companion.games import GROUP
 
 ROOT = Path(__file__).resolve().parent.parent
 MAPPED = {"companion.web": "web", "companion.hardware": "hardware"}  # top-level folders read at run time
@@ -31,30 +33,19 @@ def setuptools_config() -> dict:
         return tomllib.load(f)["tool"]["setuptools"]
 
 
-def packages_in_tree() -> set[str]:
-    found = {
-        ".".join(init.parent.relative_to(ROOT).parts)
-        for init in (ROOT / "companion").rglob("__init__.py")
-        if "__pycache__" not in init.parts
-    }
-    return found | set(MAPPED)
-
-
 def game_names() -> list[str]:
     return sorted(p.parent.name for p in (ROOT / "companion" / "games").glob("*/__init__.py"))
 
 
-def test_the_package_list_names_every_package_folder():
-    declared = setuptools_config()["packages"]
-    assert len(declared) == len(set(declared)), f"pyproject.toml lists a package twice: {declared}"
-    missing = sorted(packages_in_tree() - set(declared))
-    extra = sorted(set(declared) - packages_in_tree())
-    assert not missing, (
-        f"{missing} have an __init__.py but are not in [tool.setuptools] packages in pyproject.toml: "
-        "add them there, or the wheel leaves them out")
-    assert not extra, (
-        f"pyproject.toml lists {extra} but no such folder with an __init__.py exists: "
-        "remove them from [tool.setuptools] packages or create the package")
+def test_no_package_is_listed_by_hand():
+    assert "packages" not in setuptools_config(), "setup.py finds the packages: a game needs no line here"
+
+
+def test_every_bundled_game_is_registered_in_the_entry_point_group():
+    registered = {ep.name: ep.value for ep in entry_points(group=GROUP)}
+    assert {name: registered.get(name) for name in game_names()} == {
+        name: f"companion.games.{name}:SPEC" for name in game_names()}, \
+        "a game folder is not registered: reinstall the project (pip install -e .)"
 
 
 def test_web_and_hardware_are_mapped_into_the_package():
@@ -117,9 +108,12 @@ def test_the_wheel_carries_the_run_time_files(wheel_files, pattern):
 
 
 @pytest.mark.parametrize("game", game_names())
-def test_the_wheel_carries_every_game(wheel_files, game):
+def test_the_wheel_carries_every_game_with_its_pages_and_strings(wheel_files, game):
     assert f"companion/games/{game}/__init__.py" in wheel_files
     assert f"companion/games/{game}/rules.py" in wheel_files, f"game {game} has no rules in the wheel"
+    assert f"companion/games/{game}/locale/fr/LC_MESSAGES/{game}.mo" in wheel_files
+    assert any(n.startswith(f"companion/games/{game}/templates/") for n in wheel_files)
+    assert any(n.startswith(f"companion/games/{game}/static/") for n in wheel_files)
 
 
 def test_the_wheel_carries_every_source_file(wheel_files):
@@ -132,11 +126,14 @@ def test_the_wheel_carries_no_caches_or_tests(wheel_files):
     assert not junk
 
 
-def test_the_wheel_declares_the_companion_command(wheel):
+def test_the_wheel_declares_the_companion_command_and_every_game(wheel):
     with zipfile.ZipFile(wheel) as z:
-        entry_points = next(n for n in z.namelist() if n.endswith(".dist-info/entry_points.txt"))
-        text = z.read(entry_points).decode()
+        declared = next(n for n in z.namelist() if n.endswith(".dist-info/entry_points.txt"))
+        text = z.read(declared).decode()
     assert "companion = companion.cli:main" in text
+    assert f"[{GROUP}]" in text
+    for game in game_names():
+        assert f"{game} = companion.games.{game}:SPEC" in text
 
 
 # --- installed into a clean venv ---------------------------------------------------------
@@ -157,7 +154,7 @@ INSTALLED_CHECK = textwrap.dedent("""
         "profiles": sorted(p.name for p in profiles.iterdir() if p.name.endswith(".toml"))
                     if profiles.is_dir() else [],
         "font": (files("companion.render") / "fonts" / "DejaVuSans.ttf").is_file(),
-        "french": translator("fr")("Free dice"),
+        "french": translator("fr", "dice")("Free dice"),
     }))
 """)
 

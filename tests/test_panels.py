@@ -16,7 +16,7 @@ from companion.devices.detect import VARIANTS, PanelNotFound, detect_panel
 from companion.devices.display import InkyDisplay, PngDisplay
 from companion.devices.panels import PANELS, panel
 from companion.draws import Draws
-from companion.games.dice.rules import DiceState, public_view
+from companion.games.dice.rules import DiceState
 from companion.i18n import translator
 from companion.render.frame import QR_MIN_HEIGHT
 from companion.render.layout import ELLIPSIS, Box, Canvas
@@ -126,6 +126,7 @@ def test_an_unknown_variant_is_named_in_the_error():
 
 # --- every screen on every panel ----------------------------------------------------------
 def dice_views() -> dict[str, dict]:
+    public_view = games.get("dice").public_json
     long_history = tuple(((i % 6) + 1, (i * 5) % 6 + 1, (i * 2) % 6 + 1) for i in range(40))
     return {
         "no roll yet": public_view(DiceState(count=2)),
@@ -138,7 +139,7 @@ def views_of(game: str) -> dict[str, dict]:
     if game == "dice":
         return dice_views()
     session, _ = advance(None, NEW_GAME, None, {"game": game}, Draws())
-    return {"new game": session.spec.public_view(session.state)}
+    return {"new game": session.spec.public_json(session.state)}
 
 
 CASES = [(game, label, view) for game in games.names() for label, view in views_of(game).items()]
@@ -166,7 +167,7 @@ def assert_qr(canvas: Canvas, url: str, where: str) -> None:
 @pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize(("game", "label", "view"), CASES, ids=[f"{g}-{v}" for g, v, _ in CASES])
 def test_every_screen_fits_every_panel(game, label, view, lang):
-    _ = translator(lang)
+    _ = translator(lang, game)
     for name, model in PANELS.items():
         where = f"{game} ({label}, {lang}) on {name}"
         canvas = render(game, view, model, lang, URL)

@@ -5,13 +5,11 @@ Set COMPANION_SCREENSHOTS=DIR to keep the phone-size screenshots (docs/screensho
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 from daemon_process import free_port
 from polling import wait_for
 from test_browser import PHONE
+from webfixtures import shoot
 
 from companion.config import Config
 from companion.daemon import Companion
@@ -35,12 +33,6 @@ def new_phone(browser, locale: str = "fr-FR"):
     ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
                               locale=locale)
     return ctx, ctx.new_page()
-
-
-def shoot(page, name: str, tmp_path: Path) -> None:
-    target = Path(os.environ.get("COMPANION_SCREENSHOTS") or tmp_path)
-    target.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(target / f"{name}.png"), full_page=True)
 
 
 def join(page, base: str, code: str, name: str) -> str:

@@ -6,13 +6,15 @@ import random
 
 import pytest
 from daemon_process import free_port
+from device_input import HANDLED, Device
 from polling import eventually, wait_for
 
 from companion.config import Config
 from companion.daemon import Companion
-from companion.games.schacht.controls import SchachtControls, number_faces
+from companion.gamekit import number_faces
+from companion.games.schacht import SPEC
 from companion.games.schacht.rules import actor
-from companion.games.spec import HANDLED, Command
+from companion.games.spec import Command
 
 SIDE_KEYS = "abcd"
 
@@ -95,16 +97,25 @@ def test_a_whole_three_player_game_with_the_buttons_only(device):
     assert eventually(lambda: device.frame_version >= 1, timeout=10)
 
 
-def test_the_controller_resets_an_input_made_stale_by_another_command():
-    controls = SchachtControls()
-    view = {"phase": "bid", "stage": 1, "round": 1, "turn": 0, "revealed": [], "bids": [[], [], [], []],
-            "open": [0, 1, 2, 3], "values": [1, 2, 3, 4, 6]}
-    assert controls.press("b", view) is HANDLED and controls.press("roll", view) is HANDLED
-    assert controls.leds(view) == [2] and controls.entry(view) == {"side": 1}
-    moved_on = {**view, "turn": 1, "bids": [[0], [], [], []]}
-    assert controls.leds(moved_on) is None and controls.entry(moved_on) is None
-    assert controls.press("b", moved_on) is HANDLED
-    assert controls.press("b", moved_on) == Command("place", {"side": 1, "value": 1})
+BID = {"phase": "bid", "stage": 1, "round": 1, "turn": 0, "revealed": [], "bids": [[], [], [], []],
+       "open": [0, 1, 2, 3], "values": [1, 2, 3, 4, 6], "takeback": [], "deciding": None}
+
+
+def test_a_bid_is_a_side_then_a_value_stepped_with_roll_then_the_side_again():
+    controls = Device(SPEC, BID)
+    assert controls.press("b") is HANDLED and controls.press("roll") is HANDLED
+    assert controls.leds() == [2] and controls.shown() == {"side": 1}  # the side is public, the value not
+    assert controls.press("a") is HANDLED and controls.leds() == [1]  # another side starts again
+    assert controls.press("a:hold") is HANDLED and controls.entry is None  # a long A cancels
+    assert controls.press("a:hold") is None  # nothing to cancel: refused
+    assert controls.press("c") is HANDLED
+    assert controls.press("c") == Command("place", {"side": 2, "value": 1})
+    assert controls.press("roll:hold") == Command("pass") and controls.press("b:hold") == Command("recall")
+
+
+def test_a_taboo_side_refuses_its_button():
+    controls = Device(SPEC, {**BID, "open": [0, 1, 2]})
+    assert controls.press("d") is None and controls.entry is None
 
 
 def test_numbers_above_six_use_a_second_die():
@@ -113,13 +124,25 @@ def test_numbers_above_six_use_a_second_die():
 
 
 def test_a_split_is_entered_one_space_per_press_and_confirmed_with_roll():
-    controls = SchachtControls()
-    view = {"phase": "decide", "stage": 1, "round": 3, "turn": 0, "revealed": [{}], "bids": [[0, 1, 2]],
-            "deciding": {"seat": 0, "side": 0, "steps": 3, "split": True, "locos": ["A", "C"]}, "values": [1]}
-    assert controls.press("b", view) is None  # B has finished
+    view = {**BID, "phase": "decide", "round": 3, "revealed": [{}], "bids": [[0, 1, 2]],
+            "deciding": {"seat": 0, "side": 0, "steps": 3, "split": True, "locos": ["A", "C"]}}
+    controls = Device(SPEC, view)
+    assert controls.press("b") is None  # B has finished
     for key in ("c", "a", "c"):
-        assert controls.press(key, view) is HANDLED
-    assert controls.press("a", view) is None  # all 3 spaces are shared out
-    assert controls.entry(view) == {"split": [["C", 2], ["A", 1]]} and controls.leds(view) == []
-    assert controls.press("roll", view) == Command("move", {"moves": [{"loco": "C", "steps": 2},
-                                                                      {"loco": "A", "steps": 1}]})
+        assert controls.press(key) is HANDLED
+    assert controls.press("a") is None  # all 3 spaces are shared out
+    assert controls.shown() == {"split": [["C", 2], ["A", 1]]} and controls.leds() == []
+    assert controls.press("roll") == Command("move", {"moves": [{"loco": "C", "steps": 2},
+                                                                {"loco": "A", "steps": 1}]})
+    assert controls.press_all("a d") is HANDLED and controls.entry is None  # D clears a split
+
+
+def test_a_take_back_shows_the_cards_one_by_one():
+    view = {**BID, "phase": "takeback", "takeback": [{"seat": 0, "cards": [2, 6]}]}
+    controls = Device(SPEC, view)
+    assert controls.press("a") is None  # nothing shown yet
+    assert controls.press("roll") is HANDLED and controls.leds() == [2]
+    assert controls.press("roll") is HANDLED and controls.leds() == [6]
+    assert controls.shown() is None  # a take-back card is chosen in the open, but the e-ink needs nothing
+    assert controls.press("a") == Command("take_back", {"value": 6})
+    assert controls.press("roll:hold") == Command("take_back", {"value": None})

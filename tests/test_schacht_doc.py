@@ -10,8 +10,10 @@ import msgspec
 import pytest
 from PIL import Image
 
-from companion.games.schacht import COMMANDS
+from companion.games.schacht import SPEC
 from companion.games.schacht.data import load
+
+COMMANDS = SPEC.commands
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "games" / "schacht.md").read_text(encoding="utf-8")
@@ -30,7 +32,7 @@ def test_every_command_schema_in_the_doc_is_the_one_the_rules_check():
 
 
 def test_the_doc_names_every_reconstructed_value():
-    for key in load().reconstructed:
+    for key in load(SPEC.bundled("stages").text, "stages.toml").reconstructed:
         assert f"`{key}`" in DOC and "**reconstructed**" in DOC
 
 

@@ -88,4 +88,5 @@ def test_a_seat_page_shows_only_that_seats_hand(tmp_path):
         for path, marker in (("/", 'id="schacht-lanes"'), (f"/seat/{token}", 'id="schacht-hand"')):
             page = client.get(f"{path}?lang=en")
             assert page.status_code == 200 and marker in page.get_data(as_text=True), path
-        assert client.get("/static/games/schacht-seat.js").status_code == 200
+        assert client.get("/games/schacht/seat.js").status_code == 200
+        assert client.get("/games/schacht/style.css").status_code == 200

@@ -8,12 +8,11 @@ from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from schacht_play import SeededDraws, random_command
+from schacht_play import SeededDraws, public_view, random_command, start
 
 from companion.games.schacht.data import MODELS
-from companion.games.schacht.rules import Placement, apply, setup
+from companion.games.schacht.rules import Placement, apply
 from companion.games.schacht.track import space
-from companion.games.schacht.views import public_view
 
 
 def hidden_values_changed(state):
@@ -25,7 +24,7 @@ def hidden_values_changed(state):
                    discards=tuple((98,) * len(d) for d in state.discards))
 
 
-def check(state, start) -> None:
+def check(state, first) -> None:
     # Per colour, the 8 driver cards are in hand, in the discards, or beside this stage's card.
     on_table = state.phase in ("bid", "decide")
     for seat in range(state.players):
@@ -35,7 +34,7 @@ def check(state, start) -> None:
         assert cards == Counter(state.deck.drivers), f"seat {seat} cards: {cards}"
     # Points held equal the cards gone from the piles.
     held = Counter(v for p in state.points for v in p)
-    gone = Counter(start.turntable) - Counter(state.turntable) + Counter(start.finish) - Counter(state.finish)
+    gone = Counter(first.turntable) - Counter(state.turntable) + Counter(first.finish) - Counter(state.finish)
     assert held == gone
     # Locos of one lane never share a space.
     for lane in state.lanes:
@@ -52,10 +51,10 @@ def check(state, start) -> None:
 def test_random_legal_play_keeps_every_invariant(players, seed, variants):
     rng = random.Random(seed)
     draws = SeededDraws(rng)
-    state = setup({"players": players, **variants}, draws)
-    start = state
+    state = start({"players": players, **variants}, draws)
+    first = state
     for _ in range(400):
-        check(state, start)
+        check(state, first)
         if state.phase == "over":
             break
         state, _events = apply(state, random_command(state, rng), draws)

@@ -5,13 +5,16 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from schacht_play import private_view, public_view, start
 
 from companion.draws import Draws
+from companion.games.schacht import SPEC
 from companion.games.schacht.data import Side, Stage, load
-from companion.games.schacht.rules import Placement, actor, apply, final_result, legal, setup
+from companion.games.schacht.rules import Placement, actor, apply, final_result, legal
 from companion.games.schacht.track import FINISH, TURNTABLE, facing_home, space, travel
-from companion.games.schacht.views import private_view, public_view
 from companion.games.spec import Command, IllegalMove
+
+BUNDLED = SPEC.bundled("stages").text
 
 LILAC, ORANGE, GREEN, BLUE = range(4)
 
@@ -23,7 +26,7 @@ def card(*sides, arrow=0) -> Stage:
 
 def game(players=3, stage=None, first=0, lanes=None, **options) -> object:
     """A fresh game whose every stage card is `stage`, with `first` to play and locos at `lanes`."""
-    state = setup({"players": players, **options}, Draws())
+    state = start({"players": players, **options}, Draws())
     if stage is not None:
         state = replace(state, deck=replace(state.deck, stages=(stage,) * 8))
     state = replace(state, first=first)
@@ -381,7 +384,7 @@ def test_a_card_not_in_hand_is_refused_without_naming_anything_secret():
 
 
 def test_the_default_data_file_marks_what_is_reconstructed():
-    deck = load()
+    deck = load(BUNDLED, "stages.toml")
     assert deck.drivers == (1, 1, 2, 2, 3, 3, 4, 6) and len(deck.stages) == 8
     assert set(deck.reconstructed) == {"stages", "turntable", "finish", "fewer_points_drop"}
     for stage in deck.stages:
@@ -398,28 +401,24 @@ def test_the_default_data_file_marks_what_is_reconstructed():
     (lambda t: t.split("[[stages]]")[0] + "[[stages]]" + t.split("[[stages]]")[1], "stages"),
 ])
 def test_a_bad_data_file_is_refused_naming_the_file_and_field(change, key):
-    from companion.games.schacht.data import DEFAULT_TEXT
-
     with pytest.raises(IllegalMove) as err:
-        setup({"players": 3, "data": change(DEFAULT_TEXT), "data_name": "mybox.toml"}, Draws())
+        start({"players": 3}, Draws(), change(BUNDLED))
     assert "mybox.toml" in str(err.value) and key in str(err.value)
 
 
 def test_a_data_file_that_is_not_toml_is_refused_naming_it():
     with pytest.raises(IllegalMove, match="mybox.toml"):
-        setup({"players": 3, "data": "drivers = [", "data_name": "mybox.toml"}, Draws())
+        start({"players": 3}, Draws(), "drivers = [")
 
 
 def test_a_users_data_file_replaces_the_default():
-    from companion.games.schacht.data import DEFAULT_TEXT
-
-    text = DEFAULT_TEXT.replace("finish = [6, 5, 5, 4, 4, 3]", "finish = [9, 1]")
-    state = setup({"players": 4, "data": text, "data_name": "mine.toml"}, Draws())
+    text = BUNDLED.replace("finish = [6, 5, 5, 4, 4, 3]", "finish = [9, 1]")
+    state = start({"players": 4}, Draws(), text, "mine.toml")
     assert state.finish == (9, 1) and state.players == 4
 
 
 def test_setup_draws_replay_to_the_same_game():
     live = Draws()
-    state = setup({"players": 4, "shuffled_piles": True}, live)
-    again = setup({"players": 4, "shuffled_piles": True}, Draws(live.taken))
+    state = start({"players": 4, "shuffled_piles": True}, live)
+    again = start({"players": 4, "shuffled_piles": True}, Draws(live.taken))
     assert again == state and sorted(state.order) == list(range(8))

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from schacht_play import public_view
 from test_panels import assert_fits, assert_qr
 from test_schacht_rules import EXAMPLE_BIDS, ORANGE, example, move, play
 
 from companion.devices.panels import PANELS, panel
 from companion.games.schacht.rules import final_result
-from companion.games.schacht.views import public_view
 from companion.games.spec import TableInfo
 from companion.i18n import translator
 from companion.render.frame import join_link
@@ -41,7 +41,7 @@ CASES = list(views().items())
 @pytest.mark.parametrize(("label", "case"), CASES, ids=[c[0] for c in CASES])
 def test_the_screen_fits_every_panel(label, case, lang):
     view, entry = case
-    _ = translator(lang)
+    _ = translator(lang, "schacht")
     for name, model in PANELS.items():
         where = f"schacht ({label}, {lang}) on {name}"
         canvas = render("schacht", view, model, lang, replace(TABLE, entry=entry))

@@ -29,16 +29,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import msgspec.inspect
+from device_input import Device
 from gewalt_play import SeededDraws as GewaltDraws
 from gewalt_play import play_out
+from gewalt_play import start as gewalt_start
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schacht_play import SeededDraws as SchachtDraws
+from schacht_play import private_view
 from schacht_play import random_command as schacht_command
+from schacht_play import start as schacht_start
 from webfixtures import Runtime
 
 from companion import games
 from companion.devices.panels import DEFAULT_PANEL, panel
+from companion.gamekit import put
 from companion.games.gewalt import commands as gewalt_commands
 from companion.games.gewalt import data as gewalt_data
 from companion.games.gewalt import rules as gewalt_rules
@@ -46,8 +51,7 @@ from companion.games.gewalt.rules import Deck
 from companion.games.schacht import commands as schacht_commands
 from companion.games.schacht import rules as schacht_rules
 from companion.games.schacht.rules import Placement
-from companion.games.schacht.views import private_view
-from companion.games.spec import HANDLED, Command, IllegalMove, TableInfo
+from companion.games.spec import Command, IllegalMove, TableInfo
 from companion.render.screens import render
 from companion.seats import MAX_SEATS
 from companion.table import Session, Update
@@ -111,14 +115,14 @@ def http_answers(update: Update, seats: list[int]) -> dict[tuple[str, int | None
 
 def device_trace(spec, view: dict, presses: list[str]) -> tuple[list, object]:
     """Each press's answer, the LED dice and the input's public part after it; the last entry."""
-    controller = spec.controls()
+    device = Device(spec, view)
     trace = []
     for key in presses:
-        answer = controller.press(key, view)
-        entering = controller.leds(view)
-        trace.append((key, "handled" if answer is HANDLED else answer,
-                      entering if entering is not None else spec.dice_shown(view), controller.entry(view)))
-    return trace, controller.entry(view)
+        answer = device.press(key)
+        entering = device.leds()
+        faces = entering if entering is not None else spec.dice_shown(view)
+        trace.append((key, answer, faces, device.shown()))
+    return trace, device.shown()
 
 
 def random_value(info, rng: random.Random):
@@ -170,14 +174,14 @@ def outputs(name: str, options: dict, state, presses: list[str], commands: list[
     """
     spec = games.get(name)
     players = spec.seats_in_play(options)
-    public = spec.public_view(state)
+    public = spec.public_json(state)
     session = Session(name, options, state, history=({"seat": None, "kind": "new_game"},))
     update = Update(7, name, public, session=session, seats=())
     others = [s for s in range(players) if s != others_of]
     out: dict[tuple[str, int | None], object] = {("public view", None): public,
                                                  ("legal moves", None): spec.legal(state, None)}
     for seat in range(players):
-        out[("private view", seat)] = spec.private_view(state, seat)
+        out[("private view", seat)] = spec.private_json(state, seat)
     for seat in others:
         out[("legal moves", seat)] = spec.legal(state, seat)
     out |= http_answers(update, others)
@@ -210,10 +214,6 @@ def leaks(name: str, options: dict, state, twin, seat: int, rng: random.Random,
 GEWALT_SECRETS = ("bet", "sections", "actions")
 
 
-def _put(items: tuple, index: int, value) -> tuple:
-    return (*items[:index], value, *items[index + 1:])
-
-
 def _swap_some(hand: tuple, deck: Deck, rng: random.Random) -> tuple[tuple, Deck]:
     """Some of `hand`'s cards traded with face-down ones of the deck (pile or discards), values differing."""
     rest = [*deck.pile, *deck.discard]
@@ -235,28 +235,39 @@ def gewalt_secrets(state, seat: int) -> list[str]:
     return [] if gewalt_rules.over(state) else ["bet", *held]
 
 
+def gewalt_bets(players: int) -> tuple:
+    """Every bet card's row for `players` players, from the bundled data file."""
+    return gewalt_data.load(games.get("gewalt").bundled("cards").text, "data.toml").bet_rows(players)
+
+
 def gewalt_twin(state, seat: int, rng: random.Random, what: list[str] | None = None):
     """`state` with some of `seat`'s secrets changed (`what`, else a random choice of them), or None.
 
     The bet becomes another bet card not dealt; hand cards are traded with face-down deck cards, so
-    every count the table sees (hands, piles, discards) stays the same.
+    every count the table sees (hands, piles, discards) stays the same. Trades can undo each other, so
+    a twin whose seat would see nothing changed is drawn again: the check must be able to fail.
     """
     secret = gewalt_secrets(state, seat)
     if not secret:
         return None
-    what = what or [w for w in secret if rng.random() < 0.6] or [rng.choice(secret)]
-    changes = {}
-    if "bet" in what:
-        spare = Counter(gewalt_data.load(state.players).bets) - Counter(state.bets)
-        bets = [bet for bet in spare.elements() if bet != state.bets[seat]]
-        changes["bets"] = _put(state.bets, seat, rng.choice(bets))
-    if "sections" in what:
-        hand, deck = _swap_some(state.sections[seat], state.section_deck, rng)
-        changes |= {"sections": _put(state.sections, seat, hand), "section_deck": deck}
-    if "actions" in what:
-        hand, deck = _swap_some(state.actions[seat], state.action_deck, rng)
-        changes |= {"actions": _put(state.actions, seat, hand), "action_deck": deck}
-    return replace(state, **changes)
+    before = games.get("gewalt").private_json(state, seat)
+    for _ in range(30):
+        chosen = what or [w for w in secret if rng.random() < 0.6] or [rng.choice(secret)]
+        changes = {}
+        if "bet" in chosen:
+            spare = Counter(gewalt_bets(state.players)) - Counter(state.bets)
+            bets = [bet for bet in spare.elements() if bet != state.bets[seat]]
+            changes["bets"] = put(state.bets, seat, rng.choice(bets))
+        if "sections" in chosen:
+            hand, deck = _swap_some(state.sections[seat], state.section_deck, rng)
+            changes |= {"sections": put(state.sections, seat, hand), "section_deck": deck}
+        if "actions" in chosen:
+            hand, deck = _swap_some(state.actions[seat], state.action_deck, rng)
+            changes |= {"actions": put(state.actions, seat, hand), "action_deck": deck}
+        twin = replace(state, **changes)
+        if games.get("gewalt").private_json(twin, seat) != before:
+            return twin
+    return None
 
 
 def gewalt_moment(state) -> str:
@@ -272,7 +283,7 @@ def gewalt_moment(state) -> str:
 def gewalt_game(players: int, expert: bool, seed: int) -> list[tuple[object, dict]]:
     """Every state of one random legal game, with nothing else to know (the twin needs no history)."""
     draws = GewaltDraws(seed)
-    states = [rules_state := gewalt_rules.setup({"players": players, "expert": expert}, draws)]
+    states = [rules_state := gewalt_start({"players": players, "expert": expert}, draws)]
     play_out(rules_state, random.Random(seed), draws, each=states.append)
     return [(s, {}) for s in states]
 
@@ -308,8 +319,8 @@ def schacht_twin(state, seat: int, rng: random.Random, took: int = 0, kept: int 
         bids = [list(side) for side in state.bids]
         for (side, i), value in zip(hidden, new_bids, strict=True):
             bids[side][i] = Placement(seat, value)
-        twin = replace(state, hands=_put(state.hands, seat, tuple(new_hand)),
-                       discards=_put(state.discards, seat, tuple(sorted([*new_free, *reserved.elements()]))),
+        twin = replace(state, hands=put(state.hands, seat, tuple(new_hand)),
+                       discards=put(state.discards, seat, tuple(sorted([*new_free, *reserved.elements()]))),
                        bids=tuple(tuple(side) for side in bids))
         if private_view(twin, seat) != before and bool(twin.discards[seat]) == bool(state.discards[seat]):
             return twin
@@ -320,7 +331,7 @@ def schacht_game(players: int, variants: dict, seed: int) -> list[tuple[object, 
     """Every state of one random legal game, each with the take-back choices made since each recall."""
     rng = random.Random(seed)
     draws = SchachtDraws(rng)
-    state = schacht_rules.setup({"players": players, **variants}, draws)
+    state = schacht_start({"players": players, **variants}, draws)
     took, kept = [0] * players, [0] * players
     states = [(state, {"took": tuple(took), "kept": tuple(kept)})]
     for _ in range(400):
@@ -407,11 +418,11 @@ def test_gewalt_no_seat_sees_anothers_bet_or_hands(players, expert, seed):
     # At the end the bets are revealed by design: another bet now changes the public scores.
     end = record[-1][0]
     assert gewalt_rules.over(end) and gewalt_twin(end, 0, random.Random(seed)) is None
-    spare = Counter(gewalt_data.load(players).bets) - Counter(end.bets)
-    other = replace(end, bets=_put(end.bets, 0, next(b for b in spare.elements() if b != end.bets[0])))
-    view = games.get("gewalt").public_view(end)
+    spare = Counter(gewalt_bets(players)) - Counter(end.bets)
+    other = replace(end, bets=put(end.bets, 0, next(b for b in spare.elements() if b != end.bets[0])))
+    view = games.get("gewalt").public_json(end)
     assert [row["targets"] for row in view["scores"]] == [list(bet) for bet in end.bets]
-    assert games.get("gewalt").public_view(other) != view
+    assert games.get("gewalt").public_json(other) != view
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -134,6 +134,7 @@ RULES: dict[str, Rule] = {
     "/device": Rule(),
     "/seat/<token>": Rule(private=True),
     "/static/<path:filename>": Rule(),
+    "/games/<name>/<file>": Rule(),
     "/api/state": Rule(),
     "/api/command": Rule(bodies=command_bodies),
     "/api/export": Rule(),
@@ -164,6 +165,8 @@ ARGS: dict[str, Callable[[Who], list[str]]] = {
     "token": lambda who: [who.token or ""],
     "seat": lambda who: ["0", "1", "2"],
     "filename": lambda who: ["seat.js", "nope.js"],
+    "name": lambda who: ["secret", "dice"],
+    "file": lambda who: ["scoreboard.js", "style.css", "nope.js", who.token or "none"],
     "code": lambda who: ["ABCD", "<b>", who.token or "none"],
 }
 

@@ -79,12 +79,11 @@ def test_a_refusal_is_told_to_the_table_pages_in_their_language(server):
     client = SSEClient(srv.port, "/api/events?lang=en")
     try:
         client.next_event()
-        status, answer = post_json(srv.port, "/api/command", {"kind": "set_dice", "args": {"count": 7}},
-                                   host_of(runtime))
+        status, answer = post_json(srv.port, "/api/command", {"kind": "undo"}, host_of(runtime))
         assert status == 409
         msg = client.next_event()
         assert msg["event"] == "rejected"
-        assert msg["data"]["error"] == "Choose between 1 and 3 dice."
+        assert msg["data"]["error"] == "Nothing to undo."
     finally:
         client.close()
 
@@ -150,15 +149,11 @@ def test_closing_the_server_ends_open_streams(tmp_path):
 
 
 # --- the hub itself, without a server ----------------------------------------------------------
-def _describe(exc):
-    return {"error": str(exc), "msgid": exc.msgid}
-
-
 def test_a_slow_page_is_resynced_and_never_blocks_the_table(tmp_path):
     with running_app(tmp_path) as (runtime, app):
         hub = Hub(runtime.table, keepalive=0.2, queue_size=2).start()
         try:
-            stream = hub.open(_describe)
+            stream = hub.open("en")
             assert next(stream).startswith(b"retry:")  # with the first snapshot
             started = time.monotonic()
             for _ in range(10):  # nobody reads: the queue overflows
@@ -177,7 +172,7 @@ def test_updates_already_in_the_snapshot_are_not_sent_twice(tmp_path):
     with running_app(tmp_path) as (runtime, app):
         hub = Hub(runtime.table, keepalive=0.2).start()
         try:
-            stream = hub.open(_describe)
+            stream = hub.open("en")
             runtime.table.call(Command("roll"))  # queued before the snapshot is read
             first = next(stream).decode()
             assert f'"version":{runtime.table.latest.version}' in first
@@ -190,9 +185,9 @@ def test_a_stream_closed_before_it_started_frees_its_slot(tmp_path):
     with running_app(tmp_path) as (runtime, app):
         hub = Hub(runtime.table, max_streams=1).start()
         try:
-            hub.open(_describe).close()
+            hub.open("en").close()
             assert hub.open_streams == 0
-            hub.open(_describe)
+            hub.open("en")
         finally:
             hub.close()
 
@@ -202,7 +197,7 @@ def test_the_table_thread_only_hands_off(tmp_path):
     with running_app(tmp_path) as (runtime, app):
         hub = Hub(runtime.table, queue_size=1).start()
         try:
-            streams = [hub.open(_describe) for _ in range(5)]
+            streams = [hub.open("en") for _ in range(5)]
             done = queue.Queue()
             worker = threading.Thread(target=lambda: done.put([runtime.table.call(Command("roll")).ok
                                                                 for _ in range(20)]))
@@ -292,7 +287,7 @@ def test_a_failing_private_view_sends_the_public_one_and_logs_no_secret(tmp_path
     with running_app(tmp_path, game="secret") as (runtime, app):
         hub = Hub(runtime.table, keepalive=0.2).start()
         try:
-            stream = hub.open(_describe, seat=1)
+            stream = hub.open("en", seat=1)
             data = json.loads(next(stream).decode().split("data: ", 1)[1])
             assert data["private"] == {} and data["public"]["players"] == 2
             assert "IndexError" in caplog.text and "SECRET" not in caplog.text

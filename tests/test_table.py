@@ -7,13 +7,15 @@ import sqlite3
 import threading
 from contextlib import contextmanager
 
+import msgspec
 import pytest
+from webfixtures import game_spec
 
 from companion import games
-from companion.games.spec import ButtonMap, Command, GameSpec, IllegalMove
+from companion.games.spec import Command, IllegalMove
 from companion.seats import MAX_SEATS
 from companion.store import Record, Store, StoreError
-from companion.table import NEW_GAME, UNDO, Table, Update, replay
+from companion.table import NEW_GAME, UNDO, Setup, Table, Update, replay
 
 EMPTY_THREE = {"count": 3, "last": [], "total": 0, "rolls": 0, "history": []}
 
@@ -65,7 +67,7 @@ def roll(table: Table) -> list[int]:
 def replayed_view(table: Table) -> dict:
     session, version = replay(table.store.records_since_last(NEW_GAME))
     assert version == table.version
-    return session.spec.public_view(session.state)
+    return session.spec.public_json(session.state)
 
 
 # --- start -------------------------------------------------------------------------------
@@ -77,7 +79,7 @@ def test_start_opens_the_default_game_once(table, db):
 
 
 def test_default_options_are_used_for_the_first_game(db):
-    with running(db, default_options={"count": 3}) as table:
+    with running(db, setup=Setup(options={"dice": {"count": 3}})) as table:
         assert table.latest.public == EMPTY_THREE
 
 
@@ -122,14 +124,17 @@ def test_commands_from_many_threads_apply_one_by_one_without_gaps(table, db):
 
 
 # --- refusals ----------------------------------------------------------------------------
+BAD_COUNT = "Command set_dice: argument 'count' is not valid"
 ILLEGAL = [
-    pytest.param(Command("set_dice", {"count": 0}), "Choose between 1 and 3 dice.", id="zero"),
-    pytest.param(Command("set_dice", {"count": 4}), "Choose between 1 and 3 dice.", id="four"),
-    pytest.param(Command("set_dice", {"count": "x"}), "Choose between 1 and 3 dice.", id="text"),
-    pytest.param(Command("set_dice", {"count": True}), "Choose between 1 and 3 dice.", id="bool"),
-    pytest.param(Command("set_dice", {"count": 2.0}), "Choose between 1 and 3 dice.", id="float"),
-    pytest.param(Command("set_dice", {}), "Choose between 1 and 3 dice.", id="missing"),
-    pytest.param(Command("fly"), "Unknown command fly.", id="unknown-kind"),
+    pytest.param(Command("set_dice", {"count": 0}), BAD_COUNT, id="zero"),
+    pytest.param(Command("set_dice", {"count": 4}), BAD_COUNT, id="four"),
+    pytest.param(Command("set_dice", {"count": "x"}), BAD_COUNT, id="text"),
+    pytest.param(Command("set_dice", {"count": True}), BAD_COUNT, id="bool"),
+    pytest.param(Command("set_dice", {"count": 2.0}), BAD_COUNT, id="float"),
+    pytest.param(Command("set_dice", {}), "Command set_dice: argument 'count'", id="missing"),
+    pytest.param(Command("set_dice", {"count": 2, "extra": 1}), "Command set_dice: argument 'extra'",
+                 id="unknown-arg"),
+    pytest.param(Command("fly"), "Unknown command fly: send one of roll, set_dice.", id="unknown-kind"),
     pytest.param(Command("roll", {"when": object()}), "Malformed command", id="not-json"),
     pytest.param(Command("roll", [1, 2]), "Malformed command", id="args-not-a-mapping"),
     pytest.param(Command("roll", {"x": float("nan")}), "Malformed command", id="nan-is-not-json"),
@@ -162,8 +167,8 @@ def test_an_illegal_command_is_refused_and_changes_nothing(table, db, command, r
 
 def test_refusal_messages_are_catalog_msgids_with_their_params(table):
     result = table.call(Command("set_dice", {"count": 9}))
-    assert result.error.msgid == "Choose between {low} and {high} dice."
-    assert result.error.params == {"low": 1, "high": 3}
+    assert result.error.msgid.startswith("Command {kind}: argument '{field}' is not valid")
+    assert result.error.params == {"kind": "set_dice", "field": "count", "reason": "Expected `int` <= 3"}
 
 
 # --- undo --------------------------------------------------------------------------------
@@ -244,7 +249,8 @@ def test_new_game_options_default_when_left_out(table):
     ({"game": "dice", "options": {"count": "2"}}, "Invalid game options"),
     ({"game": "dice", "options": {"count": True}}, "Invalid game options"),
     ({"game": "dice", "options": {"colour": "red"}}, "Invalid game options"),
-    ({"game": "dice", "options": "count=3"}, "Malformed command"),
+    ({"game": "dice", "options": "count=3"}, "Invalid game options"),
+    ({"game": "dice", "data": {"stages": {"name": "x", "text": ""}}}, "This game has no data file stages"),
     ({"game": "chess"}, "Unknown game chess."),
     ({}, "Unknown game None."),
 ])
@@ -401,7 +407,7 @@ def test_export_then_replay_rebuilds_the_same_view(table):
     assert [r["version"] for r in exported] == list(range(1, table.version + 1))
     session, version = replay(Record(**r) for r in exported)
     assert version == table.version
-    assert session.spec.public_view(session.state) == table.latest.public
+    assert session.spec.public_json(session.state) == table.latest.public
 
 
 def test_export_holds_only_the_running_game(table):
@@ -416,12 +422,24 @@ def test_replay_of_nothing_is_no_game():
 
 
 # --- args as recorded ----------------------------------------------------------------------
-ECHO = GameSpec(
-    name="echo", title="Echo", setup=lambda options, draws: (),
-    apply=lambda state, command, draws: ((*state, (command.seat, command.args)), []),
-    legal=lambda state, seat: ["say"], public_view=lambda state: {"said": len(state)},
-    private_view=lambda state, seat: {}, screen=lambda *a: None,
-    controls=lambda: ButtonMap({}), dice_shown=lambda view: [], seats=(2, 2),
+class EchoPublic(msgspec.Struct):
+    said: int
+
+
+class EchoPrivate(msgspec.Struct):
+    pass
+
+
+def _echo(state, command, draws):
+    if command.args.get("crash"):
+        raise KeyError("a bug in the rules, not a refusal")
+    return (*state, (command.seat, command.args)), []
+
+
+ECHO = game_spec(
+    name="echo", title="Echo", setup=lambda options, draws, data: (), apply=_echo,
+    legal=lambda state, seat: ["say"], public_view=lambda state: EchoPublic(len(state)),
+    private_view=lambda state, seat: EchoPrivate(), public=EchoPublic, private=EchoPrivate, seats=(2, 2),
 )
 
 

@@ -64,23 +64,30 @@ def test_set_dice_then_roll_uses_that_many_dice(web):
 
 def test_a_refused_command_is_409_with_the_translated_reason(web):
     runtime, _, client = web
+    r = post(client, {"kind": "undo"})
+    assert r.status_code == 409
+    assert r.get_json()["error"] == "Rien à annuler."
+    assert r.get_json()["msgid"] == "Nothing to undo."
+    r = post(client, {"kind": "undo"}, headers={"Accept-Language": "en-GB,en", **host(runtime)})
+    assert r.get_json()["error"] == "Nothing to undo."
+
+
+def test_bad_args_are_409_naming_the_command_and_the_field(web):
+    _, _, client = web
     r = post(client, {"kind": "set_dice", "args": {"count": 9}})
     assert r.status_code == 409
-    assert r.get_json()["error"] == "Choisissez entre 1 et 3 dés."
-    assert r.get_json()["msgid"] == "Choose between {low} and {high} dice."
-    r = post(client, {"kind": "set_dice", "args": {"count": 9}},
-             headers={"Accept-Language": "en-GB,en", **host(runtime)})
-    assert r.get_json()["error"] == "Choose between 1 and 3 dice."
+    assert r.get_json()["error"].startswith("Commande set_dice : l’argument « count » n’est pas valable")
 
 
 def test_an_unknown_command_is_409_naming_it(web):
     _, _, client = web
     r = post(client, {"kind": "fly"})
     assert r.status_code == 409
-    assert r.get_json() == {"ok": False, "error": "Commande inconnue : fly.",
-                            "msgid": "Unknown command {kind}.", "version": r.get_json()["version"]}
+    assert r.get_json() == {
+        "ok": False, "error": "Commande inconnue fly : envoyez l’une de celles-ci : roll, set_dice.",
+        "msgid": "Unknown command {kind}: send one of {kinds}.", "version": r.get_json()["version"]}
     r = post(client.application.test_client(), {"kind": "fly"}, query_string={"lang": "en"})
-    assert r.get_json()["error"] == "Unknown command fly."
+    assert r.get_json()["error"] == "Unknown command fly: send one of roll, set_dice."
 
 
 @pytest.mark.parametrize("body, fragment", [

@@ -11,12 +11,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from companion import games
-from companion.games.spec import ButtonMap, GameSpec, IllegalMove
+from companion.games.spec import GameSpec, IllegalMove, button_map
 from companion.store import Store
-from companion.table import Table
+from companion.table import Setup, Table
 from companion.webapp import create_app
 from companion.webapp.serve import serve
 
@@ -64,7 +65,7 @@ class FakeDisplay:
 
 def make_runtime(tmp_path: Path, game: str = "dice", options: dict | None = None, **kw) -> Runtime:
     """A started table whose first game is already set up (start() only queues it)."""
-    table = Table(Store(tmp_path / "s.db"), game, options).start()
+    table = Table(Store(tmp_path / "s.db"), Setup(game, {game: options or {}})).start()
     deadline = time.monotonic() + 5
     while table.latest.game is None and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -157,6 +158,14 @@ def post_json(port: int, path: str, body, headers: dict | None = None) -> tuple[
         conn.close()
 
 
+def shoot(page, name: str, tmp_path: Path) -> None:
+    """A full-page screenshot: into $COMPANION_SCREENSHOTS when set (docs/screenshots is made this way),
+    else into the test's own folder, so a test run never rewrites tracked files."""
+    target = Path(os.environ.get("COMPANION_SCREENSHOTS") or tmp_path)
+    target.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(target / f"{name}.png"), full_page=True)
+
+
 def chromium_or_skip() -> str:
     """The Debian chromium path; skip without it unless COMPANION_REQUIRE_BROWSER=1 makes that a failure."""
     if os.path.exists(CHROMIUM):
@@ -194,14 +203,35 @@ def _secret_apply(state, command, draws):
     raise IllegalMove("Unknown command {kind}.", kind=command.kind)
 
 
-SECRET = GameSpec(
-    name="secret", title="Free dice",
-    setup=lambda options, draws: SecretState(("SECRET-HAND-ZERO", "SECRET-HAND-ONE")),
+class SecretPublic(msgspec.Struct):
+    players: int
+    said: list[int]
+
+
+class SecretPrivate(msgspec.Struct):
+    hand: str
+
+
+class Say(msgspec.Struct, forbid_unknown_fields=True):
+    """Say something (the seat that speaks is in the public view; what it holds is not)."""
+
+
+def game_spec(**fields) -> GameSpec:
+    """A GameSpec for a test game: `fields` over harmless defaults."""
+    defaults = dict(title="Test game", package="companion.games", commands={}, setup=lambda o, d, f: None,
+                    apply=lambda state, command, draws: (state, []), legal=lambda state, seat: [],
+                    actor=lambda state: None, screen=lambda *a: None, controls=button_map({}))
+    return GameSpec(**{**defaults, **fields})
+
+
+SECRET = game_spec(
+    name="secret", title="Free dice", commands={"say": Say},
+    setup=lambda options, draws, data: SecretState(("SECRET-HAND-ZERO", "SECRET-HAND-ONE")),
     apply=_secret_apply,
     legal=lambda state, seat: ["say"],
-    public_view=lambda state: {"players": 2, "said": list(state.said)},
-    private_view=lambda state, seat: {"hand": state.hands[seat]},
-    screen=lambda *a: None, controls=lambda: ButtonMap({}), dice_shown=lambda view: [], seats=(2, 2),
+    public_view=lambda state: SecretPublic(2, list(state.said)),
+    private_view=lambda state, seat: SecretPrivate(state.hands[seat]),
+    public=SecretPublic, private=SecretPrivate, seats=(2, 2),
 )
 
 

@@ -17,7 +17,8 @@ def parse(commands: Mapping[str, type[msgspec.Struct]], kind: str, args: object)
     """The args of a `kind` command as its Struct; IllegalMove names the kind or the field that is wrong."""
     schema = commands.get(kind)
     if schema is None:
-        raise IllegalMove("Unknown command {kind}: send one of {kinds}.", kind=kind, kinds=", ".join(commands))
+        raise IllegalMove("Unknown command {kind}: send one of {kinds}.", kind=kind,
+                          kinds=", ".join(commands))
     try:
         return msgspec.convert(args, schema)
     except msgspec.ValidationError as exc:

@@ -206,14 +206,17 @@ class GameSpec:
         raise IllegalMove("This game has no data file {key}: it has {keys}.", key=key,
                           keys=", ".join(d.key for d in self.data) or "none")
 
-    def start(self, options: object, draws, texts: Mapping[str, DataText] | None = None) -> State:
-        """A new game's state: options converted, each data file loaded (the bundled one if not given)."""
+    def start(self, options: object, draws,
+              texts: Mapping[str, DataText] | None = None) -> tuple[dict, State]:
+        """A new game: its options as plain JSON with every default filled, and its first state. Each
+        data file is loaded from `texts`, or the bundled one when not given."""
         texts = texts or {}
+        converted = self.convert_options(options)
         loaded = {}
         for data in self.data:
             text = texts.get(data.key) or self.bundled(data.key)
             loaded[data.key] = data.load(text.text, text.name)
-        return self.setup(self.convert_options(options), draws, loaded)
+        return msgspec.to_builtins(converted) or {}, self.setup(converted, draws, loaded)
 
     def public_json(self, state: State) -> View:
         """The public view as every output reads it (plain JSON)."""

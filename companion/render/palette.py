@@ -31,7 +31,11 @@ class Palette:
             "accent": ("red", "orange", "black"),
             "highlight": ("blue", "green", "red", "black"),
         }[role]
-        for ink in choices:
+        return self.nearest(choices)
+
+    def nearest(self, inks: tuple[str, ...]) -> tuple[int, int, int]:
+        """The RGB of the first of `inks` this panel has, else black."""
+        for ink in inks:
             if ink in self.inks:
                 return INKS[ink]
         return INKS["black"]

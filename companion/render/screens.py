@@ -18,5 +18,5 @@ def render(game: str, view: dict, model: PanelModel, lang: str, table: TableInfo
     """
     canvas = Canvas(model.size, Palette(model.inks))
     info = table if isinstance(table, TableInfo) else TableInfo(table)
-    games.get(game).screen(view, canvas, translator(lang), info)
+    games.get(game).screen(view, canvas, translator(lang, game), info)
     return canvas

@@ -22,24 +22,23 @@ def request_language() -> str:
     return g.lang
 
 
+def request_game() -> str | None:
+    """The game running when this request began: its pages and strings are the ones it gets."""
+    if "game" not in g:
+        g.game = current_app.extensions["companion"].table.latest.game
+    return g.game
+
+
 def _(msgid: str, **params) -> str:
-    """`msgid` in this request's language, with `{name}` fields filled (pages, API and templates)."""
-    return translator(request_language())(msgid, **params)
+    """`msgid` in this request's language, with `{name}` fields filled (pages, API and templates).
+
+    The running game's own catalog comes first, so its templates and refusals are translated too.
+    """
+    return translator(request_language(), request_game())(msgid, **params)
 
 
 def _ngettext(singular: str, plural: str, n: int, **params) -> str:
     return _(singular if n == 1 else plural, n=n, **params)
-
-
-def colour_labels() -> dict[str, str]:
-    """Every seat colour's label in this request's language, keyed `colour_<key>` for the pages' JS."""
-    from companion import games
-    from companion.seats import TABLE_COLOURS
-
-    colours = list(TABLE_COLOURS)
-    for name in games.names():
-        colours += games.get(name).colours
-    return {f"colour_{c.key}": _(c.label) for c in colours}
 
 
 def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24) -> Flask:
@@ -48,7 +47,9 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24) -> Fl
     `keepalive` is the seconds between SSE comments; `max_streams` caps open live pages,
     and serve() sizes waitress's threads from it.
     """
-    from companion.webapp import api, events, pages, seating
+    from jinja2 import ChoiceLoader
+
+    from companion.webapp import api, events, gamefiles, pages, seating
 
     web = files("companion.web")
     app = Flask(__name__, template_folder=str(web / "templates"), static_folder=str(web / "static"),
@@ -63,11 +64,10 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24) -> Fl
     # Old-style callables: `_` is our own function, so `{name}` fields work as they do in Python.
     app.jinja_env.install_gettext_callables(_, _ngettext, newstyle=False)
     app.jinja_env.globals["_"] = _
-    @app.context_processor
-    def _colours() -> dict:
-        return {"with_colour_labels": lambda strings: {**strings, **colour_labels()}}
+    app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, gamefiles.GameTemplates()])
 
     app.register_blueprint(api.bp)
+    app.register_blueprint(gamefiles.bp)
     app.register_blueprint(seating.bp)
     app.register_blueprint(pages.bp)
     app.register_error_handler(Exception, pages.handle_error)

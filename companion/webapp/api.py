@@ -8,11 +8,10 @@ from typing import Any
 import msgspec
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from companion.games.spec import Command, IllegalMove
-from companion.i18n import translator
+from companion.games.spec import Command
 from companion.table import HOST_COMMANDS
-from companion.webapp import _, request_language
-from companion.webapp.events import Hub, Stream, TooManyStreams, seat_legal
+from companion.webapp import _, request_game, request_language
+from companion.webapp.events import Hub, Stream, TooManyStreams, refusal, seat_legal
 from companion.webapp.openapi import (
     ClaimHostBody,
     CommandBody,
@@ -100,15 +99,6 @@ def require_host(token: str | None, action: str) -> None:
                               "or ask the host to do it.", action=action))
 
 
-def describe(lang: str):
-    """A refusal as JSON in `lang`: the readable reason and its msgid."""
-    tr = translator(lang)
-
-    def _describe(exc: IllegalMove) -> dict:
-        return {"error": tr(exc.msgid, **exc.params), "msgid": exc.msgid}
-    return _describe
-
-
 # --- the game ------------------------------------------------------------------------------
 @bp.get("/state")
 def state():
@@ -144,8 +134,8 @@ def command():
         raise ApiError(503, _("The table did not answer in time: wait a moment and try again.")) from None
     if result.ok:
         return {"ok": True, "version": result.version}
-    refusal = describe(request_language())(result.error)
-    return error_response(409, refusal["error"], msgid=refusal["msgid"], version=result.version)
+    refused = refusal(result.error, request_language(), request_game())
+    return error_response(409, refused["error"], msgid=refused["msgid"], version=result.version)
 
 
 @bp.get("/export")
@@ -184,7 +174,7 @@ def _seat_or_404(token: str) -> int:
 
 def _stream(seat: int | None) -> Response:
     try:
-        stream: Stream = hub().open(describe(request_language()), seat)
+        stream: Stream = hub().open(request_language(), seat)
     except TooManyStreams as exc:
         raise ApiError(503, _("Too many live pages are open ({limit}): close one on another phone "
                               "and reload.", limit=exc.args[0])) from None

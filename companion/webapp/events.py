@@ -9,6 +9,8 @@ import queue
 import threading
 from collections.abc import Callable
 
+from companion.games.spec import IllegalMove
+from companion.i18n import translator
 from companion.table import Table, Update
 
 log = logging.getLogger(__name__)
@@ -27,10 +29,20 @@ def message(event: str, data: dict, version: int | None = None) -> bytes:
     return (head + f"data: {body}\n\n").encode()
 
 
-def public_payload(update: Update) -> dict:
-    """What every phone may see: never the command's args or the events, which a game may not vet."""
+def public_payload(update: Update, lang: str) -> dict:
+    """What every phone may see: never the command's args or the events, which a game may not vet.
+
+    Each seat's colour label comes in the reader's language, so no page declares the colours again.
+    """
+    tr = translator(lang, update.game)
     return {"version": update.version, "game": update.game, "public": update.public,
-            "seats": list(update.seats), "history": list(update.session.history) if update.session else []}
+            "seats": [{**seat, "label": tr(seat["label"])} for seat in update.seats],
+            "history": list(update.session.history) if update.session else []}
+
+
+def refusal(exc: IllegalMove, lang: str, game: str | None) -> dict:
+    """A refusal as JSON in `lang`: the readable reason (from the game's catalog first) and its msgid."""
+    return {"error": translator(lang, game)(exc.msgid, **exc.params), "msgid": exc.msgid}
 
 
 def seat_legal(update: Update, seat: int) -> list[str]:
@@ -47,8 +59,8 @@ class Stream:
     A class, not a generator, so close() frees the slot even if the server never started iterating.
     """
 
-    def __init__(self, hub: Hub, seat: int | None, describe: Callable[[Exception], dict], size: int):
-        self.hub, self.seat, self._describe = hub, seat, describe
+    def __init__(self, hub: Hub, seat: int | None, lang: str, size: int):
+        self.hub, self.seat, self.lang = hub, seat, lang
         self.queue: queue.Queue = queue.Queue(maxsize=size)
         self.resync = False  # set by the table thread when this page fell behind
         self._sent = -1
@@ -105,7 +117,7 @@ class Stream:
                     self._closed = True
 
     def _payload(self, update: Update) -> dict:
-        data = public_payload(update)
+        data = public_payload(update, self.lang)
         if self.seat is not None:
             try:
                 private = update.private(self.seat)
@@ -127,7 +139,8 @@ class Stream:
             mine = update.command is not None and update.command.seat == self.seat
             if not mine:
                 return None
-            return message("rejected", {"version": update.version, **self._describe(update.rejected)})
+            return message("rejected", {"version": update.version,
+                                        **refusal(update.rejected, self.lang, update.game)})
         if update.version <= self._sent:
             return None  # already in the snapshot this page got
         self._sent = update.version
@@ -167,9 +180,9 @@ class Hub:
     def open_streams(self) -> int:
         return len(self._streams)
 
-    def open(self, describe: Callable[[Exception], dict], seat: int | None = None) -> Stream:
-        """A new stream for one page; TooManyStreams when every slot is taken."""
-        stream = Stream(self, seat, describe, self.queue_size)
+    def open(self, lang: str, seat: int | None = None) -> Stream:
+        """A new stream for one page in `lang`; TooManyStreams when every slot is taken."""
+        stream = Stream(self, seat, lang, self.queue_size)
         with self._lock:
             if len(self._streams) >= self.max_streams:
                 raise TooManyStreams(self.max_streams)

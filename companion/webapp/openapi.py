@@ -94,44 +94,55 @@ SEAT_NUMBER = {"name": "seat", "in": "path", "required": True, "schema": {"type"
                "description": "Seat number, from 0."}
 
 
-def game_commands() -> dict[str, dict[str, type]]:
-    """Each game's command kinds and the msgspec Struct of their args (a game package's COMMANDS)."""
-    from importlib import import_module
-
+def _specs() -> list:
     from companion import games
 
-    return {name: dict(getattr(import_module(f"companion.games.{name}"), "COMMANDS", {}))
-            for name in games.names()}
+    out = []
+    for name in games.names():
+        try:
+            out.append(games.get(name))
+        except ValueError:
+            continue  # a game that does not load is logged by the registry and left out
+    return out
 
 
-def _commands_schema() -> tuple[dict, dict]:
-    """`args` schemas per game and kind, as one component per command, plus the table's own."""
-    commands = game_commands()
+def _components(prefix: str, structs: list[type]) -> tuple[dict, dict]:
+    """Schema components of `structs`, named with `prefix` (two games may well both name a "Place")."""
+    template = f"#/components/schemas/{prefix}{{name}}"
+    refs, found = msgspec.json.schema_components(structs, ref_template=template)
+    return refs, {prefix + name: schema for name, schema in found.items()}
+
+
+def _games_schema() -> tuple[dict, dict, dict]:
+    """Per game: its commands' `args` and its public and private views, as components."""
+    specs = _specs()
     components: dict = {}
     table = {
         "new_game": {"type": "object", "required": ["game"], "properties": {
-            "game": {"enum": sorted(commands)},
-            "options": {"type": "object", "description": "The game's options: see GET /api/games."}}},
+            "game": {"enum": [spec.name for spec in specs]},
+            "options": {"type": "object", "description": "The game's options: see GET /api/games."},
+            "data": {"type": "object", "description": "Your own copy of a data file of the game, by its "
+                                                      "key: its name and its text (see GET /api/games)."}}},
         "undo": {"type": "object"},
         "end_game": {"type": "object"},
     }
-    listing = {"table (host token)": table}
-    for game, kinds in commands.items():
-        # Prefixed by game: two games may well both name a struct "Place".
-        prefix = f"{game}.".replace(".", "_")
-        _, found = msgspec.json.schema_components(list(kinds.values()),
-                                                  ref_template=f"#/components/schemas/{prefix}{{name}}")
-        components |= {prefix + name: schema for name, schema in found.items()}
-        listing[game] = {kind: {"$ref": f"#/components/schemas/{prefix}{struct.__name__}"}
-                         for kind, struct in kinds.items()}
-    return listing, components
+    commands = {"table (host token)": table}
+    views = {}
+    for spec in specs:
+        prefix = f"{spec.name}_"
+        kinds = list(spec.commands.items())
+        refs, found = _components(prefix, [struct for _, struct in kinds] + [spec.public, spec.private])
+        components |= found
+        commands[spec.name] = {kind: ref for (kind, _), ref in zip(kinds, refs, strict=False)}
+        views[spec.name] = {"public": refs[-2], "private": refs[-1]}
+    return commands, views, components
 
 
 def document() -> dict:
     """The OpenAPI 3.1 description of every route under /api, and every game's command args."""
     _, schemas = msgspec.json.schema_components(BODIES, ref_template="#/components/schemas/{name}")
-    listing, command_schemas = _commands_schema()
-    schemas |= command_schemas
+    listing, views, game_schemas = _games_schema()
+    schemas |= game_schemas
     schemas["Error"] = {
         "type": "object", "required": ["ok", "error"],
         "properties": {"ok": {"const": False},
@@ -142,7 +153,9 @@ def document() -> dict:
     schemas["State"] = {
         "type": "object",
         "properties": {"version": {"type": "integer"}, "game": {"type": ["string", "null"]},
-                       "title": {"type": ["string", "null"]}, "public": {"type": "object"},
+                       "title": {"type": ["string", "null"]},
+                       "public": {"type": "object",
+                                  "description": "The running game's public view: see x-views."},
                        "legal": {"type": "array", "items": {"type": "string"}},
                        "host": {"type": "boolean", "description": "Whether X-Host-Token is the host's."}},
     }
@@ -157,7 +170,7 @@ def document() -> dict:
     sse = "text/event-stream: `snapshot` first (full view and version), then `update`, `rejected`, " \
           "and `: keepalive` comments."
     paths = {
-        "/api/state": {"get": {"summary": "The public view of the running game.",
+        "/api/state": {"get": {"summary": "The public view of the running game.", "x-views": views,
                                "responses": {"200": _ok("The state.", _ref("State"))}}},
         "/api/command": {"post": {
             "summary": "Send a command and wait until it is recorded or refused.",
@@ -182,7 +195,8 @@ def document() -> dict:
         "/api/export": {"get": {"summary": "The running game's record (host only).", "security": HOST,
                                 "responses": {"200": _ok("The records, oldest first."),
                                               "403": _error("Missing or wrong host token.")}}},
-        "/api/seat/{token}": {"get": {"summary": "A seat's private view.", "parameters": [SEAT_PARAM],
+        "/api/seat/{token}": {"get": {"summary": "A seat's private view (each game's is in x-views).",
+                                      "parameters": [SEAT_PARAM],
                                       "responses": {"200": _ok("The private view."),
                                                     "404": _error("No seat has this token.")}}},
         "/api/seat/{token}/events": {"get": {

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 from flask import Blueprint, Response, current_app, render_template, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from companion.i18n import LANGUAGES, N_
-from companion.webapp import _, request_language
+from companion.webapp import _, request_game, request_language
 from companion.webapp.api import device_state, error_response, seat_of
 from companion.webapp.events import public_payload, seat_legal
+from companion.webapp.gamefiles import assets
 
 log = logging.getLogger(__name__)
 bp = Blueprint("pages", __name__)
@@ -25,34 +25,28 @@ class PageError(Exception):
         self.status, self.message = status, message
 
 
-def _game_script(name: str) -> str | None:
-    """`games/<name>.js` if the game ships one (a game may have no seat page script, for instance)."""
-    path = f"games/{name}.js"
-    return path if (Path(current_app.static_folder) / path).is_file() else None
-
-
 def _context() -> dict:
     runtime = current_app.extensions["companion"]
     latest = runtime.table.latest
-    game = latest.game
+    game = request_game()
+    spec = latest.spec if latest.game == game else None
     return {
         "lang": request_language(),
         "languages": LANGUAGES,
         "game": game,
-        "title": _(latest.session.spec.title) if latest.session else _("No game"),
-        "fragments": [f"games/{game}.html", "games/generic.html"],
-        "seat_fragments": [f"games/{game}-seat.html", "games/generic-seat.html"],
-        "game_script": _game_script(game) if game else None,
-        "seat_script": _game_script(f"{game}-seat") if game else None,
-        "snapshot": public_payload(latest),
-        "history_lines": _history_lines(latest.session.spec.history_lines if latest.session else {}),
+        "title": _(spec.title) if spec else _("No game"),
+        "assets": assets(game if spec else None),
+        "snapshot": public_payload(latest, request_language()),
+        "history_lines": _history_lines(spec),
     }
 
 
-def _history_lines(lines: dict) -> dict[str, str]:
+def _history_lines(spec) -> dict[str, str]:
     """Each command kind's history line in the reader's language, `{who}` left for the page to fill."""
-    table = {"new_game": N_("New game"), "end_game": N_("Game over: back to free dice")}
-    return {kind: _(msgid, who="{who}") for kind, msgid in {**table, **lines}.items()}
+    table = {"new_game": N_("New game"), "end_game": N_("Game over: back to {game}")}
+    lines = {**table, **(spec.history_lines if spec else {})}
+    title = _(spec.title) if spec else ""
+    return {kind: _(msgid, who="{who}", game=title) for kind, msgid in lines.items()}
 
 
 @bp.get("/")

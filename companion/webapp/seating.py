@@ -7,8 +7,10 @@ from flask import Blueprint, Response, url_for
 
 from companion import games
 from companion.games.spec import IllegalMove
+from companion.i18n import translator
 from companion.webapp import _
-from companion.webapp.api import ApiError, decode, describe, host_token_given, require_host, runtime
+from companion.webapp.api import ApiError, decode, host_token_given, require_host, runtime
+from companion.webapp.events import refusal
 from companion.webapp.openapi import ClaimHostBody, JoinBody, LanguageBody, NameBody, QrBody
 
 bp = Blueprint("seating", __name__, url_prefix="/api")
@@ -21,10 +23,10 @@ def _seating(change, action: str | None = None):
     try:
         return runtime().table.seating(change)
     except IllegalMove as exc:
-        from companion.webapp import request_language
+        from companion.webapp import request_game, request_language
 
-        refusal = describe(request_language())(exc)
-        raise ApiError(409, refusal["error"], msgid=refusal["msgid"]) from None
+        refused = refusal(exc, request_language(), request_game())
+        raise ApiError(409, refused["error"], msgid=refused["msgid"]) from None
     except TimeoutError:
         raise ApiError(503, _("The table did not answer in time: wait a moment and try again.")) from None
 
@@ -90,26 +92,33 @@ def language():
     return {"ok": True, "language": body.language}
 
 
-def _translated(schema):
+def _translated(schema, tr):
     """A JSON Schema with its titles and descriptions (msgids, marked N_) in the reader's language."""
     if isinstance(schema, dict):
-        return {k: _(v) if k in ("title", "description") and isinstance(v, str) else _translated(v)
+        return {k: tr(v) if k in ("title", "description") and isinstance(v, str) else _translated(v, tr)
                 for k, v in schema.items()}
     if isinstance(schema, list):
-        return [_translated(v) for v in schema]
+        return [_translated(v, tr) for v in schema]
     return schema
 
 
 @bp.get("/games")
 def game_list():
-    """Every game the host can start: its seats, colours and options (as JSON Schema)."""
+    """Every game the host can start: its seats, colours, options (as JSON Schema) and data files."""
+    from companion.webapp import request_language
+
     out = []
     for name in games.names():
-        spec = games.get(name)
-        schema = _translated(msgspec.json.schema(spec.options)) if spec.options is not None else {}
-        out.append({"name": name, "title": _(spec.title), "seats": list(spec.seats),
-                    "colours": [{"key": c.key, "label": _(c.label), "ink": c.ink} for c in spec.colours],
-                    "options": schema})
+        try:
+            spec = games.get(name)
+        except ValueError:
+            continue  # a broken game package is logged by the registry; the others stay startable
+        tr = translator(request_language(), name)
+        schema = _translated(msgspec.json.schema(spec.options), tr) if spec.options is not None else {}
+        out.append({"name": name, "title": tr(spec.title), "seats": list(spec.seats),
+                    "colours": [{"key": c.key, "label": tr(c.label), "ink": c.ink} for c in spec.colours],
+                    "options": schema,
+                    "data": [{"key": d.key, "title": tr(d.title), "bundled": d.bundled} for d in spec.data]})
     return {"games": out}
 
 

@@ -8,11 +8,14 @@ const Companion = (() => {
   const HOST_KEY = "companion.host";
   const SEAT_KEY = "companion.seat";
 
-  function t(key, params) {
-    let text = strings[key] || key;
+  // A string's {name} fields filled from `params`: every page and game script fills templates with this.
+  function fill(template, params) {
+    let text = template;
     for (const [name, value] of Object.entries(params || {})) text = text.split(`{${name}}`).join(String(value));
     return text;
   }
+
+  function t(key, params) { return fill(strings[key] || key, params); }
 
   let messageTimer = null;
   function show(text, kind) {
@@ -177,7 +180,7 @@ const Companion = (() => {
     target.replaceChildren(...playing.map((s) => {
       const chip = el("li", { class: "seat-chip", "data-seat": String(s.seat), style: `--seat: ${s.ink}` }, [
         el("span", { class: "swatch", "aria-hidden": "true" }),
-        el("span", { text: s.name || t(`colour_${s.colour}`) }),
+        el("span", { text: s.name || s.label }),
       ]);
       if (turn === s.seat) chip.setAttribute("aria-current", "true");
       return chip;
@@ -185,6 +188,6 @@ const Companion = (() => {
     target.hidden = playing.length === 0;
   }
 
-  return { t, show, hostToken, forgetHost, keepHost, hostHeaders, seatToken, keepSeat, forgetSeat, request,
+  return { t, fill, show, hostToken, forgetHost, keepHost, hostHeaders, seatToken, keepSeat, forgetSeat, request,
            command, live, setLive, el, die, renderView, renderSeats, games, seats, PIPS };
 })();

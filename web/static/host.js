@@ -56,7 +56,6 @@
     const props = (schema.$defs && schema.$ref) ? schema.$defs[schema.$ref.split("/").pop()].properties : schema.properties || {};
     const required = new Set(((schema.$defs && schema.$ref) ? schema.$defs[schema.$ref.split("/").pop()].required : schema.required) || []);
     for (const [name, prop] of Object.entries(props)) {
-      if (name === "data" || name === "data_name") continue;
       const field = optionInput(name, prop, required.has(name));
       if (name === "players") {
         const input = field.querySelector("input");
@@ -66,7 +65,14 @@
       }
       box.append(field);
     }
-    document.getElementById("data-file-row").hidden = !("data" in props);
+    // The game's data files: each may be replaced by the owner's own copy for this game.
+    document.getElementById("data-files").replaceChildren(...(game.data || []).map((file) => {
+      const id = `data-${file.key}`;
+      return Companion.el("div", { class: "field" }, [
+        Companion.el("label", { for: id, text: Companion.fill(strings.own_file, { title: file.title }) }),
+        Companion.el("input", { id, type: "file", accept: ".toml,text/plain", "data-key": file.key }),
+      ]);
+    }));
   }
 
   async function readOptions() {
@@ -76,12 +82,16 @@
       else if (input.value === "") continue;
       else options[input.name] = input.dataset.kind === "integer" ? Number(input.value) : input.value;
     }
-    const file = document.getElementById("data-file").files[0];
-    if (file && !document.getElementById("data-file-row").hidden) {
-      options.data = await file.text();
-      options.data_name = file.name;
-    }
     return options;
+  }
+
+  async function readData() {
+    const data = {};
+    for (const input of document.querySelectorAll("#data-files input[type=file]")) {
+      const file = input.files[0];
+      if (file) data[input.dataset.key] = { name: file.name, text: await file.text() };
+    }
+    return data;
   }
 
   async function showLink(seat, answer) {
@@ -116,7 +126,7 @@
     const buttons = s.name ? [renew, free] : [give];
     return Companion.el("li", { "data-seat": String(s.seat), "data-taken": String(Boolean(s.name)), style: `--seat: ${s.ink}` }, [
       Companion.el("span", { class: "swatch", "aria-hidden": "true" }),
-      Companion.el("strong", { text: `${Companion.t("seat_n", { n: s.seat + 1 })} · ${Companion.t(`colour_${s.colour}`)}` }),
+      Companion.el("strong", { text: `${Companion.t("seat_n", { n: s.seat + 1 })} · ${s.label}` }),
       Companion.el("div", { class: "seat-line" }, [name, ...buttons]),
     ]);
   }
@@ -167,7 +177,8 @@
   twoTaps(document.getElementById("start-game"), async () => {
     const form = document.getElementById("new-game");
     if (!form.reportValidity()) return;
-    await Companion.command("new_game", { game: document.getElementById("game-choice").value, options: await readOptions() });
+    await Companion.command("new_game", { game: document.getElementById("game-choice").value,
+                                          options: await readOptions(), data: await readData() });
   });
   document.getElementById("seat-link-copy").addEventListener("click", async () => {
     try { await navigator.clipboard.writeText(document.getElementById("seat-link-url").href); Companion.show(Companion.t("copied"), "ok"); }

@@ -17,7 +17,7 @@
     document.body.dataset.version = String(payload.version);
     const mine = (payload.seats || []).find((s) => s.seat === seat.seat);
     if (mine) {
-      document.getElementById("seat-name").textContent = mine.name || Companion.t(`colour_${mine.colour}`);
+      document.getElementById("seat-name").textContent = mine.name || mine.label;
       document.documentElement.style.setProperty("--seat", mine.ink);
     }
     document.getElementById("not-playing").hidden = !mine || mine.playing;

@@ -1,19 +1,18 @@
 """Button map of free dice: ROLL rolls, A changes how many dice, D undoes."""
 
 from companion.games.dice.rules import MAX_DICE
-from companion.games.spec import Command
+from companion.games.spec import Command, button_map
 
-
-def _next_count(view: dict) -> Command:
-    return Command("set_dice", {"count": view.get("count", 1) % MAX_DICE + 1})
-
-
-BUTTONS = {
+CONTROLS = button_map({
     "roll": lambda view: Command("roll"),
-    "a": _next_count,
+    "a": lambda view: Command("set_dice", {"count": view["count"] % MAX_DICE + 1}),
     "d": lambda view: Command("undo"),
-}
+})
 
 
 def dice_shown(view: dict) -> list[int]:
-    return list(view.get("last") or [])
+    return list(view["last"])
+
+
+def rolled(events: list[dict]) -> bool:
+    return any(event["type"] == "rolled" for event in events)

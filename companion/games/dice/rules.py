@@ -7,17 +7,18 @@ from typing import Annotated
 
 import msgspec
 
-from companion.games.spec import Command, IllegalMove
+from companion.gamekit import rules
 from companion.i18n import N_
 
 MIN_DICE, MAX_DICE = 1, 3
 SHOWN_HISTORY = 10
+Count = Annotated[int, msgspec.Meta(ge=MIN_DICE, le=MAX_DICE, title=N_("Number of dice"))]
 
 
 class DiceOptions(msgspec.Struct, forbid_unknown_fields=True):
     """Setup options: how many dice are on the table."""
 
-    count: Annotated[int, msgspec.Meta(ge=MIN_DICE, le=MAX_DICE, title=N_("Number of dice"))] = 2
+    count: Count = 2
 
 
 class Roll(msgspec.Struct, forbid_unknown_fields=True):
@@ -27,7 +28,7 @@ class Roll(msgspec.Struct, forbid_unknown_fields=True):
 class SetDice(msgspec.Struct, forbid_unknown_fields=True):
     """How many dice the next rolls use."""
 
-    count: Annotated[int, msgspec.Meta(ge=MIN_DICE, le=MAX_DICE)]
+    count: Count
 
 
 COMMANDS = {"roll": Roll, "set_dice": SetDice}
@@ -46,42 +47,28 @@ class DiceState:
     earlier: int = 0
 
 
-def setup(options, draws) -> DiceState:
-    return DiceState(count=int(options.get("count", 2)))
+def setup(options: DiceOptions, draws, data) -> DiceState:
+    return DiceState(count=options.count)
 
 
-def apply(state: DiceState, command: Command, draws) -> tuple[DiceState, list[dict]]:
-    if command.kind == "roll":
-        faces = tuple(draws.die(6) for _ in range(state.count))
-        rolls = (*state.rolls, faces)
-        dropped = max(0, len(rolls) - SHOWN_HISTORY)
-        new = replace(state, rolls=rolls[dropped:], earlier=state.earlier + dropped)
-        return new, [{"type": "rolled", "dice": list(faces)}]
-    if command.kind == "set_dice":
-        count = command.args.get("count")
-        if not isinstance(count, int) or isinstance(count, bool) or not MIN_DICE <= count <= MAX_DICE:
-            raise IllegalMove("Choose between {low} and {high} dice.", low=MIN_DICE, high=MAX_DICE)
-        return replace(state, count=count), [{"type": "dice_count", "count": count}]
-    raise IllegalMove("Unknown command {kind}.", kind=command.kind)
+def _roll(state: DiceState, seat, args: Roll, draws) -> tuple[DiceState, list[dict]]:
+    faces = tuple(draws.die(6) for _ in range(state.count))
+    recent = (*state.rolls, faces)
+    dropped = max(0, len(recent) - SHOWN_HISTORY)
+    new = replace(state, rolls=recent[dropped:], earlier=state.earlier + dropped)
+    return new, [{"type": "rolled", "dice": list(faces)}]
+
+
+def _set_dice(state: DiceState, seat, args: SetDice, draws) -> tuple[DiceState, list[dict]]:
+    return replace(state, count=args.count), [{"type": "dice_count", "count": args.count}]
+
+
+apply = rules(COMMANDS, {"roll": _roll, "set_dice": _set_dice})
 
 
 def legal(state: DiceState, seat: int | None) -> list[str]:
     return ["roll", "set_dice"]
 
 
-def public_view(state: DiceState) -> dict:
-    last = list(state.rolls[-1]) if state.rolls else []
-    recent = state.rolls[-SHOWN_HISTORY:]
-    made = state.earlier + len(state.rolls)
-    first = made - len(recent) + 1
-    return {
-        "count": state.count,
-        "last": last,
-        "total": sum(last),
-        "rolls": made,
-        "history": [{"n": first + i, "dice": list(r), "total": sum(r)} for i, r in enumerate(recent)][::-1],
-    }
-
-
-def private_view(state: DiceState, seat: int) -> dict:
-    return {}  # free dice hides nothing
+def actor(state: DiceState) -> None:
+    return None  # anyone may roll: the device's ROLL rolls for the table

@@ -1,27 +1,32 @@
 """Crazy Race (Michael Gewalt, F.X. Schmid 1994): a dice race over section cards, with secret bets."""
 
 from companion.games.gewalt.commands import COMMANDS
-from companion.games.gewalt.controls import RaceControls, dice_shown
+from companion.games.gewalt.controls import CONTROLS, dice_shown, rolled
+from companion.games.gewalt.data import BUNDLED, load
 from companion.games.gewalt.names import COLOURS
-from companion.games.gewalt.rules import GewaltOptions, apply, legal, setup
+from companion.games.gewalt.rules import GewaltOptions, actor, apply, legal, setup
 from companion.games.gewalt.screen import draw
-from companion.games.gewalt.views import private_view, public_view
-from companion.games.spec import GameSpec
+from companion.games.gewalt.views import GewaltPrivate, GewaltPublic, private_view, public_view
+from companion.games.spec import DataFile, GameSpec
 from companion.i18n import N_
-
-__all__ = ["COMMANDS", "SPEC"]
 
 SPEC = GameSpec(
     name="gewalt",
     title=N_("Crazy Race (Gewalt)"),
+    package=__name__,
+    commands=COMMANDS,
     setup=setup,
     apply=apply,
     legal=legal,
+    actor=actor,
     public_view=public_view,
     private_view=private_view,
+    public=GewaltPublic,
+    private=GewaltPrivate,
     screen=draw,
-    controls=RaceControls,
+    controls=CONTROLS,
     dice_shown=dice_shown,
+    rolled=rolled,
     seats=(3, 5),
     options=GewaltOptions,
     colours=COLOURS,
@@ -35,4 +40,5 @@ SPEC = GameSpec(
         "counter": N_("The attack was countered"),
         "allow": N_("The attack stands"),
     },
+    data=(DataFile("cards", BUNDLED, N_("Section, action and bet cards"), load),),
 )

@@ -7,8 +7,6 @@ from typing import Annotated, Literal
 import msgspec
 
 from companion.games.gewalt.data import MAX_LENGTH
-from companion.games.spec import IllegalMove
-from companion.tomlfile import key_of
 
 LANES, STAGES, SECTIONS = 5, 3, 5
 
@@ -90,15 +88,3 @@ COMMANDS: dict[str, type[Args]] = {
     "allow": Allow,
 }
 
-
-def parse(kind: str, args) -> Args:
-    """The args of a `kind` command, validated; IllegalMove names the field that is wrong."""
-    schema = COMMANDS.get(kind)
-    if schema is None:
-        raise IllegalMove("Unknown command {kind}: send one of {kinds}.", kind=kind,
-                          kinds=", ".join(COMMANDS))
-    try:
-        return msgspec.convert(dict(args or {}), schema)
-    except msgspec.ValidationError as exc:
-        raise IllegalMove("The command {kind} has a bad field {field}: {reason}.", kind=kind,
-                          field=key_of(str(exc)), reason=str(exc)) from None

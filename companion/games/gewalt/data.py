@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib.resources import files
 from typing import Annotated
 
 import msgspec
 
-from companion import tomlfile
+from companion.gamekit import load_toml
 from companion.games.spec import IllegalMove
 
 BUNDLED = "data.toml"
@@ -79,36 +78,30 @@ class DataFile(msgspec.Struct, forbid_unknown_fields=True):
 
 @dataclass(frozen=True)
 class Decks:
-    """The cards a game is dealt from: section lengths, action types, bet rows for this player count."""
+    """The cards a game is dealt from: section lengths, action types, and each bet card's rows."""
 
     sections: tuple[int, ...]
     actions: tuple[str, ...]
-    bets: tuple[tuple[int, int, int], ...]
+    bets: tuple[BetCard, ...]
     reconstructed: bool
 
+    def bet_rows(self, players: int) -> tuple[tuple[int, int, int], ...]:
+        """Each bet card's target places for `players` players."""
+        return tuple(tuple(getattr(card, ROWS[players])) for card in self.bets)
 
-def _refuse(detail: str) -> IllegalMove:
-    return IllegalMove("The data file is not usable: {detail}", detail=detail)
 
-
-def load(players: int, text: str | None = None, name: str | None = None) -> Decks:
-    """The decks for `players`, from `text` (an uploaded file called `name`) or the bundled file."""
-    source = name or "uploaded data file"
-    if text is None:
-        text, source = files(__package__).joinpath(BUNDLED).read_text(encoding="utf-8"), BUNDLED
-    data = tomlfile.decode(text, DataFile, source, _refuse)
+def load(text: str, name: str) -> Decks:
+    """The decks in `text`; IllegalMove names the file `name`, the key and why."""
+    data = load_toml(text, DataFile, name)
     sections = tuple(n for n in range(MAX_LENGTH + 1) for _ in range(getattr(data.sections, f"l{n}")))
     actions = tuple(kind for kind in ACTIONS for _ in range(getattr(data.actions, kind)))
     need = MAX_PLAYERS * HAND
-    if len(sections) < need:
-        raise _refuse(f"{source}: key 'sections': {len(sections)} cards, fewer than the {need} a deal of "
-                      f"{HAND} to {MAX_PLAYERS} players needs. Add cards.")
-    if len(actions) < need:
-        raise _refuse(f"{source}: key 'actions': {len(actions)} cards, fewer than the {need} a deal of "
-                      f"{HAND} to {MAX_PLAYERS} players needs. Add cards.")
+    for key, cards in (("sections", sections), ("actions", actions)):
+        if len(cards) < need:
+            raise IllegalMove("Data file {name}: key '{key}': {count} cards, fewer than the {need} a deal of "
+                              "{hand} to {players} players needs. Add cards.", name=name, key=key,
+                              count=len(cards), need=need, hand=HAND, players=MAX_PLAYERS)
     if len(data.bets) < MAX_PLAYERS:
-        raise _refuse(f"{source}: key 'bets': {len(data.bets)} cards, fewer than one for each of "
-                      f"{MAX_PLAYERS} players. Add cards.")
-    row = ROWS[players]
-    bets = tuple(tuple(getattr(card, row)) for card in data.bets)
-    return Decks(sections, actions, bets, data.reconstructed)
+        raise IllegalMove("Data file {name}: key 'bets': {count} cards, fewer than one for each of {players} "
+                          "players. Add cards.", name=name, count=len(data.bets), players=MAX_PLAYERS)
+    return Decks(sections, actions, tuple(data.bets), data.reconstructed)

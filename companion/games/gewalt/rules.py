@@ -7,6 +7,7 @@ from typing import Annotated
 
 import msgspec
 
+from companion.gamekit import put, rules, without
 from companion.games.gewalt import board, commands, data
 from companion.games.gewalt.board import FINISHED, NO_CARD
 from companion.games.gewalt.scoring import places_of, score, winners
@@ -24,8 +25,6 @@ class GewaltOptions(msgspec.Struct, forbid_unknown_fields=True):
 
     players: Annotated[int, msgspec.Meta(ge=3, le=5, title=N_("Players"))] = 4
     expert: Annotated[bool, msgspec.Meta(title=N_("Expert game (action cards)"))] = False
-    data: Annotated[str | None, msgspec.Meta(title=N_("Data file"))] = None  # its text, recorded
-    data_name: Annotated[str | None, msgspec.Meta(title=N_("Data file name"))] = None
 
 
 @dataclass(frozen=True)
@@ -73,20 +72,10 @@ class State:
     moves: int = 0
 
 
-def _put(items: tuple, index: int, value) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
-
-
-def _without(hand: tuple, card) -> tuple:
-    i = hand.index(card)
-    return hand[:i] + hand[i + 1:]
-
-
-def setup(options, draws) -> State:
-    players = int(options.get("players", 4))
-    expert = bool(options.get("expert", False))
-    decks = data.load(players, options.get("data"), options.get("data_name"))
-    bets = tuple(draws.shuffled(decks.bets)[:players])
+def setup(options: GewaltOptions, draws, loaded) -> State:
+    players, expert = options.players, options.expert
+    decks: data.Decks = loaded["cards"]
+    bets = tuple(draws.shuffled(decks.bet_rows(players))[:players])
     pile = tuple(draws.shuffled(decks.sections))
     sections = tuple(pile[i * data.HAND:(i + 1) * data.HAND] for i in range(players))
     section_deck = Deck(pile[players * data.HAND:])
@@ -159,23 +148,15 @@ def _check_card_play(state: State, seat: int, used: bool, what: str) -> None:
 
 
 # --- commands -----------------------------------------------------------------------------------
-def apply(state: State, command: Command, draws) -> tuple[State, list[dict]]:
-    args = commands.parse(command.kind, command.args)
-    seat = _check_turn(state, command)
-    handler = _HANDLERS[command.kind]
-    new, events = handler(state, seat, args, draws)
-    return replace(new, moves=state.moves + 1), events
-
-
 def _play_section(state: State, seat: int, args: commands.PlaySection, draws):
     _check_card_play(state, seat, state.used_section, "section")
     _hold_section(state, seat, args.length)
     slot = args.slot
     _check_free(state, slot)
-    cards = _put(state.cards, board.slot_index(slot.lane, slot.stage, slot.section), args.length)
+    cards = put(state.cards, board.slot_index(slot.lane, slot.stage, slot.section), args.length)
     state = _draw_section(replace(state, cards=cards, used_section=True,
-                                  sections=_put(state.sections, seat,
-                                                _without(state.sections[seat], args.length))), seat, draws)
+                                  sections=put(state.sections, seat,
+                                                without(state.sections[seat], args.length))), seat, draws)
     return state, [{"type": "section_played", "seat": seat, "length": args.length,
                     "slot": msgspec.to_builtins(slot)}]
 
@@ -184,7 +165,7 @@ def _discard_section(state: State, seat: int, args: commands.DiscardSection, dra
     _check_card_play(state, seat, state.used_section, "section")
     _hold_section(state, seat, args.length)
     state = replace(state, used_section=True, section_deck=state.section_deck.thrown(args.length),
-                    sections=_put(state.sections, seat, _without(state.sections[seat], args.length)))
+                    sections=put(state.sections, seat, without(state.sections[seat], args.length)))
     return _draw_section(state, seat, draws), [{"type": "section_discarded", "seat": seat}]
 
 
@@ -209,7 +190,7 @@ def _draw_section(state: State, seat: int, draws) -> State:
     if card is None:
         return replace(state, section_deck=deck)
     hand = state.sections[seat] + (card,)
-    return replace(state, section_deck=deck, sections=_put(state.sections, seat, hand))
+    return replace(state, section_deck=deck, sections=put(state.sections, seat, hand))
 
 
 def _draw_actions(state: State, seat: int, count: int, draws) -> State:
@@ -217,7 +198,7 @@ def _draw_actions(state: State, seat: int, count: int, draws) -> State:
         card, deck = state.action_deck.draw(draws)
         state = replace(state, action_deck=deck)
         if card is not None:
-            state = replace(state, actions=_put(state.actions, seat, state.actions[seat] + (card,)))
+            state = replace(state, actions=put(state.actions, seat, state.actions[seat] + (card,)))
     return state
 
 
@@ -226,8 +207,8 @@ def _take_action(state: State, seat: int, card: str, draws) -> State:
     _check_card_play(state, seat, state.used_action, "action")
     if card not in state.actions[seat]:
         raise IllegalMove("You hold no action card {card}: choose one from your hand.", card=card)
-    hand = _without(state.actions[seat], card)
-    state = replace(state, used_action=True, actions=_put(state.actions, seat, hand))
+    hand = without(state.actions[seat], card)
+    state = replace(state, used_action=True, actions=put(state.actions, seat, hand))
     return _draw_actions(state, seat, 1, draws)
 
 
@@ -244,14 +225,14 @@ def _attack(state: State, seat: int, args: commands.Attack, draws):
     state = _take_action(state, seat, args.card, draws)
     event = {"type": "attacked", "seat": seat, "target": target, "card": args.card}
     if state.counters[target][seat] >= MAX_COUNTERS:
-        return replace(state, front=_put(state.front, target, args.card)), [event]
+        return replace(state, front=put(state.front, target, args.card)), [event]
     # The target may counter: the window opens whether or not they hold a counter, so it tells nothing.
     return replace(state, pending=(seat, target, args.card)), [event]
 
 
 def _allow(state: State, seat: int, args, draws):
     attacker, target, card = state.pending
-    return (replace(state, pending=None, front=_put(state.front, target, card)),
+    return (replace(state, pending=None, front=put(state.front, target, card)),
             [{"type": "allowed", "seat": target, "attacker": attacker, "card": card}])
 
 
@@ -259,12 +240,12 @@ def _counter(state: State, seat: int, args, draws):
     attacker, target, card = state.pending
     if "counter" not in state.actions[target]:
         raise IllegalMove("You hold no counter card: let the attack card stand.")
-    hand = _without(state.actions[target], "counter")
-    counters = _put(state.counters, target, _put(state.counters[target], attacker,
+    hand = without(state.actions[target], "counter")
+    counters = put(state.counters, target, put(state.counters[target], attacker,
                                                   state.counters[target][attacker] + 1))
-    state = replace(state, pending=None, actions=_put(state.actions, target, hand), counters=counters,
+    state = replace(state, pending=None, actions=put(state.actions, target, hand), counters=counters,
                     action_deck=state.action_deck.thrown(card, "counter"),
-                    owed=_put(state.owed, target, state.owed[target] + 1))
+                    owed=put(state.owed, target, state.owed[target] + 1))
     return state, [{"type": "countered", "seat": target, "attacker": attacker, "card": card}]
 
 
@@ -281,8 +262,8 @@ def _relocate(state: State, seat: int, args: commands.Relocate, draws):
                           "move a card with no pawn on it.", **where)
     _check_free(state, args.slot)
     state = _take_action(state, seat, "relocate", draws)
-    cards = _put(state.cards, board.slot_index(src.lane, src.stage, src.section), NO_CARD)
-    cards = _put(cards, board.slot_index(args.slot.lane, args.slot.stage, args.slot.section), card)
+    cards = put(state.cards, board.slot_index(src.lane, src.stage, src.section), NO_CARD)
+    cards = put(cards, board.slot_index(args.slot.lane, args.slot.stage, args.slot.section), card)
     state = replace(state, cards=cards, action_deck=state.action_deck.thrown("relocate"))
     return state, [{"type": "relocated", "seat": seat, "length": card, "source": msgspec.to_builtins(src),
                     "slot": msgspec.to_builtins(args.slot)}]
@@ -314,14 +295,14 @@ def _roll(state: State, seat: int, args, draws):
     for stage in crossed:
         trophies[stage] = trophies[stage] + (seat,)
         events.append({"type": "trophy", "seat": seat, "stage": stage, "place": len(trophies[stage])})
-    state = replace(state, pawns=_put(state.pawns, seat, position), trophies=tuple(trophies),
+    state = replace(state, pawns=put(state.pawns, seat, position), trophies=tuple(trophies),
                     last_roll=(seat, dice, effect, moved))
     if position == FINISHED:
         # A finished pawn's cards are discarded, and it owes no draw any more.
         state = replace(state, section_deck=state.section_deck.thrown(*state.sections[seat]),
                         action_deck=state.action_deck.thrown(*state.actions[seat]),
-                        sections=_put(state.sections, seat, ()), actions=_put(state.actions, seat, ()),
-                        owed=_put(state.owed, seat, 0))
+                        sections=put(state.sections, seat, ()), actions=put(state.actions, seat, ()),
+                        owed=put(state.owed, seat, 0))
         events.append({"type": "finished", "seat": seat})
     return _end_turn(state, seat, draws, events)
 
@@ -329,11 +310,11 @@ def _roll(state: State, seat: int, args, draws):
 def _end_turn(state: State, seat: int, draws, events: list[dict]):
     effect = state.front[seat]
     if effect is not None:  # an attack card works for one turn, then is discarded
-        state = replace(state, front=_put(state.front, seat, None),
+        state = replace(state, front=put(state.front, seat, None),
                         action_deck=state.action_deck.thrown(effect))
     owed = state.owed[seat]
     if owed:  # a counter card is replaced only now, at the end of the countering player's turn
-        state = _draw_actions(replace(state, owed=_put(state.owed, seat, 0)), seat, owed, draws)
+        state = _draw_actions(replace(state, owed=put(state.owed, seat, 0)), seat, owed, draws)
     state = replace(state, used_section=False, used_action=False, extra=False)
     if effect == "extra_turn" and state.pawns[seat] != FINISHED:
         events.append({"type": "extra_turn", "seat": seat})
@@ -352,14 +333,14 @@ def _next_turn(state: State, seat: int, events: list[dict]):
         if state.pawns[seat] == FINISHED:
             continue
         if state.front[seat] == "skip_turn":
-            state = replace(state, front=_put(state.front, seat, None),
+            state = replace(state, front=put(state.front, seat, None),
                             action_deck=state.action_deck.thrown("skip_turn"))
             events.append({"type": "skipped", "seat": seat})
             continue
         return replace(state, turn=seat), events
 
 
-_HANDLERS = {
+apply = rules(commands.COMMANDS, {
     "roll": _roll,
     "play_section": _play_section,
     "discard_section": _discard_section,
@@ -368,7 +349,7 @@ _HANDLERS = {
     "discard_action": _discard_action,
     "counter": _counter,
     "allow": _allow,
-}
+}, acting=_check_turn, after=lambda old, new: replace(new, moves=old.moves + 1))
 
 
 def final_scores(state: State) -> list[dict]:

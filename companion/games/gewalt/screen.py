@@ -13,8 +13,7 @@ TROPHY_WEIGHT = 1.2  # the place cell after each stage line, against a section's
 
 def player(view: dict, seat: int, _, table: TableInfo) -> str:
     """"B Anna", or "B Blue" when no phone chose a name."""
-    name = table.names[seat] if seat < len(table.names) and table.names[seat] else _(COLOURS[seat].label)
-    return f"{view['letters'][seat]} {name}"
+    return f"{view['letters'][seat]} {table.name(seat, COLOURS, _)}"
 
 
 def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:

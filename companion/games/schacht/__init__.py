@@ -1,26 +1,33 @@
 """Crazy Race (Michael Schacht, 2002): secret bids beside a stage card, evaluation, locos and points."""
 
+from companion.games.schacht.colours import COLOURS
 from companion.games.schacht.commands import COMMANDS
-from companion.games.schacht.controls import SchachtControls, dice_shown
-from companion.games.schacht.rules import SchachtOptions, apply, legal, setup
-from companion.games.schacht.screen import COLOURS, draw
-from companion.games.schacht.views import private_view, public_view
-from companion.games.spec import GameSpec
+from companion.games.schacht.controls import CONTROLS
+from companion.games.schacht.data import BUNDLED, load
+from companion.games.schacht.rules import SchachtOptions, actor, apply, legal, setup
+from companion.games.schacht.screen import draw
+from companion.games.schacht.views import SchachtPrivate, SchachtPublic, private_view, public_view
+from companion.games.spec import DataFile, GameSpec
 from companion.i18n import N_
 
 SPEC = GameSpec(
     name="schacht",
     title=N_("Crazy Race (Schacht)"),
+    package=__name__,
+    commands=COMMANDS,
     setup=setup,
     apply=apply,
     legal=legal,
+    actor=actor,
     public_view=public_view,
     private_view=private_view,
+    public=SchachtPublic,
+    private=SchachtPrivate,
     screen=draw,
-    controls=SchachtControls,
-    dice_shown=dice_shown,
+    controls=CONTROLS,
     seats=(3, 4),
     options=SchachtOptions,
+    colours=COLOURS,
     history_lines={
         "place": N_("{who} placed a card face down"),
         "pass": N_("{who} passed"),
@@ -29,7 +36,5 @@ SPEC = GameSpec(
         "recall": N_("{who} recalled their discards"),
         "next": N_("The next stage is revealed"),
     },
-    colours=COLOURS,
+    data=(DataFile("stages", BUNDLED, N_("Stage cards, driver cards and points piles"), load),),
 )
-
-__all__ = ["COMMANDS", "SPEC"]

@@ -10,152 +10,122 @@ to play. A long A cancels an input in progress. (A long D is the table's: a new 
 
 from __future__ import annotations
 
-from companion.games.spec import HANDLED, Command
+from dataclasses import dataclass
+
+from companion.gamekit import Entry, Field, number_faces
+from companion.games.spec import Command, Controls
 
 SIDE_KEYS = ("a", "b", "c", "d")
 LOCO_KEYS = {"a": "A", "b": "B", "c": "C"}
-DIE_MAX = 6
-BROWSING = -1  # `side` while a take-back card is being chosen
+PLACE = (Field("side", 4, first=0), Field("value", lambda view: len(view["values"]), first=0))
+TAKE_BACK = (Field("card", lambda view: len(_take_back_cards(view)), first=0),)
 
 
-def number_faces(n: int) -> list[int]:
-    """A number on the LED dice: one die up to 6, then 6 plus a second die (7 = 6+1, 12 = 6+6); 0 is dark."""
-    faces = []
-    while n > 0:
-        faces.append(min(n, DIE_MAX))
-        n -= DIE_MAX
-    return faces
+@dataclass(frozen=True)
+class Split:
+    """A winner's move being entered: (loco, spaces) in the order the locos were first pressed."""
+
+    moves: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def given(self) -> int:
+        return sum(steps for _, steps in self.moves)
+
+    def plus(self, loco: str) -> Split:
+        if any(name == loco for name, _ in self.moves):
+            return Split(tuple((name, steps + (name == loco)) for name, steps in self.moves))
+        return Split((*self.moves, (loco, 1)))
 
 
-def _moment(view: dict) -> tuple:
-    """What an input belongs to: once the view moves on (another command came), the input is stale."""
-    return (view.get("stage"), view.get("phase"), view.get("round"), view.get("turn"),
-            len(view.get("revealed") or ()), sum(len(b) for b in view.get("bids") or ()))
+def _take_back_cards(view: dict) -> list[int]:
+    return (view["takeback"] or [{}])[0].get("cards") or []
 
 
-class SchachtControls:
-    """The device's input in progress; never recorded, never shown beyond its public part."""
-
-    def __init__(self):
-        self._reset(None)
-
-    def _reset(self, moment) -> None:
-        self.moment = moment
-        self.side: int | None = None
-        self.value_index = 0
-        self.split: list[list] = []  # [[loco, steps], ...] in the order first pressed
-
-    def _fresh(self, view: dict) -> None:
-        moment = _moment(view)
-        if moment != self.moment:
-            self._reset(moment)
-
-    def press(self, key: str, view: dict):
-        self._fresh(view)
-        phase = view.get("phase")
-        if key == "b:hold":
-            return Command("recall")
-        if key == "a:hold":
-            busy = self.side is not None or self.split or self.value_index
-            self._reset(self.moment)
-            return HANDLED if busy else None
-        if phase == "bid":
-            return self._bid(key, view)
-        if phase == "decide":
-            return self._decide(key, view)
-        if phase == "takeback":
-            return self._take_back(key, view)
-        if phase == "review" and key == "roll":
-            return Command("next")
-        return None
-
-    def _bid(self, key: str, view: dict):
-        values = view["values"]
-        if key == "roll:hold":
-            self._reset(self.moment)
-            return Command("pass")
-        if key in SIDE_KEYS:
-            side = SIDE_KEYS.index(key)
-            if side not in view.get("open", []):
-                return None
-            if self.side == side:
-                value = values[self.value_index % len(values)]
-                self._reset(self.moment)
-                return Command("place", {"side": side, "value": value})
-            self.side = side
-            return HANDLED
-        if key == "roll" and self.side is not None:
-            self.value_index = (self.value_index + 1) % len(values)
-            return HANDLED
-        return None
-
-    def _decide(self, key: str, view: dict):
-        deciding = view.get("deciding") or {}
-        if key in LOCO_KEYS:
-            loco = LOCO_KEYS[key]
-            if loco not in deciding.get("locos", []):
-                return None
-            if not deciding.get("split"):
-                self.split = [[loco, deciding["steps"]]]
-                return HANDLED
-            if sum(s for _, s in self.split) >= deciding["steps"]:
-                return None
-            for entry in self.split:
-                if entry[0] == loco:
-                    entry[1] += 1
-                    break
-            else:
-                self.split.append([loco, 1])
-            return HANDLED
-        if key == "d":
-            self.split = []
-            return HANDLED
-        if key == "roll" and self.split:
-            moves = [{"loco": loco, "steps": steps} for loco, steps in self.split]
-            self._reset(self.moment)
-            return Command("move", {"moves": moves})
-        return None
-
-    def _take_back(self, key: str, view: dict):
-        cards = (view.get("takeback") or [{}])[0].get("cards") or []
-        if key == "roll:hold":
-            return Command("take_back", {"value": None})
-        if key == "roll" and cards:
-            if self.side == BROWSING:
-                self.value_index = (self.value_index + 1) % len(cards)
-            self.side = BROWSING
-            return HANDLED
-        if key == "a" and cards and self.side == BROWSING:
-            value = cards[self.value_index % len(cards)]
-            self._reset(self.moment)
-            return Command("take_back", {"value": value})
-        return None
-
-    def leds(self, view: dict) -> list[int] | None:
-        self._fresh(view)
-        phase = view.get("phase")
-        if phase == "bid" and self.side is not None:
-            values = view["values"]
-            return number_faces(values[self.value_index % len(values)])
-        if phase == "decide" and self.split:
-            deciding = view.get("deciding") or {}
-            return number_faces(deciding.get("steps", 0) - sum(s for _, s in self.split))
-        if phase == "takeback" and self.side == BROWSING:
-            cards = (view.get("takeback") or [{}])[0].get("cards") or []
-            return number_faces(cards[self.value_index % len(cards)]) if cards else None
-        return None
-
-    def entry(self, view: dict) -> dict | None:
-        """The side being chosen, or the loco split being made (public once played); never a bid's value."""
-        self._fresh(view)
-        phase = view.get("phase")
-        if phase == "bid" and self.side is not None:
-            return {"side": self.side}
-        if phase == "decide" and self.split:
-            return {"split": [list(s) for s in self.split]}
-        return None
+def step(entry, key: str, view: dict):
+    """(input in progress, key, public view) -> (input in progress, command or None)."""
+    if key == "b:hold":
+        return None, Command("recall")
+    if key == "a:hold":
+        return None, None  # cancels the input; refused (unchanged) when there is none
+    phase = view["phase"]
+    if phase == "bid":
+        return _bid(entry, key, view)
+    if phase == "decide":
+        return _decide(entry, key, view)
+    if phase == "takeback":
+        return _take_back(entry, key, view)
+    if phase == "review" and key == "roll":
+        return None, Command("next")
+    return entry, None
 
 
-def dice_shown(view: dict) -> list[int]:
-    """Nothing is rolled in Crazy Race: the LED dice stay dark outside an input."""
-    return []
+def _bid(entry, key: str, view: dict):
+    if key == "roll:hold":
+        return None, Command("pass")
+    if key in SIDE_KEYS:
+        side = SIDE_KEYS.index(key)
+        if side not in view["open"]:
+            return entry, None
+        if isinstance(entry, Entry) and entry.flow == "place" and entry.values[0] == side:
+            return None, Command("place", {"side": side, "value": view["values"][entry.values[1]]})
+        return Entry("place", PLACE, (side, 0), step=1), None
+    if key == "roll" and isinstance(entry, Entry) and entry.flow == "place":
+        return entry.moved(1, view), None
+    return entry, None
+
+
+def _decide(entry, key: str, view: dict):
+    deciding = view["deciding"]
+    split = entry if isinstance(entry, Split) else Split()
+    if key in LOCO_KEYS:
+        loco = LOCO_KEYS[key]
+        if loco not in deciding["locos"]:
+            return entry, None
+        if not deciding["split"]:
+            return Split(((loco, deciding["steps"]),)), None
+        if split.given >= deciding["steps"]:
+            return entry, None
+        return split.plus(loco), None
+    if key == "d":
+        return None, None
+    if key == "roll" and split.moves:
+        moves = [{"loco": loco, "steps": steps} for loco, steps in split.moves]
+        return None, Command("move", {"moves": moves})
+    return entry, None
+
+
+def _take_back(entry, key: str, view: dict):
+    cards = _take_back_cards(view)
+    browsing = isinstance(entry, Entry) and entry.flow == "take_back"
+    if key == "roll:hold":
+        return None, Command("take_back", {"value": None})
+    if key == "roll" and cards:
+        return (entry.moved(1, view) if browsing else Entry("take_back", TAKE_BACK, (0,))), None
+    if key == "a" and cards and browsing:
+        return None, Command("take_back", {"value": cards[entry.values[0] % len(cards)]})
+    return entry, None
+
+
+def leds(entry, view: dict) -> list[int | None] | None:
+    """The value being chosen, the spaces still to share, or the take-back card shown."""
+    if isinstance(entry, Split):
+        deciding = view["deciding"] or {}
+        return number_faces(deciding.get("steps", 0) - entry.given)
+    if isinstance(entry, Entry) and entry.flow == "place":
+        return number_faces(view["values"][entry.values[1] % len(view["values"])])
+    if isinstance(entry, Entry) and entry.flow == "take_back":
+        cards = _take_back_cards(view)
+        return number_faces(cards[entry.values[0] % len(cards)]) if cards else None
+    return None
+
+
+def shown(entry, view: dict) -> dict | None:
+    """The side being chosen, or the loco split being made (public once played); never a bid's value."""
+    if isinstance(entry, Entry) and entry.flow == "place":
+        return {"side": entry.values[0]}
+    if isinstance(entry, Split):
+        return {"split": [list(move) for move in entry.moves]}
+    return None
+
+
+CONTROLS = Controls(step, leds, shown)

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib.resources import files
 from typing import Annotated, Literal
 
 import msgspec
 
+from companion.gamekit import load_toml
 from companion.games.spec import IllegalMove
-from companion.tomlfile import key_of
 
-DEFAULT_NAME = "stages.toml"
-DEFAULT_TEXT = files("companion.games.schacht").joinpath(DEFAULT_NAME).read_text(encoding="utf-8")
+BUNDLED = "stages.toml"
 MODELS = ("A", "B", "C")
 STAGES = 8
 FREE = ""
@@ -85,25 +83,17 @@ class Deck:
     name: str
 
 
-def load(text: str | None = None, name: str | None = None) -> Deck:
-    """The deck in `text` (the bundled file when None); IllegalMove names the file, the key and why."""
-    source = name or DEFAULT_NAME
-    try:
-        raw = msgspec.toml.decode(DEFAULT_TEXT if text is None else text, type=DataFile)
-    except msgspec.ValidationError as exc:
-        raise IllegalMove("Data file {name}: key '{key}': {reason}. Fix or remove that key.",
-                          name=source, key=key_of(str(exc)), reason=str(exc).split(" - at ")[0]) from None
-    except msgspec.DecodeError as exc:
-        raise IllegalMove("Data file {name} is not valid TOML ({reason}).", name=source,
-                          reason=str(exc)) from None
+def load(text: str, name: str) -> Deck:
+    """The deck in `text`; IllegalMove names the file `name`, the key and why."""
+    raw = load_toml(text, DataFile, name)
     if len(raw.stages) != STAGES:
         raise IllegalMove("Data file {name}: key 'stages': the game has {count} stage cards, the file "
-                          "has {found}.", name=source, count=STAGES, found=len(raw.stages))
+                          "has {found}.", name=name, count=STAGES, found=len(raw.stages))
     for i, stage in enumerate(raw.stages):
         locos = sorted(side.loco for side in stage.sides)
         if locos != [FREE, *MODELS]:
             raise IllegalMove("Data file {name}: key 'stages[{index}].sides': a stage card shows the locos "
-                              "A, B and C once each and one free side (loco = \"\").", name=source, index=i)
+                              "A, B and C once each and one free side (loco = \"\").", name=name, index=i)
     return Deck(
         stages=tuple(Stage(tuple(Side(s.loco, None if s.distance == ANY else s.distance) for s in st.sides),
                            st.arrow) for st in raw.stages),
@@ -113,5 +103,5 @@ def load(text: str | None = None, name: str | None = None) -> Deck:
         fewer_points_drop=raw.fewer_points_drop,
         reconstructed=tuple(k for k in Provenance.__struct_fields__
                             if getattr(raw.provenance, k) == "reconstructed"),
-        name=source,
+        name=name,
     )

@@ -7,12 +7,12 @@ from typing import Annotated
 
 import msgspec
 
+from companion.gamekit import put, rules
 from companion.games.schacht.commands import COMMANDS
-from companion.games.schacht.data import MODELS, Deck, load
+from companion.games.schacht.data import MODELS, Deck
 from companion.games.schacht.track import FINISH, Travel, travel
 from companion.games.spec import Command, IllegalMove
 from companion.i18n import N_
-from companion.tomlfile import key_of
 
 ROUNDS = 3
 VARIANTS = ("shuffled_piles", "end_penalty", "steal_second_home", "next_lower_wins", "fewer_points")
@@ -32,9 +32,6 @@ class SchachtOptions(msgspec.Struct, forbid_unknown_fields=True):
         title=N_("Variant: a tie for most points goes to the next-lower score"))] = False
     fewer_points: Annotated[bool, msgspec.Meta(
         title=N_("Variant: the lowest points cards are left out of each pile"))] = False
-    # The TEXT of a replacement data file (recorded, so replays need no file) and its name for errors.
-    data: Annotated[str | None, msgspec.Meta(title=N_("Data file"))] = None
-    data_name: Annotated[str | None, msgspec.Meta(title=N_("Data file name"))] = None
 
 
 @dataclass(frozen=True)
@@ -108,9 +105,8 @@ class State:
         return self.deck.stages[self.order[self.stage]]
 
 
-def setup(options, draws) -> State:
-    opts = msgspec.convert(dict(options), SchachtOptions)
-    deck = load(opts.data, opts.data_name)
+def setup(opts: SchachtOptions, draws, data) -> State:
+    deck = data["stages"]
     variants = frozenset(v for v in VARIANTS if getattr(opts, v))
     turntable, finish = deck.turntable, deck.finish
     if "fewer_points" in variants:
@@ -186,48 +182,57 @@ def legal(state: State, seat: int | None) -> list[str]:
 
 
 # --- apply -------------------------------------------------------------------------------------------
-def apply(state: State, command: Command, draws) -> tuple[State, list[dict]]:
-    kind = command.kind
-    schema = COMMANDS.get(kind)
-    if schema is None:
-        raise IllegalMove("Unknown command {kind}.", kind=kind)
-    try:
-        args = msgspec.convert(dict(command.args), schema)
-    except msgspec.ValidationError as exc:
-        raise IllegalMove("Command {kind}: argument '{field}' is not valid ({reason}). Fix it and send it "
-                          "again.",
-                          kind=kind, field=key_of(str(exc)), reason=str(exc).split(" - at ")[0]) from None
+def _acting(state: State, command: Command) -> int | None:
     seat = command.seat
     if seat is not None and not 0 <= seat < state.players:
         raise IllegalMove("Seat {seat} is not in this game.", seat=seat + 1)
     if state.phase == "over":
         raise IllegalMove("The game is over: the host can start a new one.")
-    if kind == "recall":
-        return _recall(state, actor(state) if seat is None else seat)
-    if kind == "next":
-        if state.phase != "review":
-            raise IllegalMove("The stage is not over yet: finish it before turning the next stage card.")
-        return _next_stage(state, draws)
-    wanted = {"place": "bid", "pass": "bid", "move": "decide", "take_back": "takeback"}[kind]
-    if state.phase != wanted:
-        raise IllegalMove(_WRONG_PHASE[wanted])
+    return seat
+
+
+def _turn(state: State, seat: int | None, phase: str) -> int:
+    """The seat to act in `phase`; refuses the command out of phase or out of turn."""
+    if state.phase != phase:
+        raise IllegalMove(_WRONG_PHASE[phase])
     who = actor(state)
     if seat is not None and seat != who:
         raise IllegalMove("It is not your turn: wait until your colour is shown as the one to play.")
-    if kind == "place":
-        return _place(state, who, args.side, args.value, draws)
-    if kind == "pass":
-        state, events = _next_turn(state, draws)
-        return state, [{"type": "passed", "seat": who}, *events]
-    if kind == "move":
-        return _decide(state, who, args.moves, draws)
-    return _take_back(state, who, args.value)
+    return who
+
+
+def _place_command(state: State, seat: int | None, args, draws):
+    return _place(state, _turn(state, seat, "bid"), args.side, args.value, draws)
+
+
+def _pass(state: State, seat: int | None, args, draws):
+    who = _turn(state, seat, "bid")
+    state, events = _next_turn(state, draws)
+    return state, [{"type": "passed", "seat": who}, *events]
+
+
+def _move_command(state: State, seat: int | None, args, draws):
+    return _decide(state, _turn(state, seat, "decide"), args.moves, draws)
+
+
+def _take_back_command(state: State, seat: int | None, args, draws):
+    return _take_back(state, _turn(state, seat, "takeback"), args.value)
+
+
+def _recall_command(state: State, seat: int | None, args, draws):
+    return _recall(state, actor(state) if seat is None else seat)
+
+
+def _next(state: State, seat: int | None, args, draws):
+    if state.phase != "review":
+        raise IllegalMove("The stage is not over yet: finish it before turning the next stage card.")
+    return _next_stage(state, draws)
 
 
 _WRONG_PHASE = {
-    "bid": "Driver cards are placed only while bidding: wait for the next stage card.",
-    "decide": "No side is waiting for its winner to choose a move now.",
-    "takeback": "No card can be taken back now: only after a stage, by a player who moved no loco.",
+    "bid": N_("Driver cards are placed only while bidding: wait for the next stage card."),
+    "decide": N_("No side is waiting for its winner to choose a move now."),
+    "takeback": N_("No card can be taken back now: only after a stage, by a player who moved no loco."),
 }
 
 
@@ -240,8 +245,8 @@ def _place(state: State, who: int, side: int, value: int, draws) -> tuple[State,
                           "Place yours beside one of those.")
     hand = list(state.hands[who])
     hand.remove(value)
-    bids = _set(state.bids, side, (*state.bids[side], Placement(who, value)))
-    state = replace(state, bids=bids, hands=_set(state.hands, who, tuple(hand)))
+    bids = put(state.bids, side, (*state.bids[side], Placement(who, value)))
+    state = replace(state, bids=bids, hands=put(state.hands, who, tuple(hand)))
     state, events = _next_turn(state, draws)
     return state, [{"type": "placed", "seat": who, "side": side}, *events]
 
@@ -277,8 +282,8 @@ def _recall(state: State, who: int | None) -> tuple[State, list[dict]]:
     if not state.discards[who]:
         raise IllegalMove("You have no discarded cards yet: recall them later, once you have some.")
     hand = tuple(sorted(state.hands[who] + state.discards[who]))
-    state = replace(state, hands=_set(state.hands, who, hand),
-                    discards=_set(state.discards, who, ()), recalled=_set(state.recalled, who, True),
+    state = replace(state, hands=put(state.hands, who, hand),
+                    discards=put(state.discards, who, ()), recalled=put(state.recalled, who, True),
                     takeback=tuple(s for s in state.takeback if s != who))
     if state.phase == "takeback" and not state.takeback:
         state = _after_stage(state)
@@ -357,7 +362,7 @@ def _move(state: State, outcome: Outcome, moves: list[tuple[int, int]], draws) -
     travels, points = [], []
     for loco, steps in moves:
         trip = travel(state.lanes[seat], loco, steps)
-        state = replace(state, lanes=_set(state.lanes, seat, _set(state.lanes[seat], loco, trip.end)))
+        state = replace(state, lanes=put(state.lanes, seat, put(state.lanes[seat], loco, trip.end)))
         travels.append(trip)
         if trip.turned:
             state, got = _take(state, seat, "turntable")
@@ -376,7 +381,7 @@ def _take(state: State, seat: int, pile: str) -> tuple[State, Points]:
     if not cards:
         return state, Points(seat, pile, None)
     won = (*state.points[seat], cards[0])
-    state = replace(state, **{pile: cards[1:]}, points=_set(state.points, seat, won))
+    state = replace(state, **{pile: cards[1:]}, points=put(state.points, seat, won))
     return state, Points(seat, pile, cards[0])
 
 
@@ -388,7 +393,7 @@ def _finish_card(state: State, seat: int, draws) -> tuple[State, Points]:
     robbed, index = owned[draws.below(len(owned))]
     value = state.points[robbed][index]
     rest = state.points[robbed][:index] + state.points[robbed][index + 1:]
-    points = _set(_set(state.points, robbed, rest), seat, (*state.points[seat], value))
+    points = put(put(state.points, robbed, rest), seat, (*state.points[seat], value))
     return replace(state, points=points), Points(seat, "stolen", value, robbed)
 
 
@@ -413,8 +418,8 @@ def _take_back(state: State, who: int, value: int | None) -> tuple[State, list[d
                               value=value)
         discard = list(state.discards[who])
         discard.remove(value)
-        state = replace(state, discards=_set(state.discards, who, tuple(discard)),
-                        hands=_set(state.hands, who, tuple(sorted((*state.hands[who], value)))))
+        state = replace(state, discards=put(state.discards, who, tuple(discard)),
+                        hands=put(state.hands, who, tuple(sorted((*state.hands[who], value)))))
     state = replace(state, takeback=state.takeback[1:])
     if not state.takeback:
         state = _after_stage(state)
@@ -471,5 +476,6 @@ def final_result(state: State, early: bool = False) -> Final:
     return Final(scores, tuple(best), tuple(penalties), early)
 
 
-def _set(items: tuple, index: int, value) -> tuple:
-    return (*items[:index], value, *items[index + 1:])
+apply = rules(COMMANDS, {"place": _place_command, "pass": _pass, "move": _move_command,
+                        "take_back": _take_back_command, "recall": _recall_command, "next": _next},
+              acting=_acting)

@@ -2,35 +2,22 @@
 
 from __future__ import annotations
 
-from companion.games.spec import Colour, TableInfo
-from companion.i18n import N_
+from companion.games.schacht.colours import COLOURS
+from companion.games.spec import TableInfo
 from companion.render.frame import standard_frame
 from companion.render.layout import Box, Canvas
 
-COLOURS = (
-    Colour("lilac", N_("Lilac"), "#9b59b6"),
-    Colour("orange", N_("Orange"), "#e67e22"),
-    Colour("green", N_("Green"), "#27ae60"),
-    Colour("blue", N_("Blue"), "#2f6fce"),
-)
-# The nearest ink each colour has on a panel, best first; black panels show the colour's initial only.
-INKS = {"lilac": ("red",), "orange": ("orange", "red"), "green": ("green",), "blue": ("blue",)}
 KEYS = "ABCD"  # the buttons that choose the top, right, bottom and left side
 OUT, HOME = "\u25b6", "\u25c0"  # which way a loco faces: away from the start, or home
 
 
 def seat_ink(canvas: Canvas, seat: int) -> tuple[int, int, int]:
-    from companion.render.palette import INKS as RGB
-
-    for ink in INKS[COLOURS[seat].key]:
-        if ink in canvas.palette.inks:
-            return RGB[ink]
-    return RGB["black"]
+    """The nearest ink the panel has to the seat's colour; black panels show the seat's initial only."""
+    return canvas.palette.nearest(COLOURS[seat].panel)
 
 
 def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
-    names = [table.names[s] if s < len(table.names) and table.names[s] else _(COLOURS[s].label)
-             for s in range(view["players"])]
+    names = [table.name(s, COLOURS, _) for s in range(view["players"])]
     initials = [name[:1].upper() for name in names]
     if view["phase"] == "bid":
         status = _("Stage {n}/{total}, round {r}/{rounds}", n=view["stage"], total=view["stages"],

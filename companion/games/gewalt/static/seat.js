@@ -9,7 +9,7 @@ Companion.seats.gewalt = {
     Companion.games.gewalt.init(root);
     this.strings = JSON.parse(root.querySelector("#gewalt-seat-strings").textContent);
     const options = (select, count, label) => select.replaceChildren(...Array.from({ length: count }, (_, i) =>
-      Companion.el("option", { value: String(i), text: Companion.games.gewalt.fill(label, { n: i + 1 }) })));
+      Companion.el("option", { value: String(i), text: Companion.fill(label, { n: i + 1 }) })));
     options(root.querySelector("#gewalt-lane"), 5, this.strings.lane);
     options(root.querySelector("#gewalt-stage"), 3, this.strings.stage);
     options(root.querySelector("#gewalt-section"), 5, this.strings.section);
@@ -76,7 +76,7 @@ Companion.seats.gewalt = {
     if (keep) target.value = keep;
     root.querySelector("#gewalt-source").replaceChildren(...view.cards.map((c) => Companion.el("option", {
       value: `${c.lane}-${c.stage}-${c.section}`,
-      text: game.fill(this.strings.slot, { lane: c.lane + 1, stage: c.stage + 1, section: c.section + 1,
+      text: Companion.fill(this.strings.slot, { lane: c.lane + 1, stage: c.stage + 1, section: c.section + 1,
                                            length: c.length }) })));
     const may = (kind) => legal.includes(kind);
     root.querySelector("#gewalt-place").disabled = !may("play_section") || this.chosen.section === null;

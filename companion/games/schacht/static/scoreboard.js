@@ -6,21 +6,15 @@ Companion.games.schacht = {
     this.strings = JSON.parse(root.querySelector("#schacht-strings").textContent);
   },
 
-  text(key, params) {
-    let text = this.strings[key] || key;
-    for (const [name, value] of Object.entries(params || {})) text = text.split(`{${name}}`).join(String(value));
-    return text;
-  },
+  text(key, params) { return Companion.fill(this.strings[key] || key, params); },
 
+  // Names and colours come with the seats in the payload: chosen names, else the colours' labels.
   names(payload, view) {
     const seats = (payload && payload.seats) || [];
-    return Array.from({ length: view.players }, (_, s) => (seats[s] && seats[s].name) || this.strings.colours[s]);
+    return Array.from({ length: view.players }, (_, s) => seats[s].name || seats[s].label);
   },
 
-  ink(payload, seat) {
-    const seats = (payload && payload.seats) || [];
-    return (seats[seat] && seats[seat].ink) || ["#9b59b6", "#e67e22", "#27ae60", "#2f6fce"][seat];
-  },
+  ink(payload, seat) { return payload.seats[seat].ink; },
 
   headline(view, names) {
     const who = names[view.turn];

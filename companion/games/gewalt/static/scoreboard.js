@@ -9,16 +9,10 @@ Companion.games.gewalt = {
     this.strings = JSON.parse(node.textContent);
   },
 
-  fill(template, params) {
-    let text = template;
-    for (const [name, value] of Object.entries(params)) text = text.split(`{${name}}`).join(String(value));
-    return text;
-  },
-
   // "B Anna", or "B Blue" when the seat has no name yet.
   player(view, seats, seat) {
     const info = (seats || []).find((s) => s.seat === seat) || {};
-    const name = info.name || this.strings.colours[info.colour] || "";
+    const name = info.name || info.label || "";
     return `${view.letters[seat]} ${name}`.trim();
   },
 
@@ -26,11 +20,11 @@ Companion.games.gewalt = {
     const s = this.strings;
     const total = roll.dice.reduce((a, b) => a + b, 0);
     const params = { total, points: roll.points };
-    if (roll.effect === "double") return this.fill(s.double, params);
-    if (roll.effect === "minus_4") return this.fill(total >= 4 ? s.minus : s.minus_floor, params);
-    if (roll.effect === "plus_4") return this.fill(s.plus, params);
+    if (roll.effect === "double") return Companion.fill(s.double, params);
+    if (roll.effect === "minus_4") return Companion.fill(total >= 4 ? s.minus : s.minus_floor, params);
+    if (roll.effect === "plus_4") return Companion.fill(s.plus, params);
     if (roll.effect === "no_roll") return s.no_roll;
-    if (roll.effect === "move_4" || roll.effect === "move_10") return this.fill(s.instead, params);
+    if (roll.effect === "move_4" || roll.effect === "move_10") return Companion.fill(s.instead, params);
     return `${roll.dice.join(" + ")} = ${roll.points}`;
   },
 
@@ -42,25 +36,25 @@ Companion.games.gewalt = {
     const who = (seat) => this.player(view, seats, seat);
     const turn = root.querySelector("#gewalt-turn");
     turn.textContent = view.over
-      ? this.fill(s.winner, { players: view.winners.map(who).join(", ") })
-      : this.fill(s.turn, { player: who(view.turn) });
+      ? Companion.fill(s.winner, { players: view.winners.map(who).join(", ") })
+      : Companion.fill(s.turn, { player: who(view.turn) });
     const front = root.querySelector("#gewalt-front");
     const card = view.over ? null : view.front[view.turn];
     front.hidden = !card;
-    front.textContent = card ? this.fill(s.front, { player: view.letters[view.turn], card: s.cards[card] }) : "";
+    front.textContent = card ? Companion.fill(s.front, { player: view.letters[view.turn], card: s.cards[card] }) : "";
     const pending = root.querySelector("#gewalt-pending");
     pending.hidden = !view.pending;
-    pending.textContent = view.pending ? this.fill(s.pending, {
+    pending.textContent = view.pending ? Companion.fill(s.pending, {
       attacker: view.letters[view.pending.attacker], target: view.letters[view.pending.target],
       card: s.cards[view.pending.card] }) : "";
     const roll = root.querySelector("#gewalt-roll");
     roll.hidden = !view.last_roll;
     roll.textContent = view.last_roll
-      ? this.fill(s.moved, { player: view.letters[view.last_roll.seat], how: this.explain(view.last_roll) }) : "";
+      ? Companion.fill(s.moved, { player: view.letters[view.last_roll.seat], how: this.explain(view.last_roll) }) : "";
 
     const head = el("tr", {}, [el("th", { class: "lane" })]);
     for (let stage = 0; stage < 3; stage++) {
-      head.append(el("th", { colspan: "6", text: this.fill(s.stage, {
+      head.append(el("th", { colspan: "6", text: Companion.fill(s.stage, {
         n: stage + 1, taken: view.trophies[stage].length, players: view.players }) }));
     }
     const rows = [head];
@@ -89,7 +83,7 @@ Companion.games.gewalt = {
     const scores = root.querySelector("#gewalt-scores");
     scores.hidden = !view.scores;
     if (!view.scores) return;
-    const table = [el("tr", {}, [s.player, ...[1, 2, 3].map((n) => this.fill(s.stage_n, { n })), s.total]
+    const table = [el("tr", {}, [s.player, ...[1, 2, 3].map((n) => Companion.fill(s.stage_n, { n })), s.total]
       .map((text) => el("th", { text })))];
     for (const row of view.scores) {
       const cells = [el("td", { text: who(row.seat) })];

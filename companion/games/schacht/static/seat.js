@@ -18,11 +18,7 @@ Companion.seats.schacht = {
     });
   },
 
-  text(key, params) {
-    let text = this.strings[key] || key;
-    for (const [name, value] of Object.entries(params || {})) text = text.split(`{${name}}`).join(String(value));
-    return text;
-  },
+  text(key, params) { return Companion.fill(this.strings[key] || key, params); },
 
   render(root, payload) {
     if (!this.strings) this.init(root);

@@ -1,0 +1,11 @@
+"""The seats' colours of Crazy Race (Schacht): the four locomotive sets of the box."""
+
+from companion.games.spec import Colour
+from companion.i18n import N_
+
+COLOURS = (
+    Colour("lilac", N_("Lilac"), "#9b59b6", ("red",)),
+    Colour("orange", N_("Orange"), "#e67e22", ("orange", "red")),
+    Colour("green", N_("Green"), "#27ae60", ("green",)),
+    Colour("blue", N_("Blue"), "#2f6fce", ("blue",)),
+)
