@@ -28,6 +28,8 @@ NEGATABLE = {"parameters", "requestBody", "security"}  # without any, an operati
 # The press needs the host token though the document declares no security for it.
 HOST_ONLY = {"POST /api/device/press"}
 
+pytestmark = pytest.mark.slow  # thousands of requests to a live server
+
 
 @pytest.fixture
 def live(tmp_path):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import time
 
 import pytest
 from daemon_process import free_port
@@ -47,18 +46,25 @@ def wait_for_status_blink(companion, action) -> bool:
     return bool(eventually(lambda: status.state == 0, timeout=2, every=0.001))
 
 
+def refusals(companion) -> list:
+    """The refused presses the table publishes, as they come."""
+    seen: list = []
+    companion.table.subscribe(lambda update: update.rejected and update.pressed and seen.append(update))
+    return seen
+
+
 def test_a_button_with_no_meaning_blinks_the_status_led_and_changes_nothing(companion):
-    before = companion.table.version
+    before, seen = companion.table.latest, refusals(companion)
     assert wait_for_status_blink(companion, lambda: press(companion, "b"))
-    time.sleep(0.2)
-    assert companion.table.version == before
+    assert eventually(lambda: seen) and seen[0].pressed == "b"  # the table has answered the press
+    assert companion.table.latest is before
 
 
 def test_a_refused_button_command_blinks_and_changes_nothing(companion):
-    before = companion.table.version  # a fresh game: undo has nothing to undo
+    before, seen = companion.table.latest, refusals(companion)  # a fresh game: nothing to undo
     assert wait_for_status_blink(companion, lambda: press(companion, "d"))
-    time.sleep(0.2)
-    assert companion.table.version == before
+    assert eventually(lambda: seen) and seen[0].command.kind == "undo"
+    assert companion.table.latest is before
 
 
 def test_a_failing_panel_does_not_stop_the_rest(tmp_path, caplog):

@@ -15,6 +15,8 @@ from companion.table import NEW_GAME, replay
 
 RUNS = 20
 
+pytestmark = pytest.mark.slow  # 20 daemons killed and restarted
+
 
 def stream_commands(daemon: DaemonProcess, acked: list, stop: threading.Event, rng: random.Random,
                     first: threading.Event) -> None:

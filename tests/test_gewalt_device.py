@@ -175,6 +175,7 @@ def press(device, keys: str) -> None:
         device.board.press(key.removesuffix(":hold"), hold=hold).join(5)
 
 
+@pytest.mark.slow
 def test_a_full_game_through_the_buttons(table_device):
     device = table_device
     placed = set()

@@ -77,8 +77,7 @@ def test_roll_returns_at_once_then_holds_the_final_faces(factory, dice):
     # Animation frames never show three equal faces, so this is still the tumble, 30 s to go.
     assert dice.faces != [6, 6, 6]
     dice.roll([3, 5, 1], duration=0.3)
-    assert eventually(lambda: dice.faces == [3, 5, 1])
-    time.sleep(0.2)
+    assert dice.wait_idle(5)  # both animations are over: what is shown now stays
     assert dice.faces == [3, 5, 1]
     assert [lit_lines(factory, d) for d in range(3)] == [EXPECTED[3], EXPECTED[5], EXPECTED[1]]
 
@@ -97,8 +96,7 @@ def test_the_dice_tumble_through_several_faces(dice):
 def test_a_new_roll_during_an_animation_wins(dice):
     dice.roll([1, 1, 1], duration=0.5)
     dice.roll([6, 5, 4], duration=0.1)
-    assert eventually(lambda: dice.faces == [6, 5, 4])
-    time.sleep(0.7)  # past the end of the first roll: it must not come back
+    assert dice.wait_idle(5)  # the first roll's thread has ended too: it cannot come back
     assert dice.faces == [6, 5, 4]
 
 
@@ -106,7 +104,7 @@ def test_show_during_an_animation_wins(dice):
     dice.roll([1, 1, 1], duration=0.4)
     dice.show([2, 3, 4])
     assert dice.faces == [2, 3, 4]
-    time.sleep(0.6)
+    assert dice.wait_idle(5)
     assert dice.faces == [2, 3, 4]
 
 
@@ -130,7 +128,7 @@ def test_a_roll_during_a_flash_wins(dice):
     dice.flash((0.3, 0.3, 0.3))
     dice.show([5, 5, 5])
     assert dice.faces == [5, 5, 5]
-    time.sleep(1.0)
+    assert dice.wait_idle(5)
     assert dice.faces == [5, 5, 5]
 
 

@@ -1,15 +1,8 @@
-"""Packaging: the package list matches the tree, and a real wheel carries and finds its data files.
-
-The wheel is built from a clean copy of the source: setuptools packs whatever is in `build/lib`,
-so an in-tree build could ship stale files and let a broken package list pass.
-"""
+"""Packaging: packages are found, games registered, and a real wheel carries and finds its data files."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
-import sys
 import textwrap
 import tomllib
 import zipfile
@@ -18,14 +11,10 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
+from installed import MAPPED, ROOT, clean_env
 
 import companion
 from companion.games import GROUP
-
-ROOT = Path(__file__).resolve().parent.parent
-MAPPED = {"companion.web": "web", "companion.hardware": "hardware"}  # top-level folders read at run time
-NOT_SOURCE = shutil.ignore_patterns(".*", "__pycache__", "*.pyc", "*.egg-info")
-NOT_SOURCE_AT_TOP = {"build", "dist", "state", "tests", "venv"}  # build output, run state, not shipped
 
 
 def setuptools_config() -> dict:
@@ -54,29 +43,7 @@ def test_web_and_hardware_are_mapped_into_the_package():
         assert (ROOT / folder / "__init__.py").exists(), f"{folder}/ needs an __init__.py to be packaged"
 
 
-# --- a real wheel ------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    tmp = tmp_path_factory.mktemp("wheel")
-    source = tmp / "source"
-    shutil.copytree(ROOT, source, ignore=lambda d, names: _skip(d, names))
-    out = tmp / "dist"
-    proc = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-cache-dir", "-w", str(out), str(source)],
-        capture_output=True, text=True, timeout=900,
-    )
-    assert proc.returncode == 0, f"pip wheel failed:\n{proc.stdout}\n{proc.stderr}"
-    (built,) = out.glob("table_companion-*.whl")
-    return built
-
-
-def _skip(directory: str, names: list[str]) -> set[str]:
-    skipped = set(NOT_SOURCE(directory, names))
-    if Path(directory) == ROOT:
-        skipped |= NOT_SOURCE_AT_TOP & set(names)
-    return skipped
-
-
+# --- a real wheel (built by the `wheel` fixture in conftest.py) ----------------------------
 @pytest.fixture(scope="module")
 def wheel_files(wheel) -> list[str]:
     with zipfile.ZipFile(wheel) as z:
@@ -159,25 +126,10 @@ INSTALLED_CHECK = textwrap.dedent("""
 """)
 
 
-@pytest.fixture(scope="module")
-def installed(wheel, tmp_path_factory) -> Path:
-    venv = tmp_path_factory.mktemp("venv") / "env"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-    proc = subprocess.run([str(venv / "bin" / "pip"), "install", "--no-cache-dir", str(wheel)],
-                          capture_output=True, text=True, timeout=1800, env=_clean_env())
-    assert proc.returncode == 0, f"pip install failed:\n{proc.stdout}\n{proc.stderr}"
-    return venv
-
-
-def _clean_env() -> dict:
-    """No PYTHONPATH or venv leaking in: the installed wheel alone must do."""
-    return {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME"}}
-
-
 @pytest.mark.slow
 def test_the_installed_command_reports_its_version(installed, tmp_path):
     proc = subprocess.run([str(installed / "bin" / "companion"), "--version"], capture_output=True,
-                          text=True, timeout=120, cwd=tmp_path, env=_clean_env())
+                          text=True, timeout=120, cwd=tmp_path, env=clean_env())
     assert proc.returncode == 0, proc.stderr
     assert companion.__version__ in proc.stdout + proc.stderr
 
@@ -187,7 +139,7 @@ def test_the_installed_package_finds_its_data_files(installed, tmp_path):
     import json
 
     proc = subprocess.run([str(installed / "bin" / "python"), "-c", INSTALLED_CHECK], capture_output=True,
-                          text=True, timeout=120, cwd=tmp_path, env=_clean_env())
+                          text=True, timeout=120, cwd=tmp_path, env=clean_env())
     assert proc.returncode == 0, proc.stderr
     found = json.loads(proc.stdout)
     assert Path(found["file"]).is_relative_to(installed), f"imported the source tree, not the wheel: {found}"
@@ -206,7 +158,7 @@ def test_the_installed_simulator_serves_and_rolls(installed, tmp_path):
 
     from daemon_process import DaemonProcess
 
-    daemon = DaemonProcess(tmp_path / "state", python=str(installed / "bin" / "python"), env=_clean_env(),
+    daemon = DaemonProcess(tmp_path / "state", python=str(installed / "bin" / "python"), env=clean_env(),
                            cwd=tmp_path).start()
     try:
         for page in ("/", "/device"):

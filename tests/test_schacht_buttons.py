@@ -40,6 +40,7 @@ def command_press(device, key: str, hold: bool = False) -> None:
     wait_for(lambda: device.table.version > before, timeout=10)
 
 
+@pytest.mark.slow
 def test_a_whole_three_player_game_with_the_buttons_only(device):
     rng = random.Random(7)
     table = device.table

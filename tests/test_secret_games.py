@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import msgspec.inspect
+import pytest
 from device_input import Device
 from gewalt_play import SeededDraws as GewaltDraws
 from gewalt_play import play_out
@@ -64,6 +65,8 @@ LANGUAGES = ("fr", "en")
 HOST = "host-token-of-the-still-table"
 TOKENS = tuple(f"seat-{seat}-token-of-the-still-table" for seat in range(MAX_SEATS))
 SCHACHT_VARIANTS = ("shuffled_piles", "steal_second_home", "fewer_points", "end_penalty", "next_lower_wins")
+
+pytestmark = pytest.mark.slow  # whole games, every output compared at many points
 
 
 # --- what a reader other than seat X is shown ---------------------------------------------------------

@@ -365,6 +365,7 @@ def test_no_route_leaks_a_secret_or_a_token_to_anyone(secret_table, caplog):
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(says=st.lists(st.sampled_from(sorted(SECRETS)), max_size=6))
+@pytest.mark.slow
 def test_no_leak_whatever_the_seats_said_before(secret_table, caplog, says):
     state = secret_table
     client = state.app.test_client()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import replace
 
@@ -120,7 +121,8 @@ def test_controls_that_fail_refuse_the_press_and_log_it(db, monkeypatch, caplog)
     with running(db) as table:
         spec = games.get("dice")
         broken = replace(spec, controls=replace(spec.controls, step=lambda entry, key, view: 1 / 0))
-        monkeypatch.setattr(games, "get", lambda name, real=games.get: broken if name == "dice" else real(name))
+        monkeypatch.setattr(games, "get",
+                            lambda name, real=games.get: broken if name == "dice" else real(name))
         with caplog.at_level(logging.ERROR):
             answer = table.press("roll").result(5)
         assert answer.rejected.msgid == BUTTON_REFUSED and table.version == 1
@@ -138,10 +140,11 @@ def test_every_reader_sees_one_consistent_now_while_commands_apply(db):
                 now = table.latest  # read after the version: never an older update than it
                 seen.append((now.version >= version, now.version, now.public,
                              now.spec.public_json(now.session.state), len(now.session.history)))
+                time.sleep(0.001)  # let the table thread run: this is a reader, not a busy loop
 
         thread = threading.Thread(target=reader)
         thread.start()
-        for _ in range(60):
+        for _ in range(30):
             assert table.call(Command("roll")).ok
         stop.set()
         thread.join(10)
@@ -155,7 +158,7 @@ def test_every_reader_sees_one_consistent_now_while_commands_apply(db):
 def test_subscribers_find_latest_already_at_the_update_they_are_told(db):
     with running(db) as table:
         checked = []
-        table.subscribe(lambda update: checked.append(table.latest is update) if update.rejected is None else 0)
+        table.subscribe(lambda update: update.rejected or checked.append(table.latest is update))
         for _ in range(5):
             table.call(Command("roll"))
         assert checked == [True] * 5

@@ -77,13 +77,13 @@ class LedDice:
         self._generation = 0
         self._held: Faces = [None] * len(self.dice)  # what the dice show once any animation ends
         self._closed = False
+        self._animations = 0  # animation threads still running (a superseded one ends at its next step)
 
     def roll(self, values: Sequence[int | None], duration: float = 0.6) -> None:
         """Tumble the dice for `duration` seconds, then hold `values`."""
         faces = self._check(values)
         generation = self._begin(faces)
-        threading.Thread(target=self._tumble, args=(generation, faces, duration),
-                         name="dice-roll", daemon=True).start()
+        self._animate(self._tumble, generation, faces, duration)
 
     def show(self, values: Sequence[int | None]) -> None:
         """Hold `values` at once (None or a missing value is a dark die)."""
@@ -112,8 +112,12 @@ class LedDice:
         with self._cond:
             generation = self._begin(self._held)
             self._light_all(True)
-        threading.Thread(target=self._blink, args=(generation, list(pattern)),
-                         name="dice-flash", daemon=True).start()
+        self._animate(self._blink, generation, list(pattern))
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until no animation runs any more, so the faces shown are final; False on timeout."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._animations == 0, timeout)
 
     def close(self) -> None:
         with self._cond:
@@ -124,6 +128,19 @@ class LedDice:
                 die.close()
 
     # --- internals: every LED write happens under the lock, by the newest generation only -----
+    def _animate(self, step, *args) -> None:
+        with self._cond:
+            self._animations += 1
+
+        def run():
+            try:
+                step(*args)
+            finally:
+                with self._cond:
+                    self._animations -= 1
+                    self._cond.notify_all()
+        threading.Thread(target=run, name=f"dice-{step.__name__.strip('_')}", daemon=True).start()
+
     def _check(self, values: Sequence[int | None]) -> Faces:
         faces = list(values)
         for value in faces:

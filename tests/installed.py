@@ -1,0 +1,55 @@
+"""The project built as a real wheel and installed into a clean venv, as a user (or a Pi) gets it.
+
+The wheel is built from a clean copy of the source: setuptools packs whatever is in `build/lib`,
+so an in-tree build could ship stale files and let a broken package list pass.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MAPPED = {"companion.web": "web", "companion.hardware": "hardware"}  # top-level folders read at run time
+NOT_SOURCE = shutil.ignore_patterns(".*", "__pycache__", "*.pyc", "*.egg-info")
+NOT_SOURCE_AT_TOP = {"build", "dist", "state", "tests", "venv"}  # build output, run state, not shipped
+
+
+def clean_env() -> dict:
+    """No PYTHONPATH or venv leaking in: the installed wheel alone must do."""
+    return {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME"}}
+
+
+def copy_source(source: Path, target: Path, top_level_skips: set[str] = frozenset()) -> Path:
+    """A copy of `source` without caches and build output, so a build never writes into the tree."""
+    def skip(directory: str, names: list[str]) -> set[str]:
+        skipped = set(NOT_SOURCE(directory, names))
+        if Path(directory) == source:
+            skipped |= top_level_skips & set(names)
+        return skipped
+
+    shutil.copytree(source, target, ignore=skip)
+    return target
+
+
+def build_wheel(tmp: Path) -> Path:
+    source = copy_source(ROOT, tmp / "source", NOT_SOURCE_AT_TOP)
+    out = tmp / "dist"
+    pip_run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-cache-dir", "-w", str(out),
+             str(source)])
+    (built,) = out.glob("table_companion-*.whl")
+    return built
+
+
+def make_venv(venv: Path, wheel: Path) -> Path:
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    pip_run([str(venv / "bin" / "pip"), "install", "--no-cache-dir", str(wheel)])
+    return venv
+
+
+def pip_run(command: list[str]) -> None:
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=1800, env=clean_env())
+    assert proc.returncode == 0, f"{' '.join(command)} failed:\n{proc.stdout}\n{proc.stderr}"

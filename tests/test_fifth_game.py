@@ -1,0 +1,138 @@
+"""A fifth game plugs in with no platform file changed: tests/tinygame is Twenty-one, its own distribution.
+
+It is installed beside the project's wheel in a clean venv and registers through the
+table_companion.games entry point only. The real daemon then serves it everywhere a game plugs in:
+its commands (HTTP, the OpenAPI document), its pages, scripts and styles, its French strings, its
+e-ink frame and its buttons on the twin.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import textwrap
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from daemon_process import DaemonProcess
+from installed import clean_env, copy_source, pip_run
+
+GAME = Path(__file__).resolve().parent / "tinygame"
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def venv(installed, tmp_path_factory) -> Path:
+    """The clean venv with the project's wheel, and Twenty-one installed beside it."""
+    source = copy_source(GAME, tmp_path_factory.mktemp("twentyone") / "source")
+    pip_run([str(installed / "bin" / "pip"), "install", "--no-deps", "--no-cache-dir", str(source)])
+    return installed
+
+
+@pytest.fixture(scope="module")
+def daemon(venv, tmp_path_factory):
+    running = DaemonProcess(tmp_path_factory.mktemp("state"), python=str(venv / "bin" / "python"),
+                            env=clean_env(), cwd=tmp_path_factory.mktemp("cwd")).start()
+    yield running
+    running.stop()
+
+
+def get(daemon, path: str, lang: str = "fr") -> tuple[int, bytes]:
+    sep = "&" if "?" in path else "?"
+    with urllib.request.urlopen(f"{daemon.base}{path}{sep}lang={lang}", timeout=10) as response:
+        return response.status, response.read()
+
+
+def wait(predicate, timeout: float = 20.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {predicate}")
+
+
+def test_the_fifth_game_is_offered_with_its_title_and_options_in_french(daemon):
+    games = {g["name"]: g for g in json.loads(get(daemon, "/api/games")[1])["games"]}
+    assert {"dice", "schacht", "gewalt", "twentyone"} <= set(games)
+    assert games["twentyone"]["title"] == "Le vingt et un" and games["twentyone"]["seats"] == [2, 4]
+    assert games["twentyone"]["options"]["$defs"]["Options"]["properties"]["players"]["title"] == "Joueurs"
+
+
+def test_its_commands_and_views_are_in_the_openapi_document(daemon):
+    document = daemon.get("/api/openapi.json")
+    command = document["paths"]["/api/command"]["post"]["x-commands"]["twentyone"]
+    assert command == {"add": {"$ref": "#/components/schemas/twentyone_Add"}}
+    assert document["components"]["schemas"]["twentyone_Add"]["properties"]["n"] == {
+        "type": "integer", "minimum": 1, "maximum": 3}
+    views = document["paths"]["/api/state"]["get"]["x-views"]["twentyone"]
+    assert views["public"] == {"$ref": "#/components/schemas/twentyone_Public"}
+    assert "count" in document["components"]["schemas"]["twentyone_Public"]["properties"]
+
+
+def test_a_game_of_twenty_one_through_seats_pages_the_twin_and_the_e_ink(daemon, venv):
+    host = {"X-Host-Token": daemon.host_token}
+    code = json.loads(urllib.request.urlopen(urllib.request.Request(
+        f"{daemon.base}/api/host", headers=host), timeout=10).read())["join_code"]
+    tokens = [daemon.post("/api/join", {"code": code, "seat": seat, "name": name}, headers={})[1]["token"]
+              for seat, name in ((0, "Ada"), (1, "Bob"))]
+    frames = daemon.get("/api/device")["frame_version"]
+    status, answer = daemon.post("/api/command", {"kind": "new_game", "args": {"game": "twentyone"}})
+    assert status == 200, answer
+    state = daemon.get("/api/state")
+    assert (state["game"], state["public"]["count"], state["legal"]) == ("twentyone", 0, ["add"])
+
+    # Its rules through POST /api/command, refusals in its own French.
+    turn = state["public"]["turn"]
+    status, answer = daemon.post("/api/command", {"kind": "add", "args": {"n": 2}},
+                                 headers={"X-Seat-Token": tokens[1 - turn]})
+    assert status == 409 and answer["error"] == "Ce n'est pas votre tour."
+    status, answer = daemon.post("/api/command", {"kind": "add", "args": {"n": 2}},
+                                 headers={"X-Seat-Token": tokens[turn]})
+    assert status == 200
+    assert daemon.get("/api/state")["public"]["count"] == 2
+
+    # Its scoreboard fragment, its seat page, its script and style, from its own folder.
+    page = get(daemon, "/")[1].decode()
+    assert 'id="twentyone-count"' in page and "/games/twentyone/scoreboard.js" in page
+    assert "/games/twentyone/style.css" in page and "Le vingt et un" in page
+    seat_page = get(daemon, f"/seat/{tokens[0]}")[1].decode()
+    assert 'id="twentyone-add"' in seat_page and 'aria-label="Compter"' in seat_page
+    assert "/games/twentyone/seat.js" in seat_page
+    assert get(daemon, "/games/twentyone/seat.js")[0] == 200
+    history = json.loads(page.split('id="history-lines">')[1].split("</script>")[0])
+    assert history["add"] == "{who} a compté"
+
+    # Its buttons on the twin: C adds 3 for whoever is to play.
+    status, _ = daemon.post("/api/device/press", {"button": "c"})
+    assert status == 200
+    wait(lambda: daemon.get("/api/state")["public"]["count"] == 5)
+
+    # Its e-ink frame: the daemon's is the one its screen draws, through the same panel conversion.
+    wait(lambda: daemon.get("/api/device")["frame_version"] > frames)
+    view = daemon.get("/api/state")["public"]
+    wait(lambda: get(daemon, "/api/device/frame.png")[1] == expected_frame(venv, daemon, view, code))
+
+
+def expected_frame(venv: Path, daemon, view: dict, code: str) -> bytes:
+    """The frame Twenty-one's screen draws for `view`, rendered in the venv as the daemon renders it."""
+    script = textwrap.dedent(f"""
+        import sys, tempfile, pathlib
+        from companion.devices.display import PngDisplay
+        from companion.devices.panels import DEFAULT_PANEL, panel
+        from companion.games.spec import TableInfo
+        from companion.render.screens import render
+
+        model = panel(DEFAULT_PANEL)
+        info = TableInfo({daemon.base + "/"!r}, {code!r}, ("Ada", "Bob", "", "", "", ""))
+        out = pathlib.Path(tempfile.mkdtemp()) / "frame.png"
+        PngDisplay(model, out).show(render("twentyone", {view!r}, model, "fr", info).image)
+        sys.stdout.buffer.write(out.read_bytes())
+    """)
+    proc = subprocess.run([str(venv / "bin" / "python"), "-c", script], capture_output=True, timeout=120,
+                          env=clean_env())
+    assert proc.returncode == 0, proc.stderr.decode()
+    return proc.stdout

@@ -1,0 +1,114 @@
+"""Twenty-one: players take turns adding 1, 2 or 3 to a count; whoever says 21 loses.
+
+A game for the table companion shipped as its own package: everything it has is in this folder, and
+it plugs into the platform through the table_companion.games entry point only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Annotated
+
+import msgspec
+
+from companion.gamekit import rules
+from companion.games.spec import Colour, Command, Controls, GameSpec, IllegalMove
+from companion.i18n import N_
+from companion.render.frame import standard_frame
+
+LOSING = 21
+KEYS = {"a": 1, "b": 2, "c": 3}
+
+
+class Options(msgspec.Struct, forbid_unknown_fields=True):
+    players: Annotated[int, msgspec.Meta(ge=2, le=4, title=N_("Players"))] = 2
+
+
+class Add(msgspec.Struct, forbid_unknown_fields=True):
+    """Add 1, 2 or 3 to the count."""
+
+    n: Annotated[int, msgspec.Meta(ge=1, le=3)]
+
+
+class Public(msgspec.Struct):
+    players: int
+    count: int
+    turn: int | None  # None once someone said 21
+    loser: int | None
+
+
+class Private(msgspec.Struct):
+    seat: int
+    my_turn: bool
+
+
+@dataclass(frozen=True)
+class State:
+    players: int
+    count: int = 0
+    turn: int = 0
+    loser: int | None = None
+
+
+def setup(options: Options, draws, data) -> State:
+    return State(options.players, turn=draws.below(options.players))
+
+
+def _acting(state: State, command: Command) -> int:
+    if state.loser is not None:
+        raise IllegalMove("The game is over: {loser} said 21.", loser=state.loser + 1)
+    if command.seat is not None and command.seat != state.turn:
+        raise IllegalMove("It is not your turn.")
+    return state.turn
+
+
+def _add(state: State, seat: int, args: Add, draws):
+    count = min(LOSING, state.count + args.n)
+    if count == LOSING:
+        return replace(state, count=count, loser=seat), [{"type": "lost", "seat": seat}]
+    return replace(state, count=count, turn=(seat + 1) % state.players), [{"type": "added", "n": args.n}]
+
+
+def legal(state: State, seat: int | None) -> list[str]:
+    return ["add"] if state.loser is None and seat in (None, state.turn) else []
+
+
+def draw(view: dict, canvas, _, table) -> None:
+    if view["loser"] is None:
+        status = _("{name} to play", name=table.name(view["turn"], COLOURS, _))
+    else:
+        status = _("{name} said 21", name=table.name(view["loser"], COLOURS, _))
+    body = standard_frame(canvas, _("Twenty-one"), status, table)
+    canvas.text(body, str(view["count"]), bold=True)
+
+
+def step(entry, key: str, view: dict):
+    return None, Command("add", {"n": KEYS[key]}) if key in KEYS else None
+
+
+COLOURS = (Colour("green", N_("Green"), "#2e7d32", ("green",)),
+           Colour("blue", N_("Blue"), "#1565c0", ("blue",)),
+           Colour("red", N_("Red"), "#c62828", ("red",)),
+           Colour("orange", N_("Orange"), "#ef6c00", ("orange",)))
+
+SPEC = GameSpec(
+    name="twentyone",
+    title=N_("Twenty-one"),
+    package=__name__,
+    commands={"add": Add},
+    setup=setup,
+    apply=rules({"add": Add}, {"add": _add}, acting=_acting),
+    legal=legal,
+    actor=lambda state: state.turn if state.loser is None else None,
+    public_view=lambda state: Public(state.players, state.count,
+                                     None if state.loser is not None else state.turn, state.loser),
+    private_view=lambda state, seat: Private(seat, state.loser is None and state.turn == seat),
+    public=Public,
+    private=Private,
+    screen=draw,
+    controls=Controls(step),
+    seats=(2, 4),
+    options=Options,
+    colours=COLOURS,
+    history_lines={"add": N_("{who} counted on")},
+)
