@@ -6,6 +6,7 @@ import json
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
@@ -233,6 +234,7 @@ class Table:
                              ) from exc
         self._stopped = False
         self._latest = self._published = self._update(session, version, [], None)
+        self._due: tuple[float, int, Command] | None = None  # (monotonic time, version, command)
 
     # --- submitting -------------------------------------------------------------------
     def submit(self, command: Command) -> Future:
@@ -361,7 +363,8 @@ class Table:
                 item[1].set_result(Result(False, self.version, IllegalMove("The table is shutting down.")))
 
     def _run(self) -> None:
-        while (item := self._queue.get()) is not None:
+        self._schedule()
+        while (item := self._next()) is not None:
             what, fut = item
             try:
                 if isinstance(what, Command):
@@ -374,6 +377,34 @@ class Table:
                 log.exception("the table failed on %r", what)
                 outcome = Result(False, self.version, IllegalMove(INTERNAL_ERROR))
             fut.set_result(outcome)
+
+    def _next(self):
+        """The next queued item; a game's deadline that passes first becomes a command of the table.
+
+        The wait is the queue's own timeout on the monotonic clock: no timer thread, and no wake-up
+        at all while no deadline is due.
+        """
+        while True:
+            if self._due is None:
+                return self._queue.get()
+            wait = self._due[0] - time.monotonic()
+            try:
+                return self._queue.get(timeout=max(0.0, wait))
+            except queue.Empty:
+                _, version, command = self._due
+                self._due = None
+                if version == self.version:  # nothing happened since: the default applies
+                    self._apply(command)
+
+    def _schedule(self) -> None:
+        """Note the running game's deadline, if its state has one."""
+        session = self._latest.session
+        deadline = session.spec.deadline(session.state) if session is not None else None
+        if deadline is None:
+            self._due = None
+        else:
+            seconds, command = deadline
+            self._due = (time.monotonic() + seconds, self._latest.version, command)
 
     def _apply(self, command: Command, pressed: str | None = None, entry: Entry = None) -> Result:
         draws = Draws()
@@ -395,6 +426,7 @@ class Table:
             return self._refuse(command, IllegalMove("Could not save the move: {detail}.", detail=str(exc)),
                                 pressed, entry)
         self._latest = self._update(session, record.version, events, command, pressed=pressed)
+        self._schedule()
         self._publish(self._latest)
         return Result(True, record.version)
 

@@ -9,8 +9,10 @@ import time
 from contextlib import contextmanager
 from dataclasses import replace
 
+import msgspec
 import pytest
 from test_table import ECHO
+from webfixtures import game_spec
 
 from companion import games
 from companion.games.spec import Command, DataText
@@ -252,3 +254,54 @@ def test_an_end_game_recorded_before_the_setting_goes_back_to_free_dice(db):
     session, _ = replay(store.records_since_last(NEW_GAME))
     assert session.game == "dice"
     store.close()
+
+
+# --- deadlines ------------------------------------------------------------------------------------
+class AskPublic(msgspec.Struct):
+    asked: bool
+    answers: list[str]
+
+
+def _ask_apply(state, command, draws):
+    if command.kind == "ask":
+        return (True, state[1]), []
+    return (False, (*state[1], command.args["answer"])), []
+
+
+ASKING = game_spec(
+    name="asking", setup=lambda options, draws, data: (False, ()), apply=_ask_apply,
+    commands={"ask": AskPublic, "answer": AskPublic}, legal=lambda state, seat: ["ask", "answer"],
+    public_view=lambda state: AskPublic(state[0], list(state[1])), private_view=lambda state, seat: AskPublic(
+        False, []), public=AskPublic, private=AskPublic, seats=(2, 2),
+    deadline=lambda state: (0.05, Command("answer", {"answer": "no"})) if state[0] else None)
+
+
+def test_a_deadline_passing_with_no_command_sends_the_games_default_and_records_it(db, monkeypatch):
+    monkeypatch.setattr(games, "get", lambda name, real=games.get: ASKING if name == "asking" else real(name))
+    with running(db) as table:
+        assert table.call(Command(NEW_GAME, {"game": "asking"})).ok
+        assert table.call(Command("ask", {}, 0)).ok
+        asked = table.version
+        deadline = time.monotonic() + 10
+        while table.version == asked and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert table.latest.public == {"asked": False, "answers": ["no"]}
+        last = table.store.records_since_last(NEW_GAME)[-1]
+        assert (last.kind, last.seat, last.args) == ("answer", None, {"answer": "no"})
+        assert replay(table.store.records_since_last(NEW_GAME))[0].state == table.session.state
+
+
+def test_an_answer_before_the_deadline_cancels_the_default(db, monkeypatch):
+    slower = (0.2, Command("answer", {"answer": "no"}))
+    spec = replace(ASKING, deadline=lambda state: slower if state[0] else None)
+    monkeypatch.setattr(games, "get", lambda name, real=games.get: spec if name == "asking" else real(name))
+    with running(db) as table:
+        assert table.call(Command(NEW_GAME, {"game": "asking"})).ok
+        assert table.call(Command("ask", {}, 0)).ok
+        assert table.call(Command("answer", {"answer": "yes"}, 1)).ok
+        ask_again = table.call(Command("ask", {}, 0))  # a new window: the old default must not land in it
+        assert ask_again.ok
+        deadline = time.monotonic() + 10
+        while table.version == ask_again.version and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert table.latest.public["answers"] == ["yes", "no"]  # one default, for the second window only

@@ -144,6 +144,9 @@ class GameSpec:
     - screen(public_view, canvas, tr, table_info) draws the e-ink frame
     - dice_shown(public_view) -> the faces the LED dice hold
     - rolled(events) -> whether the command rolled dice (the LED dice tumble before they hold)
+    - deadline(state) -> (seconds, command) or None: if no other command comes within that time,
+      the table sends `command` itself (an answer window closing with its default, say); it is
+      recorded like any command, so a replay needs no clock
     - colours: the seats' colours, in seat order; how many seats play comes from the `players` option
     - history_lines: each command kind's line in the public history, a msgid with `{who}`
     - package: the game's import name: its templates/, static/ and locale/ folders live there
@@ -165,6 +168,7 @@ class GameSpec:
     controls: Controls
     dice_shown: Callable[[View], Faces] = lambda view: []
     rolled: Callable[[list[dict]], bool] = lambda events: False
+    deadline: Callable[[State], tuple[float, Command] | None] = lambda state: None
     seats: tuple[int, int] = (0, 0)  # min, max players with a private page
     options: type[msgspec.Struct] | None = None  # validates the setup options; defaults fill gaps
     colours: tuple[Colour, ...] = ()
