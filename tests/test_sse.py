@@ -91,7 +91,7 @@ def test_a_refusal_is_told_to_the_table_pages_in_their_language(server):
 def test_six_phones_at_once_all_get_updates(tmp_path):
     """waitress defaults to 4 threads: a fifth open stream would hang without serve()'s sizing."""
     with running_app(tmp_path, keepalive=0.5, max_streams=8) as (runtime, app), live_server(app) as srv:
-        assert srv.threads == 8 + REQUEST_THREADS == threads_for(app)
+        assert srv.threads == 8 + 6 * 2 + REQUEST_THREADS == threads_for(app)  # public, seats, requests
         clients = [SSEClient(srv.port) for _ in range(7)]
         try:
             versions = [c.next_event()["data"]["version"] for c in clients]

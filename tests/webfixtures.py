@@ -73,10 +73,11 @@ def make_runtime(tmp_path: Path, game: str = "dice", options: dict | None = None
 
 
 @contextmanager
-def running_app(tmp_path: Path, *, keepalive: float = 15.0, max_streams: int = 24, **kw):
+def running_app(tmp_path: Path, *, keepalive: float = 15.0, max_streams: int = 24, per_client: int = 64,
+                **kw):
     """A table and its app; everything stopped afterwards."""
     runtime = make_runtime(tmp_path, **kw)
-    app = create_app(runtime, keepalive=keepalive, max_streams=max_streams)
+    app = create_app(runtime, keepalive=keepalive, max_streams=max_streams, per_client=per_client)
     try:
         yield runtime, app
     finally:

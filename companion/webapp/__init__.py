@@ -41,11 +41,12 @@ def _ngettext(singular: str, plural: str, n: int, **params) -> str:
     return _(singular if n == 1 else plural, n=n, **params)
 
 
-def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24) -> Flask:
+def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_client: int = 6) -> Flask:
     """The app serving `runtime` (table, board, display, language, url).
 
-    `keepalive` is the seconds between SSE comments; `max_streams` caps open live pages,
-    and serve() sizes waitress's threads from it.
+    `keepalive` is the seconds between SSE comments; `max_streams` caps the public live pages (each
+    seat has its own few), `per_client` the live pages of one address; serve() sizes waitress's
+    threads from them.
     """
     from jinja2 import ChoiceLoader
 
@@ -59,7 +60,7 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24) -> Fl
     app.json.sort_keys = False
     app.extensions["companion"] = runtime
     app.extensions["companion.hub"] = events.Hub(runtime.table, keepalive=keepalive,
-                                                 max_streams=max_streams).start()
+                                                 max_streams=max_streams, per_client=per_client).start()
     app.jinja_env.add_extension("jinja2.ext.i18n")
     # Old-style callables: `_` is our own function, so `{name}` fields work as they do in Python.
     app.jinja_env.install_gettext_callables(_, _ngettext, newstyle=False)

@@ -173,11 +173,12 @@ def _seat_or_404(token: str) -> int:
 
 
 def _stream(seat: int | None) -> Response:
+    # waitress hands the connection's own disconnect check to the app: its owner is the connection.
+    channel = getattr(request.environ.get("waitress.client_disconnected"), "__self__", None)
     try:
-        stream: Stream = hub().open(request_language(), seat)
+        stream: Stream = hub().open(request_language(), seat, request.remote_addr or "", channel)
     except TooManyStreams as exc:
-        raise ApiError(503, _("Too many live pages are open ({limit}): close one on another phone "
-                              "and reload.", limit=exc.args[0])) from None
+        raise ApiError(503, _(exc.msgid, **exc.params)) from None
     return Response(stream, mimetype="text/event-stream", headers=SSE_HEADERS, direct_passthrough=True)
 
 

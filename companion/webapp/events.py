@@ -10,7 +10,8 @@ import threading
 from collections.abc import Callable
 
 from companion.games.spec import IllegalMove
-from companion.i18n import translator
+from companion.i18n import N_, translator
+from companion.seats import MAX_SEATS
 from companion.table import Table, Update
 
 log = logging.getLogger(__name__)
@@ -19,7 +20,11 @@ RETRY_MS = 2000  # how soon a browser reconnects after the stream drops
 
 
 class TooManyStreams(Exception):
-    """Every stream slot is taken; the message says how many and what to do."""
+    """No stream slot for this page: `msgid` and `params` say which limit and what to do."""
+
+    def __init__(self, msgid: str, **params):
+        super().__init__(msgid)
+        self.msgid, self.params = msgid, params
 
 
 def message(event: str, data: dict, version: int | None = None) -> bytes:
@@ -59,8 +64,8 @@ class Stream:
     A class, not a generator, so close() frees the slot even if the server never started iterating.
     """
 
-    def __init__(self, hub: Hub, seat: int | None, lang: str, size: int):
-        self.hub, self.seat, self.lang = hub, seat, lang
+    def __init__(self, hub: Hub, seat: int | None, lang: str, size: int, client: str = ""):
+        self.hub, self.seat, self.lang, self.client = hub, seat, lang, client
         self.queue: queue.Queue = queue.Queue(maxsize=size)
         self.resync = False  # set by the table thread when this page fell behind
         self._sent = -1
@@ -150,10 +155,13 @@ class Stream:
 class Hub:
     """Subscribes once to the table and fans each update out to every open stream."""
 
-    def __init__(self, table: Table, *, keepalive: float = 15.0, max_streams: int = 24, queue_size: int = 32):
+    def __init__(self, table: Table, *, keepalive: float = 15.0, max_streams: int = 24, per_client: int = 6,
+                 per_seat: int = 2, queue_size: int = 32):
         self.table = table
         self.keepalive = keepalive
-        self.max_streams = max_streams
+        self.max_streams = max_streams  # the public pages' pool
+        self.per_client = per_client  # live pages of any kind one address may hold
+        self.per_seat = per_seat  # live pages of one seat: its phone, and a reload or a second tab
         self.queue_size = queue_size
         self._streams: list[Stream] = []
         self._lock = threading.Lock()
@@ -180,13 +188,37 @@ class Hub:
     def open_streams(self) -> int:
         return len(self._streams)
 
-    def open(self, lang: str, seat: int | None = None) -> Stream:
-        """A new stream for one page in `lang`; TooManyStreams when every slot is taken."""
-        stream = Stream(self, seat, lang, self.queue_size)
+    @property
+    def slots(self) -> int:
+        """How many streams may be open at once: the public pool and every seat's own."""
+        return self.max_streams + MAX_SEATS * self.per_seat
+
+    def open(self, lang: str, seat: int | None = None, client: str = "", channel=None) -> Stream:
+        """A new stream for one page in `lang`; TooManyStreams when its pool or its client is full.
+
+        Public pages share one pool and each seat has its own, so strangers filling the public pool
+        leave every seat its live page. `channel` (the connection, if the server tells it) ends the
+        stream the moment its client hangs up.
+        """
+        stream = Stream(self, seat, lang, self.queue_size, client)
         with self._lock:
-            if len(self._streams) >= self.max_streams:
-                raise TooManyStreams(self.max_streams)
+            pool = [s for s in self._streams if s.seat == seat]
+            if sum(1 for s in self._streams if s.client == client) >= self.per_client:
+                raise TooManyStreams(
+                    N_("This device already has {limit} live pages open: close one and reload."),
+                    limit=self.per_client)
+            if seat is None and len(pool) >= self.max_streams:
+                raise TooManyStreams(N_("Too many live pages are open ({limit}): close one on another phone "
+                                        "and reload."), limit=self.max_streams)
+            if seat is not None and len(pool) >= self.per_seat:
+                raise TooManyStreams(
+                    N_("This seat already has {limit} live pages open: close one and reload."),
+                    limit=self.per_seat)
             self._streams = [*self._streams, stream]
+        if channel is not None and hasattr(channel, "on_hang_up"):
+            channel.on_hang_up = stream.end
+            if not channel.connected:  # gone before the hook was in place
+                stream.end()
         return stream
 
     def _remove(self, stream: Stream) -> None:

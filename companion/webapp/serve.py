@@ -7,7 +7,9 @@ import re
 import threading
 
 from flask import Flask
-from waitress import create_server, wasyncore
+from waitress import wasyncore
+
+from companion.webapp.connections import HEADER_TIMEOUT, create_servers
 
 REQUEST_THREADS = 6  # beyond the streams: enough for page loads, commands and frame fetches at once
 # Paths that carry a capability: a seat's link, the join code, a host link's query.
@@ -17,7 +19,7 @@ SEAT_PATH = re.compile(r"(/seat/|/j/|[?&]host=)[^/\s?#&]+")
 def threads_for(app: Flask) -> int:
     """Each SSE stream holds a waitress thread for as long as the page is open, so size for all of them."""
     hub = app.extensions.get("companion.hub")
-    return (hub.max_streams if hub else 0) + REQUEST_THREADS
+    return (hub.slots if hub else 0) + REQUEST_THREADS
 
 
 class RedactSeatLinks(logging.Filter):
@@ -41,21 +43,20 @@ def redact_waitress_logs() -> None:
 class WebServer:
     """A running waitress server on its own thread; `port` is the bound port (useful with port 0)."""
 
-    def __init__(self, app: Flask, host: str, port: int, threads: int, channel_timeout: int):
+    def __init__(self, app: Flask, host: str, port: int, threads: int, channel_timeout: int,
+                 header_timeout: float = HEADER_TIMEOUT):
         self.app = app
         redact_waitress_logs()
         # clear_untrusted_proxy_headers etc. stay at waitress's defaults; ident hides the version.
-        self._server = create_server(app, host=host, port=port, threads=threads,
-                                     channel_timeout=channel_timeout, ident="companion",
-                                     connection_limit=max(100, threads * 2), asyncore_use_poll=True,
-                                     # Keep reading while a stream runs, so a phone that hangs up is
-                                     # noticed (and its stream slot freed) without waiting for a write.
-                                     channel_request_lookahead=4)
+        self._map, self._servers, self._dispatcher = create_servers(
+            app, host, port, threads=threads, channel_timeout=channel_timeout, ident="companion",
+            connection_limit=max(100, threads * 2), asyncore_use_poll=True,
+            # Keep reading while a stream runs, so a phone that hangs up is noticed at once.
+            channel_request_lookahead=4, header_timeout=header_timeout)
         self.host = host
-        # One socket gives a TcpWSGIServer; a name resolving to several gives a MultiSocketServer.
-        listen = getattr(self._server, "effective_listen", None)
-        self.port = int(getattr(self._server, "effective_port", 0) or listen[0][1])
+        self.port = int(self._servers[0].effective_port)
         self.threads = threads
+        self._loop_timeout = self._servers[0].adj.asyncore_loop_timeout
         self._thread = threading.Thread(target=self._run, name="web", daemon=True)
 
     @property
@@ -69,7 +70,7 @@ class WebServer:
 
     def _run(self) -> None:
         try:
-            self._server.run()
+            wasyncore.loop(timeout=self._loop_timeout, map=self._map, use_poll=True)
         except (OSError, ValueError):
             pass  # close() pulled the sockets from under the loop: that is how it stops
 
@@ -78,16 +79,14 @@ class WebServer:
         hub = self.app.extensions.get("companion.hub")
         if hub is not None:
             hub.end_streams()
-        server = self._server
         # Let the workers finish first (the streams just ended), so none writes to a closed socket.
-        server.task_dispatcher.shutdown(timeout=timeout)
+        self._dispatcher.shutdown(timeout=timeout)
         # Closing every socket, the listener and its wake-up pipe included, ends waitress's loop.
-        socket_map = getattr(server, "map", None)
-        wasyncore.close_all(server._map if socket_map is None else socket_map)
+        wasyncore.close_all(self._map)
         self._thread.join(timeout)
 
 
 def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080, *, threads: int | None = None,
-          channel_timeout: int = 60) -> WebServer:
+          channel_timeout: int = 60, header_timeout: float = HEADER_TIMEOUT) -> WebServer:
     """Start serving `app` in the background and return the server; prints nothing (the daemon does)."""
-    return WebServer(app, host, port, threads or threads_for(app), channel_timeout).start()
+    return WebServer(app, host, port, threads or threads_for(app), channel_timeout, header_timeout).start()

@@ -1,0 +1,118 @@
+"""waitress's server and channel, guarded: slow and idle clients reaped on the monotonic clock, a cap
+on connections per client address, and a live stream told at once when its client hangs up."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import Counter
+from collections.abc import Callable
+
+from waitress.adjustments import Adjustments
+from waitress.channel import HTTPChannel
+from waitress.server import TcpWSGIServer
+from waitress.task import ThreadedTaskDispatcher
+
+log = logging.getLogger(__name__)
+
+HEADER_TIMEOUT = 10.0  # seconds a client may take to send a whole request head and body
+PER_CLIENT = 16  # connections one address may hold: a phone's browser opens about 6
+CLEANUP_EVERY = 2.0  # seconds between two looks at the open connections
+
+
+class GuardedChannel(HTTPChannel):
+    """A connection that knows, on the monotonic clock, when it was last active and since when its
+    request has been coming in; `on_hang_up` is called once the client has closed it."""
+
+    def __init__(self, *args, **kwargs):
+        self.active_at = time.monotonic()
+        self.request_since: float | None = self.active_at  # a new connection owes its first request
+        self.on_hang_up: Callable[[], None] | None = None
+        super().__init__(*args, **kwargs)
+
+    def received(self, data):
+        if data and self.request is None:
+            self.request_since = time.monotonic()  # the first bytes of a new request
+        done = super().received(data)
+        if self.request is None:
+            self.request_since = None  # complete (or nothing pending)
+        return done
+
+    def handle_read(self):
+        self.active_at = time.monotonic()
+        super().handle_read()
+        if not self.connected:
+            self._hung_up()
+
+    def handle_close(self):
+        super().handle_close()
+        self._hung_up()
+
+    def _hung_up(self) -> None:
+        notify, self.on_hang_up = self.on_hang_up, None
+        if notify is not None:
+            notify()
+
+
+class GuardedServer(TcpWSGIServer):
+    """waitress's TCP server with our connection rules (waitress times its clean-up on the wall
+    clock, which jumps on a Pi when NTP sets it after boot, and resets idle time at every byte, which
+    lets a client that sends one header line a minute hold a connection for ever)."""
+
+    channel_class = GuardedChannel
+    next_channel_cleanup = float("inf")  # waitress's own wall-clock clean-up never runs
+
+    def __init__(self, *args, header_timeout: float = HEADER_TIMEOUT, per_client: int = PER_CLIENT,
+                 **kw):
+        self.header_timeout, self.per_client = header_timeout, per_client
+        self._clean_at = time.monotonic()
+        self._refused: Counter = Counter()
+        super().__init__(*args, **kw)
+
+    def readable(self):
+        now = time.monotonic()
+        if now >= self._clean_at:
+            self._clean_at = now + CLEANUP_EVERY
+            self.reap(now)
+        return super().readable()
+
+    def reap(self, now: float) -> None:
+        """Close connections whose request is too slow to come, or that sat idle too long."""
+        for channel in list(self.active_channels.values()):
+            slow = channel.request_since is not None and now - channel.request_since > self.header_timeout
+            idle = not channel.requests and now - channel.active_at > self.adj.channel_timeout
+            if slow or idle:
+                channel.will_close = True
+        for address, count in self._refused.items():
+            log.warning("refused %d connections from %s: it already held %d", count, address,
+                        self.per_client)
+        self._refused.clear()
+
+    def handle_accept(self):
+        try:
+            accepted = self.accept()
+            if accepted is None:
+                return
+            conn, addr = accepted
+            self.set_socket_options(conn)
+        except OSError:
+            return  # the client was gone before we got to it
+        addr = self.fix_addr(addr)
+        held = sum(1 for channel in self.active_channels.values() if channel.addr[0] == addr[0])
+        if held >= self.per_client:
+            self._refused[addr[0]] += 1
+            conn.close()
+            return
+        self.channel_class(self, conn, addr, self.adj, map=self._map)
+
+
+def create_servers(app, host: str, port: int, header_timeout: float = HEADER_TIMEOUT,
+                   **adjustments) -> tuple[dict, list[GuardedServer], object]:
+    """A GuardedServer on each address `host` resolves to; returns (socket map, servers, dispatcher)."""
+    adj = Adjustments(host=host, port=port, **adjustments)
+    socket_map: dict = {}
+    dispatcher = ThreadedTaskDispatcher()
+    dispatcher.set_thread_count(adj.threads)
+    servers = [GuardedServer(app, socket_map, dispatcher=dispatcher, adj=adj, sockinfo=sockinfo,
+                             header_timeout=header_timeout) for sockinfo in adj.listen]
+    return socket_map, servers, dispatcher
