@@ -9,6 +9,7 @@ players. Only the table's writer thread changes it (see Table.seating).
 from __future__ import annotations
 
 import secrets
+import unicodedata
 
 from companion.games.spec import Colour, IllegalMove
 from companion.i18n import LANGUAGES, N_
@@ -38,16 +39,35 @@ def new_join_code() -> str:
     return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_LENGTH))
 
 
+ZERO_WIDTH_JOINER = "\u200d"  # joins emoji into one (a family, a flag): allowed between two of them
+
+
 def clean_name(name: object) -> str:
-    """A seat name as shown everywhere: one line, trimmed, at most NAME_LENGTH characters."""
+    """A seat name as shown everywhere: NFC, one line, trimmed, at most NAME_LENGTH characters.
+
+    Control and format characters are refused: a right-to-left override or a zero-width space would
+    let one seat's name pass for another's on the scoreboard and the e-ink. Accents and emoji stay.
+    """
     if not isinstance(name, str):
         raise IllegalMove("Give a name for the seat.")
-    text = " ".join(name.split())
+    text = " ".join(unicodedata.normalize("NFC", name).split())
     if not text:
         raise IllegalMove("Give a name for the seat.")
+    for i, char in enumerate(text):
+        if unicodedata.category(char) in ("Cc", "Cf") and not _joins_emoji(text, i):
+            raise IllegalMove("A name cannot hold invisible or control characters (here U+{code}): type "
+                              "it again without them.", code=f"{ord(char):04X}")
     if len(text) > NAME_LENGTH:
         raise IllegalMove("A name has at most {n} characters.", n=NAME_LENGTH)
     return text
+
+
+def _joins_emoji(text: str, i: int) -> bool:
+    """Whether text[i] is a zero-width joiner between two symbols, as inside an emoji sequence."""
+    if text[i] != ZERO_WIDTH_JOINER or not 0 < i < len(text) - 1:
+        return False
+    before = text[i - 1] if text[i - 1] != "\ufe0f" or i < 2 else text[i - 2]  # skip an emoji style mark
+    return unicodedata.category(before) == "So" and unicodedata.category(text[i + 1]) == "So"
 
 
 class Roster:
@@ -57,6 +77,9 @@ class Roster:
         self.store = store
         # Names are read at every update; only the writer thread changes them, through _set_name.
         self._names = {seat: store.get_meta(f"seat_name:{seat}") or "" for seat in range(MAX_SEATS)}
+        # Made before any thread runs, so no read ever has to write (a full disk fails here, at start).
+        self._kept("host_token", new_token)
+        self._kept("join_code", new_join_code)
 
     # --- reading (any thread) ---------------------------------------------------------------
     def name(self, seat: int) -> str:
@@ -66,25 +89,27 @@ class Roster:
         self.store.set_meta(f"seat_name:{seat}", name)
         self._names = {**self._names, seat: name}
 
-    def token(self, seat: int) -> str:
-        """The private link token of a seat; a rejoin with it keeps the seat."""
-        return self._kept(f"seat_token:{seat}", new_token)
+    def token(self, seat: int) -> str | None:
+        """The private link token of a seat, once the seat has been taken or given; None before."""
+        return self.store.get_meta(f"seat_token:{seat}")
 
     def seat_for_token(self, token: str, count: int) -> int | None:
         given = token.encode("utf-8", "replace")
-        for seat in range(count):
-            if secrets.compare_digest(self.token(seat).encode(), given):
-                return seat
-        return None
+        found = None
+        for seat in range(count):  # every seat compared, found or not: the time tells nothing
+            known = self.token(seat)
+            if known is not None and secrets.compare_digest(known.encode(), given):
+                found = seat
+        return found
 
     def host_token(self) -> str:
-        return self._kept("host_token", new_token)
+        return self.store.get_meta("host_token") or ""
 
     def host_claimed(self) -> bool:
         return self.store.get_meta("host_claimed") == "1"
 
     def join_code(self) -> str:
-        return self._kept("join_code", new_join_code)
+        return self.store.get_meta("join_code") or ""
 
     def language(self, default: str) -> str:
         """The e-ink's language: the host's choice, else the config's."""
@@ -105,7 +130,7 @@ class Roster:
             raise IllegalMove("Seat {n} is taken: choose a free seat, or ask the host to free it.",
                               n=seat + 1)
         self._set_name(seat, clean_name(name))
-        return self.token(seat)
+        return self.token(seat) or self.reissue(seat, count)
 
     def assign(self, seat: int, name: object, count: int) -> str:
         """The host gives a seat to a player: a new token, so any older link to the seat stops working."""
@@ -151,6 +176,5 @@ class Roster:
             raise IllegalMove("The table has seats 1 to {count}: choose one of them.", count=count)
 
     def _kept(self, key: str, make) -> str:
-        # Web threads ask at once on first start: a get-then-set would hand out a token that a
-        # second caller then overwrites, so the first link would stop working.
+        # Two processes may open one store at once (a restart overlapping the old one): one value wins.
         return self.store.get_meta(key) or self.store.meta_default(key, make())

@@ -35,6 +35,8 @@ LEGACY_IDLE = "dice"  # what an end_game recorded before the idle game was a set
 INTERNAL_ERROR = N_("The table could not apply this command because of an internal error, now in the "
                     "device's log. Nothing was changed.")
 BUTTON_REFUSED = N_("That button does nothing now.")
+SAVE_FAILED = N_("The device could not save this (its log says why): nothing was changed. Check that its "
+                 "storage is not full.")
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ class Session:
     state: Any
     before: Session | None = None
     history: tuple[dict, ...] = ()
+    undoable: bool = True  # whether the command that made this session may be undone
 
     @property
     def spec(self) -> GameSpec:
@@ -136,6 +139,9 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
     if kind == UNDO:
         if session.before is None:
             raise IllegalMove("Nothing to undo.")
+        if not session.undoable:
+            raise IllegalMove("The last move cannot be undone: it showed the table something new (cards "
+                              "turned up or dice rolled), and nobody may choose again knowing it.")
         return session.before, [{"type": "undone"}]
     spec = session.spec
     if seat is not None and not 0 <= seat < spec.seats_in_play(session.options):
@@ -143,8 +149,8 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
                           "more players.")
     state, events = spec.apply(session.state, Command(kind, args, seat), draws)
     line = {"seat": seat if seat is not None else spec.actor(session.state), "kind": kind}
-    return Session(session.game, session.options, state, session,
-                   (*session.history, line)[-HISTORY_LENGTH:]), events
+    return Session(session.game, session.options, state, session, (*session.history, line)[-HISTORY_LENGTH:],
+                   spec.undoable(events)), events
 
 
 def replay(records: Iterable[Record]) -> tuple[Session | None, int]:
@@ -208,6 +214,11 @@ class _Press:
     key: str
 
 
+@dataclass(frozen=True)
+class _FromHost:
+    command: Command
+
+
 Subscriber = Callable[[Update], None]
 
 
@@ -237,18 +248,22 @@ class Table:
         self._due: tuple[float, int, Command] | None = None  # (monotonic time, version, command)
 
     # --- submitting -------------------------------------------------------------------
-    def submit(self, command: Command) -> Future:
-        """Queue a command; the future resolves to a Result once it is durable (or refused)."""
+    def submit(self, command: Command, host: bool = False) -> Future:
+        """Queue a command; the future resolves to a Result once it is durable (or refused).
+
+        `host`: the command comes from the host's phone, a player like any other: beyond the
+        table's own commands (new game, undo, end) it may act only for a seat no phone holds.
+        """
         fut: Future = Future()
         if self._stopped:
             fut.set_result(Result(False, self.version, IllegalMove("The table is shutting down.")))
             return fut
-        self._queue.put((command, fut))
+        self._queue.put((_FromHost(command) if host else command, fut))
         return fut
 
-    def call(self, command: Command, timeout: float = 10.0) -> Result:
+    def call(self, command: Command, timeout: float = 10.0, host: bool = False) -> Result:
         """Submit and wait for the Result."""
-        return self.submit(command).result(timeout)
+        return self.submit(command, host).result(timeout)
 
     def press(self, key: str) -> Future:
         """A debounced button ("a".."d", "roll", with ":hold" for a long press); returns at once.
@@ -286,8 +301,21 @@ class Table:
         return unsubscribe
 
     def export(self) -> list[dict]:
-        """The running game's record, as JSON-ready dicts (what `companion replay` reads)."""
-        return [r.to_json() for r in self.store.records_since_last(NEW_GAME)]
+        """The running game's record, as JSON-ready dicts (what `companion replay` reads).
+
+        While a game with secrets runs, the record shows who did what and when, never how: each
+        move's args and the randomness it drew (which rebuilds hands and bets) open once it is over.
+        """
+        records = [r.to_json() for r in self.store.records_since_last(NEW_GAME)]
+        if self.record_is_open:
+            return records
+        return [{**r, "args": r["args"] if r["kind"] == NEW_GAME else {}, "draws": []} for r in records]
+
+    @property
+    def record_is_open(self) -> bool:
+        """Whether the running game's export is whole: it hides nothing, or it is over."""
+        session = self.session
+        return session is None or not session.spec.keeps_secrets or session.spec.over(session.state)
 
     # --- seats ------------------------------------------------------------------------
     def _seats(self, session: Session | None) -> list[dict]:
@@ -317,8 +345,9 @@ class Table:
         return self.roster.host_token()
 
     def seat_token(self, seat: int) -> str:
-        """The private link token of a seat; a rejoin with it keeps the seat."""
-        return self.roster.token(seat)
+        """The private link token of a seat, made now (on the writer thread) if it has none yet."""
+        return self.roster.token(seat) or self.seating(lambda roster, count: roster.token(seat) or
+                                                        roster.reissue(seat, count))
 
     def seat_for_token(self, token: str) -> int | None:
         return self.roster.seat_for_token(token, MAX_SEATS)
@@ -369,6 +398,8 @@ class Table:
             try:
                 if isinstance(what, Command):
                     outcome = self._apply(what)
+                elif isinstance(what, _FromHost):
+                    outcome = self._apply_for_host(what.command)
                 elif isinstance(what, _Press):
                     outcome = self._press(what.key)
                 else:
@@ -421,14 +452,23 @@ class Table:
         try:
             record = self.store.append(command.kind, command.seat, args, draws.taken)
         except Exception as exc:
-            log.error("could not record %s: %s", command.kind, exc)
+            log.error("could not record %s: %s", command.kind, exc)  # the detail (a path) stays in the log
             # Published like any refusal: a button press waits on no future, so outputs must say it failed.
-            return self._refuse(command, IllegalMove("Could not save the move: {detail}.", detail=str(exc)),
-                                pressed, entry)
+            return self._refuse(command, IllegalMove(SAVE_FAILED), pressed, entry)
         self._latest = self._update(session, record.version, events, command, pressed=pressed)
         self._schedule()
         self._publish(self._latest)
         return Result(True, record.version)
+
+    def _apply_for_host(self, command: Command) -> Result:
+        """The host's own command; a move for a seat a phone holds is that phone's alone to make, so
+        the host cannot play it, nor probe its secrets by playing and undoing."""
+        acting = self._latest.acting
+        if command.kind not in HOST_COMMANDS and acting is not None and self.roster.name(acting):
+            return Result(False, self.version, IllegalMove(
+                "Seat {n} plays from its own phone: the host cannot move for it. Ask its player, or play "
+                "with the device's buttons.", n=acting + 1))
+        return self._apply(command)
 
     def _recorded_args(self, command: Command) -> dict:
         """The args exactly as the record will hold them (tuples as lists, keys as text, no NaN), so
@@ -443,6 +483,8 @@ class Table:
             raise IllegalMove("Malformed command: its arguments must be a JSON object.") from None
         if command.kind == NEW_GAME:
             return self.setup.new_game(args)
+        if command.kind in (UNDO, END_GAME) and args:
+            raise IllegalMove("{kind} takes no arguments: send it with none.", kind=command.kind)
         if command.kind == END_GAME:
             return self.setup.new_game({"game": self.setup.idle})
         return args
@@ -481,9 +523,9 @@ class Table:
             outcome = change(self.roster, MAX_SEATS)
         except IllegalMove as exc:
             return exc
-        except Exception as exc:  # a bug, or the store failing: the writer carries on
+        except Exception:  # a bug, or the store failing: the writer carries on
             log.exception("seat change failed")
-            return IllegalMove("Could not save the seats: {detail}.", detail=type(exc).__name__)
+            return IllegalMove(SAVE_FAILED)
         latest = self._latest
         self._latest = replace(latest, seats=tuple(self._seats(latest.session)), events=[], command=None,
                                pressed=pressed)

@@ -26,6 +26,11 @@ def decode(data: bytes | str, schema: type, source: str, error: type[Exception])
         raise error(f"{source}: key '{key_of(str(exc))}': {exc}. Fix or remove that key.") from None
     except msgspec.DecodeError as exc:
         raise error(f"{source}: not valid TOML ({exc}).") from None
+    except RecursionError:
+        raise error(f"{source}: arrays or tables are nested too deeply to read: flatten them.") from None
+    except UnicodeDecodeError as exc:
+        raise error(f"{source}: not UTF-8 text (a bad byte at position {exc.start}): save the file as "
+                    "UTF-8.") from None
 
 
 def convert(obj, schema: type, source: str, error: type[Exception]):

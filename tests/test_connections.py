@@ -90,7 +90,8 @@ def quick_reaping(monkeypatch):
 def test_slow_clients_are_dropped_and_new_phones_are_served(tmp_path, quick_reaping):
     """112 connections from 7 addresses, each sending a header line and no more: the connection limit
     (100) is full, yet a new phone is answered once the slow ones run out of time."""
-    with running_app(tmp_path) as (_, app), live_server(app, header_timeout=1.0) as server:
+    with running_app(tmp_path) as (_, app), \
+            live_server(app, header_timeout=1.0, per_client=connections.PER_CLIENT) as server:
         slow = [slow_client(server.port, f"127.0.1.{n}") for n in range(7) for _ in range(16)]
         assert get_state(server.port, "127.0.0.9", timeout=15) == 200
         wait_for(lambda: all(closed_by_server(sock) for sock in slow), timeout=15)
@@ -99,7 +100,7 @@ def test_slow_clients_are_dropped_and_new_phones_are_served(tmp_path, quick_reap
 
 
 def test_one_address_holds_a_bounded_number_of_connections(tmp_path):
-    with running_app(tmp_path) as (_, app), live_server(app) as server:
+    with running_app(tmp_path) as (_, app), live_server(app, per_client=connections.PER_CLIENT) as server:
         held = [slow_client(server.port, "127.0.0.2") for _ in range(connections.PER_CLIENT)]
         extra = slow_client(server.port, "127.0.0.2")
         wait_for(lambda: closed_by_server(extra), timeout=5)  # refused at once, not after a timeout

@@ -74,16 +74,18 @@ def test_a_keepalive_comment_arrives(server):
         client.close()
 
 
-def test_a_refusal_is_told_to_the_table_pages_in_their_language(server):
+def test_a_device_refusal_is_told_to_the_table_pages_in_their_language_and_a_phones_is_not(server):
     runtime, srv = server
     client = SSEClient(srv.port, "/api/events?lang=en")
     try:
         client.next_event()
         status, answer = post_json(srv.port, "/api/command", {"kind": "undo"}, host_of(runtime))
-        assert status == 409
+        assert status == 409  # the host's phone reads its refusal in its own answer...
+        runtime.table.press("d").result(5)  # ...while the device's D (undo) is refused in everyone's view
         msg = client.next_event()
-        assert msg["event"] == "rejected"
-        assert msg["data"]["error"] == "Nothing to undo."
+        assert msg["event"] == "rejected" and msg["data"]["error"] == "Nothing to undo."
+        runtime.table.call(Command("roll"))
+        assert client.next_event()["event"] == "update"  # the phone's refusal never came
     finally:
         client.close()
 

@@ -45,6 +45,12 @@ def one(service: dict[str, list[str]], key: str) -> str:
         ("User", "companion"),
         ("Group", "companion"),
         ("Restart", "on-failure"),
+        ("RestartPreventExitStatus", "2"),
+        ("MemoryMax", "192M"),
+        ("TasksMax", "96"),
+        ("IPAddressDeny", "any"),
+        ("IPAddressAllow", "localhost link-local 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 fc00::/7"),
+        ("PrivateMounts", "yes"),
         ("StateDirectory", "companion"),
         ("ConfigurationDirectory", "companion"),
         ("ProtectSystem", "strict"),
@@ -80,9 +86,10 @@ def test_network_families_allow_tcp_and_notify_socket(service):
 
 
 @pytest.mark.parametrize("key", ["ProtectClock", "DeviceAllow", "DevicePolicy", "ProcSubset", "PrivateUsers",
-                                 "PrivateNetwork", "IPAddressDeny", "InaccessiblePaths"])
+                                 "PrivateNetwork", "InaccessiblePaths"])
 def test_nothing_blocks_the_hardware_or_the_listener(service, key):
     # ProtectClock implies DeviceAllow=char-rtc, which (systemd 252) turns every other device off.
+    # IPAddressDeny= is set, with the table's own networks allowed (checked above).
     assert key not in service
 
 

@@ -95,7 +95,10 @@ def test_an_unknown_command_is_409_naming_it(web):
     (b"   ", "empty"),
     (b"{", "truncated"),
     (b"{'kind': 'roll'}", "malformed"),
-    (b"\xff\xfe", "malformed"),
+    (b"\xff\xfe", "not UTF-8"),
+    (b'{"kind": "roll", "args": {"x": "\xff"}}', "not UTF-8"),
+    (b'{"kind": "roll", "args": ' + b'{"a": ' * 40 + b'1' + b'}' * 40 + b'}', "nested more than 16"),
+    (b'{"kind": "roll", "args": {"a": ' + b'[' * 3000 + b']' * 3000 + b'}}', "nested more than 16"),
     (b"[1, 2]", "Expected `object`, got `array`"),
     (b'"roll"', "Expected `object`, got `str`"),
     (b"{}", "missing required field `kind`"),
@@ -248,7 +251,8 @@ def test_an_unknown_page_is_a_readable_404_page(web):
 
 # --- the device twin -------------------------------------------------------------------------
 def test_device_without_a_board_or_display(web):
-    _, _, client = web
+    runtime, _, client = web
+    client.environ_base["HTTP_X_HOST_TOKEN"] = runtime.table.host_token()
     data = client.get("/api/device").get_json()
     assert data == {"board": False, "simulated": False, "dice": [], "status": False, "buttons": [],
                     "frame": False, "frame_version": 0}

@@ -21,6 +21,9 @@ def load_toml(text: str, schema: type[T], name: str) -> T:
     except msgspec.DecodeError as exc:
         raise IllegalMove("Data file {name} is not valid TOML ({reason}).", name=name,
                           reason=str(exc)) from None
+    except RecursionError:
+        raise IllegalMove("Data file {name}: its arrays or tables are nested too deeply to read: flatten "
+                          "them.", name=name) from None
 
 
 def refuse(name: str, key: str, reason: str) -> IllegalMove:

@@ -144,6 +144,10 @@ class GameSpec:
     - screen(public_view, canvas, tr, table_info) draws the e-ink frame
     - dice_shown(public_view) -> the faces the LED dice hold
     - rolled(events) -> whether the command rolled dice (the LED dice tumble before they hold)
+    - undoable(events) -> whether the command that made `events` may be undone: not one that
+      revealed hidden cards or rolled dice for all to see (an undo would let a player choose again
+      knowing what came out)
+    - over(state) -> whether the game has ended: the host's export of its record is full only then
     - deadline(state) -> (seconds, command) or None: if no other command comes within that time,
       the table sends `command` itself (an answer window closing with its default, say); it is
       recorded like any command, so a replay needs no clock
@@ -169,6 +173,8 @@ class GameSpec:
     dice_shown: Callable[[View], Faces] = lambda view: []
     rolled: Callable[[list[dict]], bool] = lambda events: False
     deadline: Callable[[State], tuple[float, Command] | None] = lambda state: None
+    undoable: Callable[[list[dict]], bool] = lambda events: True
+    over: Callable[[State], bool] = lambda state: False
     seats: tuple[int, int] = (0, 0)  # min, max players with a private page
     options: type[msgspec.Struct] | None = None  # validates the setup options; defaults fill gaps
     colours: tuple[Colour, ...] = ()
@@ -221,6 +227,11 @@ class GameSpec:
             text = texts.get(data.key) or self.bundled(data.key)
             loaded[data.key] = data.load(text.text, text.name)
         return msgspec.to_builtins(converted) or {}, self.setup(converted, draws, loaded)
+
+    @property
+    def keeps_secrets(self) -> bool:
+        """Whether a seat has anything of its own to hide (its private view has fields)."""
+        return bool(self.private.__struct_fields__)
 
     def public_json(self, state: State) -> View:
         """The public view as every output reads it (plain JSON)."""

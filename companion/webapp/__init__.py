@@ -50,7 +50,7 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_c
     """
     from jinja2 import ChoiceLoader
 
-    from companion.webapp import api, events, gamefiles, pages, seating
+    from companion.webapp import api, events, gamefiles, pages, seating, trust
 
     web = files("companion.web")
     app = Flask(__name__, template_folder=str(web / "templates"), static_folder=str(web / "static"),
@@ -59,6 +59,8 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_c
     app.json.ensure_ascii = False
     app.json.sort_keys = False
     app.extensions["companion"] = runtime
+    app.extensions["companion.codes"] = trust.CodeAttempts()
+    names = trust.host_names(runtime.url)
     app.extensions["companion.hub"] = events.Hub(runtime.table, keepalive=keepalive,
                                                  max_streams=max_streams, per_client=per_client).start()
     app.jinja_env.add_extension("jinja2.ext.i18n")
@@ -72,6 +74,12 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_c
     app.register_blueprint(seating.bp)
     app.register_blueprint(pages.bp)
     app.register_error_handler(Exception, pages.handle_error)
+
+    @app.before_request
+    def _our_name_only():
+        # A page elsewhere may point its own name at the device: its requests then carry that name.
+        if not trust.allowed_host(request.host, names):
+            return pages.refuse_host()
 
     @app.after_request
     def _headers(response):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 from typing import Any
 
@@ -61,16 +62,49 @@ def hub() -> Hub:
     return current_app.extensions["companion.hub"]
 
 
+MAX_NESTING = 16  # a command's args are a few levels deep; deeper is a mistake or an attack
+
+
 def decode(kind: type):
     """The request body as a `kind` struct, or a 400 saying what was wrong and what to send."""
     data = request.get_data()
     if not data.strip():
         raise ApiError(400, _("The request body is empty: send JSON like {example}.", example=EXAMPLES[kind]))
     try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ApiError(400, _("The request body is not UTF-8 text (a bad byte at position {at}): send JSON "
+                              "like {example}.", at=exc.start, example=EXAMPLES[kind])) from None
+    if nesting(data) > MAX_NESTING:
+        raise ApiError(400, _("The request body is nested more than {limit} levels deep: send JSON like "
+                              "{example}.", limit=MAX_NESTING, example=EXAMPLES[kind]))
+    try:
         return msgspec.json.decode(data, type=kind)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise ApiError(400, _("The request body is not valid: {detail}. Send JSON like {example}.",
                               detail=str(exc), example=EXAMPLES[kind])) from None
+
+
+def nesting(data: bytes) -> int:
+    """How deep JSON `data` nests its arrays and objects, counted without parsing it (strings skipped)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in data:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):  # ] }
+            depth -= 1
+    return deepest
 
 
 def same_token(given: str | None, expected: str) -> bool:
@@ -129,7 +163,7 @@ def command():
             raise ApiError(403, _("This seat link is not valid: open your seat's link again, "
                                   "or ask the host for a new one."))
     try:
-        result = table.call(Command(body.kind, body.args, seat), timeout=CALL_TIMEOUT)
+        result = table.call(Command(body.kind, body.args, seat), timeout=CALL_TIMEOUT, host=seat is None)
     except TimeoutError:
         raise ApiError(503, _("The table did not answer in time: wait a moment and try again.")) from None
     if result.ok:
@@ -143,7 +177,8 @@ def export():
     require_host(host_token_given(), "export")
     table = runtime().table
     latest = table.latest
-    return {"ok": True, "version": latest.version, "game": latest.game, "records": table.export()}
+    return {"ok": True, "version": latest.version, "game": latest.game, "complete": table.record_is_open,
+            "records": table.export()}
 
 
 @bp.get("/events")
@@ -198,8 +233,31 @@ def device_state() -> dict:
     }
 
 
+def device_open() -> bool:
+    """Whether this request may see the device (its frame holds the join code, its LED dice a value
+    being entered) and press its buttons: the host may; so may anyone at the simulator's own keyboard."""
+    if is_host(host_token_given()):
+        return True
+    board = runtime().board
+    return bool(getattr(board, "simulated", False)) and is_loopback(request.remote_addr)
+
+
+def is_loopback(address: str | None) -> bool:
+    try:
+        return ipaddress.ip_address(address or "").is_loopback
+    except ValueError:
+        return False
+
+
+def require_device(action: str) -> None:
+    if not device_open():
+        raise ApiError(403, _("The device's screen and buttons are the host's ({action}): open the host link "
+                              "on this phone. Everyone else reads the screen at the table.", action=action))
+
+
 @bp.get("/device")
 def device():
+    require_device("device")
     response = jsonify(device_state())
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -207,6 +265,7 @@ def device():
 
 @bp.get("/device/frame.png")
 def frame():
+    require_device("frame")
     display = runtime().display
     png = display.png if display is not None else b""
     if not png:
@@ -216,7 +275,7 @@ def frame():
 
 @bp.post("/device/press")
 def press():
-    require_host(host_token_given(), "press")
+    require_device("press")
     body: PressBody = decode(PressBody)
     board = runtime().board
     if board is None:

@@ -107,12 +107,12 @@ class GuardedServer(TcpWSGIServer):
 
 
 def create_servers(app, host: str, port: int, header_timeout: float = HEADER_TIMEOUT,
-                   **adjustments) -> tuple[dict, list[GuardedServer], object]:
+                   per_client: int = PER_CLIENT, **adjustments) -> tuple[dict, list[GuardedServer], object]:
     """A GuardedServer on each address `host` resolves to; returns (socket map, servers, dispatcher)."""
     adj = Adjustments(host=host, port=port, **adjustments)
     socket_map: dict = {}
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(adj.threads)
     servers = [GuardedServer(app, socket_map, dispatcher=dispatcher, adj=adj, sockinfo=sockinfo,
-                             header_timeout=header_timeout) for sockinfo in adj.listen]
+                             header_timeout=header_timeout, per_client=per_client) for sockinfo in adj.listen]
     return socket_map, servers, dispatcher

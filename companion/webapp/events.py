@@ -140,8 +140,13 @@ class Stream:
 
     def _format(self, update: Update) -> bytes | None:
         if update.rejected is not None:
-            # A refusal is told only to whoever could have sent it: the table's own page or that seat.
-            mine = update.command is not None and update.command.seat == self.seat
+            # A refusal is told to whoever could have sent it: a seat its own; the public pages only the
+            # device's (its buttons are in everyone's view). A phone's refusal goes back in its own
+            # answer, so the host's refused commands never show on the scoreboards.
+            if self.seat is None:
+                mine = update.pressed is not None
+            else:
+                mine = update.command is not None and update.command.seat == self.seat
             if not mine:
                 return None
             return message("rejected", {"version": update.version,

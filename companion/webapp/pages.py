@@ -9,7 +9,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from companion.i18n import LANGUAGES, N_
 from companion.webapp import _, request_game, request_language
-from companion.webapp.api import device_state, error_response, seat_of
+from companion.webapp.api import device_open, device_state, error_response, seat_of
 from companion.webapp.events import public_payload, seat_legal
 from companion.webapp.gamefiles import assets
 
@@ -71,7 +71,9 @@ def host():
 
 @bp.get("/device")
 def device():
-    return render_template("device.html", device=device_state(), **_context())
+    # The page is a shell for anyone; its state comes with the host's token, or on the simulator's
+    # own machine.
+    return render_template("device.html", device=device_state() if device_open() else None, **_context())
 
 
 @bp.get("/seat/<token>")
@@ -89,6 +91,16 @@ def seat(token: str):
     return response
 
 
+def refuse_host() -> Response:
+    """The answer to a request naming another host than the table (see webapp/trust.py)."""
+    url = current_app.extensions["companion"].url
+    message = _("This table answers to its own address only: open {url} instead.", url=url)
+    if request.path == "/api" or request.path.startswith("/api/"):
+        return error_response(400, message)
+    return Response(render_template("error.html", status=400, message=message, lang=request_language(),
+                                    languages=LANGUAGES), status=400)
+
+
 def handle_error(exc: Exception) -> Response:
     """Every error: JSON under /api, a readable page elsewhere; 500 only for our own bugs."""
     api = request.path == "/api" or request.path.startswith("/api/")
@@ -100,8 +112,7 @@ def handle_error(exc: Exception) -> Response:
         # The route, not the path: a seat's path is its secret link.
         route = request.url_rule.rule if request.url_rule else "?"
         log.exception("error serving %s %s", request.method, route)
-        status, message = 500, _("Something went wrong on the table ({kind}): reload the page and try again.",
-                                 kind=type(exc).__name__)
+        status, message = 500, _("Something went wrong on the table: reload the page and try again.")
     if api:
         response = error_response(status, message)
     else:

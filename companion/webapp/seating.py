@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from math import ceil
+
 import msgspec
-from flask import Blueprint, Response, url_for
+from flask import Blueprint, Response, current_app, request, url_for
 
 from companion import games
 from companion.games.spec import IllegalMove
 from companion.i18n import translator
-from companion.webapp import _
+from companion.webapp import _, request_game, request_language
 from companion.webapp.api import ApiError, decode, host_token_given, require_host, runtime
 from companion.webapp.events import refusal
 from companion.webapp.openapi import ClaimHostBody, JoinBody, LanguageBody, NameBody, QrBody
@@ -23,8 +25,6 @@ def _seating(change, action: str | None = None):
     try:
         return runtime().table.seating(change)
     except IllegalMove as exc:
-        from companion.webapp import request_game, request_language
-
         refused = refusal(exc, request_language(), request_game())
         raise ApiError(409, refused["error"], msgid=refused["msgid"]) from None
     except TimeoutError:
@@ -41,12 +41,31 @@ def seats():
     return {"seats": table.latest.seats, "host_claimed": table.roster.host_claimed()}
 
 
+def _checked_code(code: str) -> None:
+    """The join code, checked before anything else: wrong ones from one address slow it down."""
+    attempts = current_app.extensions["companion.codes"]
+    address = request.remote_addr or ""
+    wait = attempts.wait(address)
+    if wait:
+        raise ApiError(429, _("Too many wrong codes from this device: wait {seconds} s, then read the code "
+                              "off the table's screen again.", seconds=ceil(wait)),
+                       retry_after=ceil(wait))
+    try:
+        runtime().table.roster.check_code(code)
+    except IllegalMove as exc:
+        attempts.failed(address)
+        refused = refusal(exc, request_language(), request_game())
+        raise ApiError(409, refused["error"], msgid=refused["msgid"]) from None
+    attempts.succeeded(address)
+
+
 @bp.post("/join")
 def join():
     body: JoinBody = decode(JoinBody)
+    _checked_code(body.code)
 
     def claim(roster, count):
-        roster.check_code(body.code)
+        roster.check_code(body.code)  # again on the writer thread: a long press on D may have changed it
         return roster.claim(body.seat, body.name, count)
     return _seat_link(body.seat, _seating(claim))
 
@@ -54,6 +73,7 @@ def join():
 @bp.post("/host/claim")
 def claim_host():
     body: ClaimHostBody = decode(ClaimHostBody)
+    _checked_code(body.code)
     token = _seating(lambda roster, count: roster.claim_host(body.code))
     return {"ok": True, "token": token, "link": url_for("pages.scoreboard", host=token)}
 

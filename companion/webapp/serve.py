@@ -9,7 +9,7 @@ import threading
 from flask import Flask
 from waitress import wasyncore
 
-from companion.webapp.connections import HEADER_TIMEOUT, create_servers
+from companion.webapp.connections import HEADER_TIMEOUT, PER_CLIENT, create_servers
 
 REQUEST_THREADS = 6  # beyond the streams: enough for page loads, commands and frame fetches at once
 # Paths that carry a capability: a seat's link, the join code, a host link's query.
@@ -44,7 +44,7 @@ class WebServer:
     """A running waitress server on its own thread; `port` is the bound port (useful with port 0)."""
 
     def __init__(self, app: Flask, host: str, port: int, threads: int, channel_timeout: int,
-                 header_timeout: float = HEADER_TIMEOUT):
+                 header_timeout: float = HEADER_TIMEOUT, per_client: int = PER_CLIENT):
         self.app = app
         redact_waitress_logs()
         # clear_untrusted_proxy_headers etc. stay at waitress's defaults; ident hides the version.
@@ -52,7 +52,7 @@ class WebServer:
             app, host, port, threads=threads, channel_timeout=channel_timeout, ident="companion",
             connection_limit=max(100, threads * 2), asyncore_use_poll=True,
             # Keep reading while a stream runs, so a phone that hangs up is noticed at once.
-            channel_request_lookahead=4, header_timeout=header_timeout)
+            channel_request_lookahead=4, header_timeout=header_timeout, per_client=per_client)
         self.host = host
         self.port = int(self._servers[0].effective_port)
         self.threads = threads
@@ -87,6 +87,11 @@ class WebServer:
 
 
 def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080, *, threads: int | None = None,
-          channel_timeout: int = 60, header_timeout: float = HEADER_TIMEOUT) -> WebServer:
-    """Start serving `app` in the background and return the server; prints nothing (the daemon does)."""
-    return WebServer(app, host, port, threads or threads_for(app), channel_timeout, header_timeout).start()
+          channel_timeout: int = 60, header_timeout: float = HEADER_TIMEOUT,
+          per_client: int = PER_CLIENT) -> WebServer:
+    """Start serving `app` in the background and return the server; prints nothing (the daemon does).
+
+    `per_client` caps the connections one address holds (tests that play many phones from one
+    machine raise it)."""
+    return WebServer(app, host, port, threads or threads_for(app), channel_timeout, header_timeout,
+                     per_client).start()

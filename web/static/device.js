@@ -11,6 +11,16 @@
   const diceBox = document.getElementById("led-dice");
   let frameVersion = null;
   let state = JSON.parse(document.getElementById("device-state").textContent);
+  let frameUrl = null;
+
+  // The frame holds the join code, so it comes with the host's token like every device answer.
+  async function loadFrame(version) {
+    const response = await fetch(`/api/device/frame.png?v=${version}`, { headers: Companion.hostHeaders() });
+    if (!response.ok) return;
+    if (frameUrl) URL.revokeObjectURL(frameUrl);
+    frameUrl = URL.createObjectURL(await response.blob());
+    frame.src = frameUrl;
+  }
 
   function ledDie(value) {
     const lit = Companion.PIPS[value] || [];
@@ -37,7 +47,7 @@
     document.getElementById("hint-none").hidden = device.board;
     if (device.frame && device.frame_version !== frameVersion) {
       frameVersion = device.frame_version;
-      frame.src = `/api/device/frame.png?v=${frameVersion}`;
+      loadFrame(frameVersion);
     }
     frame.hidden = !device.frame;
     noFrame.hidden = device.frame;
@@ -45,7 +55,14 @@
   }
 
   async function poll() {
-    const answer = await Companion.request("GET", "/api/device");
+    const answer = await Companion.request("GET", "/api/device", undefined, Companion.hostHeaders());
+    if (answer.status === 403) {
+      document.getElementById("twin").hidden = true;
+      document.getElementById("not-yours").hidden = false;
+      return;  // not this phone's to see: stop asking
+    }
+    document.getElementById("twin").hidden = false;
+    document.getElementById("not-yours").hidden = true;
     if (answer.ok) { Companion.setLive("live"); render(answer.data); } else Companion.setLive("lost");
     setTimeout(poll, POLL_MS);
   }
@@ -63,6 +80,6 @@
   }
 
   frame.addEventListener("error", () => { frame.hidden = true; noFrame.hidden = false; });
-  render(state);
-  setTimeout(poll, POLL_MS);
+  if (state) render(state);
+  poll();
 })();

@@ -4,7 +4,7 @@ from companion.games.gewalt.commands import COMMANDS
 from companion.games.gewalt.controls import CONTROLS, dice_shown, rolled
 from companion.games.gewalt.data import BUNDLED, load
 from companion.games.gewalt.names import COLOURS
-from companion.games.gewalt.rules import GewaltOptions, actor, apply, legal, setup
+from companion.games.gewalt.rules import GewaltOptions, actor, apply, legal, over, setup, undoable
 from companion.games.gewalt.screen import draw
 from companion.games.gewalt.views import GewaltPrivate, GewaltPublic, private_view, public_view
 from companion.games.spec import DataFile, GameSpec
@@ -41,4 +41,6 @@ SPEC = GameSpec(
         "allow": N_("The attack stands"),
     },
     data=(DataFile("cards", BUNDLED, N_("Section, action and bet cards"), load),),
+    undoable=undoable,
+    over=over,
 )

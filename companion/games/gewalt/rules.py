@@ -95,6 +95,14 @@ def over(state: State) -> bool:
     return state.turn is None
 
 
+REVEALING = frozenset({"rolled", "countered"})  # dice everyone saw; a counter card shown
+
+
+def undoable(events: list[dict]) -> bool:
+    """No undo across a roll or a counter: nobody may choose again knowing how the dice fell."""
+    return not any(event["type"] in REVEALING for event in events)
+
+
 def actor(state: State) -> int | None:
     """The seat that must act now: the target of a pending attack, else the player whose turn it is."""
     return state.pending[1] if state.pending else state.turn

@@ -4,7 +4,7 @@ from companion.games.schacht.colours import COLOURS
 from companion.games.schacht.commands import COMMANDS
 from companion.games.schacht.controls import CONTROLS
 from companion.games.schacht.data import BUNDLED, load
-from companion.games.schacht.rules import SchachtOptions, actor, apply, legal, setup
+from companion.games.schacht.rules import SchachtOptions, actor, apply, legal, setup, undoable
 from companion.games.schacht.screen import draw
 from companion.games.schacht.views import SchachtPrivate, SchachtPublic, private_view, public_view
 from companion.games.spec import DataFile, GameSpec
@@ -37,4 +37,6 @@ SPEC = GameSpec(
         "next": N_("The next stage is revealed"),
     },
     data=(DataFile("stages", BUNDLED, N_("Stage cards, driver cards and points piles"), load),),
+    undoable=undoable,
+    over=lambda state: state.phase == "over",
 )

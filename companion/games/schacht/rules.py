@@ -181,6 +181,14 @@ def legal(state: State, seat: int | None) -> list[str]:
     return kinds
 
 
+REVEALING = frozenset({"moved", "lost", "choose", "stage"})  # a side's cards turned up, a stage card shown
+
+
+def undoable(events: list[dict]) -> bool:
+    """No undo across a reveal: a player must not bid, move or take back again knowing what it showed."""
+    return not any(event["type"] in REVEALING for event in events)
+
+
 # --- apply -------------------------------------------------------------------------------------------
 def _acting(state: State, command: Command) -> int | None:
     seat = command.seat

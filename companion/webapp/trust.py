@@ -1,0 +1,97 @@
+"""Strangers on the network: the Host names the table answers to, and a slow-down on wrong join codes."""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import socket
+import threading
+import time
+from collections import OrderedDict
+from urllib.parse import urlsplit
+
+log = logging.getLogger(__name__)
+
+FREE_TRIES = 5  # wrong codes an address may type before it has to wait (a typo or two, then more)
+FIRST_WAIT = 15.0  # seconds after the first wrong code beyond those; each further one doubles it
+LONGEST_WAIT = 3600.0
+FORGET_AFTER = 24 * 3600.0  # an address that tried nothing for a day starts afresh
+REMEMBERED = 1024  # addresses kept: a flood of them cannot grow memory without bound
+
+
+def host_names(url: str) -> frozenset[str]:
+    """The names the table answers to besides IP addresses: its configured address's, its mDNS name."""
+    name = socket.gethostname().lower()
+    configured = (urlsplit(url).hostname or "").lower()
+    return frozenset({"localhost", name, f"{name}.local", configured} - {""})
+
+
+def allowed_host(header: str, names: frozenset[str]) -> bool:
+    """Whether a request's Host header names this table.
+
+    Any IP address is accepted (a browser that reached us by one is on the table's own network, and
+    an address cannot be rebound the way a name can); a name must be one of `names`, so a page on
+    another site cannot drive the table from a player's browser by pointing its name at the device.
+    """
+    host = header.strip().lower()
+    if host.startswith("["):  # [v6]:port
+        host = host[1:host.find("]")] if "]" in host else ""
+    elif host.count(":") == 1:
+        host = host.split(":", 1)[0]
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        return host.rstrip(".") in names
+
+
+class CodeAttempts:
+    """Wrong join codes per client address, on the monotonic clock: a few free, then a doubling wait.
+
+    With 32⁴ = 1,048,576 codes, guessing one takes half of them on average: hopeless at one try an
+    hour (docs/security.md counts it).
+    """
+
+    def __init__(self, clock=time.monotonic):
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._seen: OrderedDict[str, tuple[int, float]] = OrderedDict()  # address -> (wrong, last try)
+
+    def wait(self, address: str) -> float:
+        """Seconds `address` must still wait before its next try (0: it may try now)."""
+        with self._lock:
+            wrong, last = self._entry(address)
+            return max(0.0, last + self.delay(wrong) - self._clock()) if wrong else 0.0
+
+    def failed(self, address: str) -> float:
+        """Count a wrong code; returns the wait it earns."""
+        with self._lock:
+            wrong, _ = self._entry(address)
+            wrong += 1
+            self._seen[address] = (wrong, self._clock())
+            self._seen.move_to_end(address)
+            while len(self._seen) > REMEMBERED:
+                self._seen.popitem(last=False)
+        delay = self.delay(wrong)
+        if delay:
+            log.warning("join code: %d wrong codes from %s; it waits %.0f s before the next", wrong, address,
+                        delay)
+        return delay
+
+    def succeeded(self, address: str) -> None:
+        with self._lock:
+            self._seen.pop(address, None)
+
+    @staticmethod
+    def delay(wrong: int) -> float:
+        """The wait after `wrong` wrong codes."""
+        if wrong < FREE_TRIES:
+            return 0.0
+        return min(LONGEST_WAIT, FIRST_WAIT * 2 ** (wrong - FREE_TRIES))
+
+    def _entry(self, address: str) -> tuple[int, float]:
+        wrong, last = self._seen.get(address, (0, 0.0))
+        if wrong and self._clock() - last > FORGET_AFTER:
+            del self._seen[address]
+            return 0, 0.0
+        return wrong, last
