@@ -46,7 +46,7 @@ def car_index(seat: int, car: int) -> int:
 
 def car_of(index: int) -> tuple[int, int]:
     """(seat, car number) of a car index."""
-    return divmod(index, CARS)[0], index % CARS + 1
+    return index // CARS, index % CARS + 1
 
 
 @dataclass(frozen=True)

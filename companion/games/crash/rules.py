@@ -158,7 +158,9 @@ def _start_turn(state: State, seat: int, events: list[dict]) -> State:
             continue
         state, chain = _drive(state, index, car.facing, "auto", events)
         moved += chain
-        if state.phase == OVER:  # the game ends at once: the higher numbers do not move
+        # (ruling) The game ends "dès qu'un joueur n'a plus de voitures": at once. A push is one motion,
+        # so the line that pushed the last car out has moved in full, but no later car moves.
+        if state.phase == OVER:
             break
     return replace(state, moved=tuple(dict.fromkeys(moved)))
 
