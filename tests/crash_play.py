@@ -8,7 +8,7 @@ from pathlib import Path
 
 from companion.draws import Draws
 from companion.games.crash import rules
-from companion.games.crash.board import CARS, DIRECTIONS, Board, car_index, load_board
+from companion.games.crash.board import CARS, DIRECTIONS, Board, car_index, load_board, step
 from companion.games.spec import Command, IllegalMove
 
 BOARD_TEXT = (Path(__file__).resolve().parent.parent / "companion/games/crash/board.toml").read_text()
@@ -107,3 +107,106 @@ def play_out(state: rules.State, pick: Pick, draws: Draws, limit: int, each=None
             each(state, new)
         state = new
     return state
+
+
+# --- quick games: the tests that play whole games through the device or a browser steer with this -----------
+def to_edge(state: rules.State, cell, facing: int) -> int:
+    """How many cells a car on `cell` drives towards `facing` before it leaves the board (or a junkyard)."""
+    board, steps = state.board, 0
+    while board.is_road(cell):
+        cell, steps = step(cell, facing), steps + 1
+    return steps
+
+
+def quick_command(state: rules.State) -> Command:
+    """A legal command that ends the game soon: each die drives its car towards the nearest edge (turning it
+    first if it faces elsewhere). Every game ends in a few turns (test_crash_rules checks it)."""
+    legal = rules.legal(state, None)
+    if "next_game" in legal or "roll" in legal:
+        return Command(legal[-1] if "next_game" in legal else "roll")
+    cars = rules.steerable(state)
+    if not cars:
+        return Command("end")
+    number = cars[0]
+    index = car_index(state.turn, number)
+    car = state.cars[index]
+    if rules.waiting(state, index):
+        return Command("move", {"car": number})
+    best = min(range(6), key=lambda f: (to_edge(state, car.cell, f), f != car.facing))
+    if best == car.facing or DIRECTIONS[best] not in rules.facings(state, number):
+        return Command("move", {"car": number})
+    return Command("turn", {"car": number, "facing": DIRECTIONS[best]})
+
+
+# --- positions every output is checked with -----------------------------------------------------------
+def showcase() -> dict[str, rules.State]:
+    """Named moments of a game: a new game, the automatic phase to copy, steering with a die rolled again and
+    one lost, a push chain of three into a junkyard, the ends (win, draw, stall), a match, dice only."""
+    before = arranged(game(games=2), {
+        (NORTH, 1): ((1, -2), "sw"), (NORTH, 2): ((-2, -1), "s"), (NORTH, 3): ((-1, -1), "s"),
+        (NORTH, 6): ((3, -2), "sw"), (SOUTH, 1): ((2, 0), "n"), (SOUTH, 2): ((0, 0), "ne"),
+        (SOUTH, 3): ((1, 1), "nw"), (SOUTH, 4): ((-2, 2), "ne"), (SOUTH, 5): ((0, 1), "nw"),
+        (SOUTH, 6): ((-3, 3), "n")}, junk=[[], [(NORTH, 4)]], turn=SOUTH, phase=rules.STEER, turns=7)
+    copy, _ = play(before, "end")  # North's automatic phase
+    steer, _ = play(copy, "roll", rolls=[1, 5, 4, 1, 4])  # the 5 rolled again shows 1; the 4 twice: lost
+    turned, _ = play(steer, "turn", {"car": 1, "facing": "s"})
+    chained, _ = play(turned, "move", {"car": 1})  # car 1 pushes South's 2 and 5: the 5 into North's junkyard
+    first = near_match_end(game(games=2))
+    second = near_match_end(play(first, "next_game")[0])
+    draw = arranged(game(), {(NORTH, 1): ((3, -1), "s"), (SOUTH, 1): ((3, 0), "n"),
+                             (NORTH, 6): ((-3, 0), "s")},
+                    junk=[[(SOUTH, 2)], [(NORTH, 3)]])
+    dice_only, _ = play(game(dice_only=True), "mark_out", {"owner": SOUTH, "car": 2, "by": NORTH})
+    return {
+        "new game": game(), "automatic phase": copy, "steering": steer, "turned": turned,
+        "push chain": chained,
+        "won": near_match_end(game()), "draw": play(steering(draw, 1), "move", {"car": 1})[0],
+        "stalled": play(steering(game(stall_turns=1), 2), "end")[0],
+        "match, game 1 over": first, "match over": second, "sixty": steering(game(sixty=True), 1, 2, 3),
+        "dice only": dice_only, "dice only, steering": play(dice_only, "roll", rolls=[2, 3, 6])[0]}
+
+
+def near_match_end(state: rules.State) -> rules.State:
+    """`state`'s game just won by North, 3-1: its car 1 pushed South's last car off the board."""
+    end = arranged(state, {(NORTH, 1): ((3, -1), "s"), (SOUTH, 2): ((3, 0), "n"), (NORTH, 6): ((-3, 0), "s")},
+                   junk=[[(SOUTH, 1), (SOUTH, 3)], [(NORTH, 2)]])
+    return play(steering(end, 1), "move", {"car": 1})[0]
+
+
+# --- the device's buttons ------------------------------------------------------------------------------
+def legal_commands(state: rules.State) -> list[Command]:
+    """Every command the table may send now, each manoeuvre of each free die spelt out (mark_out: every car
+    in play to each place)."""
+    commands = []
+    for kind in rules.legal(state, None):
+        if kind == "turn":
+            commands += [Command("turn", {"car": car, "facing": f}) for car in rules.steerable(state)
+                         for f in rules.facings(state, car)]
+        elif kind == "move":
+            commands += [Command("move", {"car": car}) for car in rules.steerable(state)]
+        elif kind == "mark_out":
+            commands += [Command("mark_out", {"owner": i // CARS, "car": i % CARS + 1, "by": by})
+                         for i, car in enumerate(state.cars) if car is not None for by in (None, 0, 1)]
+        else:
+            commands.append(Command(kind))
+    return commands
+
+
+def keys_for(command: Command, view: dict) -> list[str]:
+    """The presses that make `command` at the device, from no input in progress (docs/games/crash.md)."""
+    kind, args = command.kind, command.args
+    if kind in ("roll", "next_game"):
+        return ["roll"]
+    if kind == "end":
+        left = view["mode"] == "board" and any(d["usable"] for d in view["dice"])
+        return ["d", "d"] if left else ["d"]
+    if kind == "mark_out":
+        where = 0 if args["by"] is None else args["by"] + 1
+        return ["a", *["b"] * args["owner"], "d", *["b"] * (args["car"] - 1), "d", *["b"] * where, "d"]
+    die = next(i for i, d in enumerate(view["dice"]) if d["usable"] and d["value"] == args["car"])
+    keys = ["abc"[die]]
+    if kind == "move":
+        return [*keys, "c", "d"]
+    car = next(c for c in view["cars"] if c["seat"] == view["turn"] and c["car"] == args["car"])
+    turn = (DIRECTIONS.index(args["facing"]) - DIRECTIONS.index(car["facing"])) % 6
+    return [*keys, *(["b"] * turn if turn <= 3 else ["a"] * (6 - turn)), "d"]

@@ -8,7 +8,7 @@ from typing import Annotated
 import msgspec
 
 from companion.gamekit import load_toml
-from companion.gamekit.data import refuse
+from companion.games.spec import IllegalMove
 
 Cell = tuple[int, int]  # axial (q, r): q the column west to east, r down the column north to south
 
@@ -106,16 +106,21 @@ def load_board(text: str, name: str) -> Board:
     cells = hexagon(data.side)
     for i, part in enumerate(data.reconstructed):
         if part not in PARTS:
-            raise refuse(name, f"reconstructed[{i}]",
-                         f"'{part}' is no part of the board: use {', '.join(PARTS)}")
+            raise IllegalMove("Data file {name}: key '{key}': '{part}' is no part of the board: use side, "
+                              "junkyards or garages.", name=name, key=f"reconstructed[{i}]", part=part)
     junkyards = _junkyards(data, cells, name)
     garages = _garages(data, cells, junkyards, name)
     return Board(data.side, cells, junkyards, garages, tuple(data.reconstructed))
 
 
+def _cell(pair: list[int]) -> Cell:
+    return pair[0], pair[1]
+
+
 def _owner(owner: int, key: str, name: str) -> int:
     if not 0 <= owner < PLAYERS:
-        raise refuse(name, key, f"owner {owner} is not a player: use 0 (north) or 1 (south)")
+        raise IllegalMove("Data file {name}: key '{key}': owner {owner} is not a player: use 0 (north) or "
+                          "1 (south).", name=name, key=key, owner=owner)
     return owner
 
 
@@ -123,18 +128,23 @@ def _junkyards(data: BoardFile, cells: frozenset[Cell], name: str) -> tuple[Cell
     owned: dict[int, Cell] = {}
     for i, junkyard in enumerate(data.junkyards):
         key = f"junkyards[{i}]"
-        cell = (junkyard.cell[0], junkyard.cell[1])
+        cell = _cell(junkyard.cell)
         if cell not in cells:
-            raise refuse(name, f"{key}.cell", f"cell {cell} is off the board (a hexagon of side {data.side})")
+            raise IllegalMove("Data file {name}: key '{key}': cell {cell} is off the board (a hexagon of "
+                              "side {side}): choose a board cell.", name=name, key=f"{key}.cell",
+                              cell=list(cell), side=data.side)
         if cell in owned.values():
-            raise refuse(name, f"{key}.cell", f"cell {cell} already holds a junkyard")
+            raise IllegalMove("Data file {name}: key '{key}': cell {cell} already holds a junkyard: choose "
+                              "another cell.", name=name, key=f"{key}.cell", cell=list(cell))
         owner = _owner(junkyard.owner, f"{key}.owner", name)
         if owner in owned:
-            raise refuse(name, f"{key}.owner", f"player {owner} already owns a junkyard: one each")
+            raise IllegalMove("Data file {name}: key '{key}': player {owner} already owns a junkyard: give "
+                              "each player one.", name=name, key=f"{key}.owner", owner=owner)
         owned[owner] = cell
     for seat in range(PLAYERS):
         if seat not in owned:
-            raise refuse(name, "junkyards", f"player {seat} owns no junkyard: give each player one")
+            raise IllegalMove("Data file {name}: key '{key}': player {owner} owns no junkyard: give each "
+                              "player one.", name=name, key="junkyards", owner=seat)
     return tuple(owned[seat] for seat in range(PLAYERS))
 
 
@@ -146,27 +156,33 @@ def _garages(data: BoardFile, cells: frozenset[Cell], junkyards: tuple[Cell, ...
         key = f"garages[{i}]"
         owner = _owner(garage.owner, f"{key}.owner", name)
         if not 1 <= garage.car <= CARS:
-            raise refuse(name, f"{key}.car",
-                         f"car {garage.car} does not exist: cars are numbered 1 to {CARS}")
+            raise IllegalMove("Data file {name}: key '{key}': car {car} does not exist: cars are numbered 1 "
+                              "to 6.", name=name, key=f"{key}.car", car=garage.car)
         if (owner, garage.car) in found:
-            raise refuse(name, f"{key}.car", f"player {owner}'s car {garage.car} already has a garage")
-        cell = (garage.cell[0], garage.cell[1])
+            raise IllegalMove("Data file {name}: key '{key}': player {owner}'s car {car} already has a "
+                              "garage: give each car one.", name=name, key=f"{key}.car", owner=owner,
+                              car=garage.car)
+        cell = _cell(garage.cell)
         if cell in cells:
-            raise refuse(name, f"{key}.cell", f"cell {cell} is on the board: garages are off the board")
+            raise IllegalMove("Data file {name}: key '{key}': cell {cell} is on the board: garages are off "
+                              "the board.", name=name, key=f"{key}.cell", cell=list(cell))
         if cell in taken:
-            raise refuse(name, f"{key}.cell", f"cell {cell} already holds a garage")
+            raise IllegalMove("Data file {name}: key '{key}': cell {cell} already holds a garage: choose "
+                              "another cell.", name=name, key=f"{key}.cell", cell=list(cell))
         if garage.facing not in DIRECTIONS:
-            raise refuse(name, f"{key}.facing",
-                         f"'{garage.facing}' is not a direction: use one of {', '.join(DIRECTIONS)}")
+            raise IllegalMove("Data file {name}: key '{key}': '{facing}' is not a direction: use n, ne, se, "
+                              "s, sw or nw.", name=name, key=f"{key}.facing", facing=garage.facing)
         facing = DIRECTIONS.index(garage.facing)
         ahead = step(cell, facing)
         if ahead not in cells or ahead in junkyards:
-            raise refuse(name, f"{key}.facing", f"the car would leave {cell} for {ahead}, which is not a "
-                                                "plain board cell: face the board")
+            raise IllegalMove("Data file {name}: key '{key}': a car leaving {cell} would enter {ahead}, "
+                              "which is not a plain board cell: make it face the board.", name=name,
+                              key=f"{key}.facing", cell=list(cell), ahead=list(ahead))
         taken.add(cell)
         found[owner, garage.car] = Garage(owner, garage.car, cell, facing)
     for seat in range(PLAYERS):
         for car in range(1, CARS + 1):
             if (seat, car) not in found:
-                raise refuse(name, "garages", f"player {seat}'s car {car} has no garage: give each car one")
+                raise IllegalMove("Data file {name}: key '{key}': player {owner}'s car {car} has no garage: "
+                                  "give each car one.", name=name, key="garages", owner=seat, car=car)
     return tuple(found[seat, car] for seat in range(PLAYERS) for car in range(1, CARS + 1))
