@@ -1,4 +1,4 @@
-"""Crash! with the device only: a whole game pressed on the simulator's mock buttons, the LED dice at each step."""
+"""Crash! with the device only: whole games on the simulator's mock buttons, the LED dice at each step."""
 
 from __future__ import annotations
 
@@ -49,8 +49,9 @@ def enter(device, command: Command) -> None:
             assert answer == command, (command, keys)
             wait_for(lambda: table.version > version, timeout=10)
         else:
-            wait_for(lambda entry=local.entry: table.latest.entry == entry, timeout=10)
-            wait_for(lambda faces=lit(device, local.leds()): device.board.dice.faces == faces, timeout=5)
+            entry, faces = local.entry, lit(device, local.leds())
+            wait_for(lambda: table.latest.entry == entry, timeout=10)  # noqa: B023 (awaited here)
+            wait_for(lambda: device.board.dice.faces == faces, timeout=5)  # noqa: B023
 
 
 @pytest.mark.slow

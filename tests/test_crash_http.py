@@ -27,7 +27,8 @@ def get_json(port: int, path: str) -> dict:
 
 def test_a_two_game_match_through_seat_tokens(tmp_path):
     """Each seat reads its own page's view and sends what its phone offers; out of turn is refused."""
-    with running_app(tmp_path, game="crash", options={"games": 2}) as (runtime, app), live_server(app) as server:
+    with (running_app(tmp_path, game="crash", options={"games": 2}) as (runtime, app),
+          live_server(app) as server):
         port, table = server.port, runtime.table
         tokens = [table.seat_token(seat) for seat in range(2)]
         kinds = set()
@@ -47,8 +48,8 @@ def test_a_two_game_match_through_seat_tokens(tmp_path):
                                             {"X-Seat-Token": tokens[1 - seat]})
                 assert status == 409 and refused["version"] == state["version"]
                 assert refused["msgid"] == "It is the other player's turn: wait for yours."
-            status, answer = post_json(port, "/api/command", {"kind": command.kind, "args": dict(command.args)},
-                                       {"X-Seat-Token": tokens[seat]})
+            body = {"kind": command.kind, "args": dict(command.args)}
+            status, answer = post_json(port, "/api/command", body, {"X-Seat-Token": tokens[seat]})
             assert status == 200, answer
             kinds.add(command.kind)
         final = get_json(port, "/api/state")["public"]
@@ -85,14 +86,15 @@ def test_a_bad_board_file_is_refused_with_its_name_key_and_reason_in_the_players
                                                                                  "text": bad}}}}
         status, answer = post_json(server.port, "/api/command?lang=fr", body, host_of(runtime))
         assert status == 409
-        assert answer["error"] == ("Fichier de données my-box.toml\u202f: clé «\u202fjunkyards[0].cell\u202f»\u202f: "
-                                   "la case [0, 7] est hors du plateau (un hexagone de côté 4)\u202f: choisissez "
-                                   "une case du plateau.")
+        assert answer["error"] == ("Fichier de données my-box.toml\u202f: clé «\u202fjunkyards[0].cell"
+                                   "\u202f»\u202f: la case [0, 7] est hors du plateau (un hexagone de côté "
+                                   "4)\u202f: choisissez une case du plateau.")
         assert get_json(server.port, "/api/state")["version"] == before["version"]
         status, answer = post_json(server.port, "/api/command?lang=en", body | {"args": body["args"] | {
             "data": {"board": {"name": "x.toml", "text": "side = ["}}}}, host_of(runtime))
         assert status == 409 and answer["error"].startswith("Data file x.toml is not valid TOML")
-        good = BOARD_TEXT.replace("cell = [0, 2]", "cell = [0, 1]").replace("cell = [0, -2]", "cell = [0, -1]")
+        good = BOARD_TEXT.replace("cell = [0, 2]", "cell = [0, 1]").replace("cell = [0, -2]",
+                                                                           "cell = [0, -1]")
         body["args"]["data"]["board"]["text"] = good
         status, answer = post_json(server.port, "/api/command", body, host_of(runtime))
         assert status == 200

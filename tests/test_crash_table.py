@@ -1,4 +1,4 @@
-"""Crash! on the table: the board is recorded with each game, the config's own board is checked, the plug points."""
+"""Crash! on the table: the board is recorded with each game, the config's own board is checked."""
 
 from __future__ import annotations
 
