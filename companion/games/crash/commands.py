@@ -37,7 +37,7 @@ class End(Args):
 
 
 class MarkOut(Args):
-    """Dice only: car `car` of seat `owner` left play, into `by`'s junkyard (None: off the board)."""
+    """Dice only: car `car` of seat `owner` left play, into `by`'s junkyard (null: off the board)."""
 
     owner: Seat
     car: CarNumber

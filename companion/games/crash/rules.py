@@ -23,8 +23,10 @@ class CrashOptions(msgspec.Struct, forbid_unknown_fields=True):
 
     first: Annotated[int, msgspec.Meta(ge=0, le=1, title=N_("First player (0: north, 1: south)"))] = 0
     sixty: Annotated[bool, msgspec.Meta(title=N_("A die turns a car by 60 degrees only"))] = False
+    # The type is spelt out: msgspec gives an enum of numbers none, and the host's form reads an option
+    # without a type as text.
     games: Annotated[Literal[1, 2, 4, 6, 8, 10], msgspec.Meta(
-        title=N_("Games in the match (1, or an even number)"))] = 1
+        title=N_("Games in the match (1, or an even number)"), extra_json_schema={"type": "integer"})] = 1
     dice_only: Annotated[bool, msgspec.Meta(
         title=N_("Dice only: roll the steering dice, do not track the board"))] = False
     # Our ruling, not the rulebook's: two cars meeting head-on can push each other back and forth

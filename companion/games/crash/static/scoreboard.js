@@ -165,7 +165,7 @@ Companion.games.crash = {
     root.querySelector("#crash-doing").textContent = doing;
     this.dice(root.querySelector("#crash-dice"), view);
     const svg = root.querySelector("#crash-board");
-    svg.hidden = view.mode === "dice";
+    svg.toggleAttribute("hidden", view.mode === "dice");  // an <svg> has no `hidden` property
     if (view.mode === "board") this.drawBoard(svg, view, payload, options);
     root.querySelector("#crash-moved").textContent = this.movedLine(view, payload);
     root.querySelector("#crash-players tbody").replaceChildren(...view.players.map((p) => {
