@@ -159,3 +159,13 @@ def test_the_led_dice_hold_the_dice_still_to_use():
 def test_controls_read_only_the_public_view_as_json():
     view = msgspec.json.decode(msgspec.json.encode(view_of(SHOWCASE["steering"])))
     assert enter(view, ["a", "c", "d"]) == Command("move", {"car": 1})
+
+
+def test_no_long_press_means_anything_even_with_an_input_in_progress():
+    for start in ("", "a", "a b", "d"):
+        device = Device(SPEC, view_of(SHOWCASE["steering"]))
+        for key in start.split():
+            device.press(key)
+        before = device.entry
+        for key in ("a:hold", "b:hold", "c:hold", "d:hold", "roll:hold"):
+            assert device.press(key) is None and device.entry == before, (start, key)

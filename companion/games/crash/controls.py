@@ -50,6 +50,8 @@ def rolled(events: list[dict]) -> bool:
 
 def step(entry, key: str, view: dict):
     """(input in progress, key, public view) -> (input in progress, command or None)."""
+    if key.endswith(":hold"):  # no long press here: a long D is the table's, the others mean nothing
+        return entry, None
     if view["phase"] == "over":
         return None, Command("next_game") if key == "roll" and "next_game" in view["legal"] else None
     if isinstance(entry, Entry):

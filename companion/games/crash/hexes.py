@@ -74,9 +74,9 @@ def seat_ink(canvas: Canvas, seat: int) -> tuple[int, int, int]:
 
 
 def draw_board(canvas: Canvas, box: Box, view: dict, moved: set[tuple[int, int]],
-               chosen: tuple[int, int] | None) -> Layout:
+               chosen: tuple[int, int] | None) -> None:
     """Every cell, garage, junkyard and car; cars in `moved` get a thick accent border, the `chosen`
-    one (seat, car) a thick highlight border. Returns the layout, for tests."""
+    one (seat, car) a thick highlight border."""
     layout = fit(box, view)
     ink = canvas.palette.rgb("ink")
     line = max(1, round(layout.size / 14))
@@ -100,7 +100,6 @@ def draw_board(canvas: Canvas, box: Box, view: dict, moved: set[tuple[int, int]]
             canvas.draw.polygon(layout.corners(car["q"], car["r"], 0.93), outline=canvas.palette.rgb(border),
                                 width=max(2, round(layout.size / 6)))
         _car(canvas, layout, car)
-    return layout
 
 
 def _car(canvas: Canvas, layout: Layout, car: dict) -> None:
