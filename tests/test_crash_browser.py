@@ -1,0 +1,146 @@
+"""Crash! on phones in Debian's chromium: a whole match played from the two seat pages, taps on the board."""
+
+from __future__ import annotations
+
+import pytest
+from crash_play import BOARD_TEXT, quick_command
+from polling import wait_for
+from test_browser import open_page
+from test_browser_games import click_and_wait, seat_pages
+from test_schacht_http import get_json
+from webfixtures import host_of, live_server, post_json, running_app, shoot
+
+pytestmark = pytest.mark.browser
+
+# Every visible button of the page, or a tappable car, and its height; hidden ones are left out.
+BUTTONS = """() => [...document.querySelectorAll('button, [role=button]')]
+  .filter((b) => !b.closest('[hidden]') && getComputedStyle(b).visibility !== 'hidden')
+  .map((b) => [b.textContent.trim().slice(0, 30) || b.getAttribute('aria-label'),
+               b.getBoundingClientRect().height])"""
+
+
+def check_layout(page, where: str) -> None:
+    """No sideways scrolling at 390 px, and every control at least 44 px high (a thumb)."""
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), where
+    small = [(text, height) for text, height in page.evaluate(BUTTONS) if height < 44]
+    assert not small, (where, small)
+
+
+def play(page, command, srv) -> dict:
+    """What a player does on their page for `command`: tap a car on the board, then a direction or Forward;
+    or the roll, end and next-game buttons. Only what the page offers can be tapped."""
+    from playwright.sync_api import expect
+
+    if command.kind in ("turn", "move"):
+        car = page.locator(f'#crash-board g.car.steerable[data-car="{command.args["car"]}"]')
+        car.click()
+        expect(page.locator("#crash-steer")).to_be_visible()
+        if command.kind == "move":
+            return click_and_wait(page, page.locator("#crash-forward"), srv)
+        target = page.locator(f'#crash-dirs button[data-facing="{command.args["facing"]}"]')
+        expect(target).to_be_visible()
+        current = page.locator('#crash-board g.selected').get_attribute("data-facing")
+        expect(page.locator(f'#crash-dirs button[data-facing="{current}"]')).to_be_hidden()
+        return click_and_wait(page, target, srv)
+    button = {"roll": "#crash-roll", "end": "#crash-end", "next_game": "#crash-next"}[command.kind]
+    return click_and_wait(page, page.locator(button), srv)
+
+
+def test_a_two_game_match_from_the_seat_pages(browser, tmp_path):
+    from playwright.sync_api import expect
+
+    with (running_app(tmp_path, game="crash", options={"games": 2}, keepalive=1.0) as (runtime, app),
+          live_server(app) as srv):
+        pages = [page for _, page in seat_pages(browser, srv, runtime, 2)]
+        public_ctx, public = open_page(browser, srv.url, locale="en-GB")
+        phases, shot = set(), False
+        for _ in range(300):
+            state = get_json(srv.port, "/api/state")
+            view = state["public"]
+            if view["match"]["over"]:
+                break
+            command = quick_command(runtime.table.session.state)
+            seat = view["actor"] if view["actor"] is not None else view["turn"]
+            page, other = pages[seat], pages[1 - seat]
+            expect(page.locator("body")).to_have_attribute("data-version", str(state["version"]))
+            expect(other.locator("#crash-roll")).to_be_hidden()  # nothing to do out of turn
+            expect(other.locator("#crash-end")).to_be_hidden()
+            phase = view["phase"] if view["result"] is None else "over"
+            if phase not in phases:
+                phases.add(phase)
+                check_layout(page, f"{phase}, seat {seat}")
+                check_layout(other, f"{phase}, the other seat")
+            state = play(page, command, srv)
+            if command.kind in ("turn", "move") and not shot and state["public"]["phase"] == "steer":
+                page.locator("#crash-board g.car.steerable").first.click()
+                expect(page.locator("#crash-steer")).to_be_visible()
+                check_layout(page, "a car chosen")
+                shoot(page, "crash-seat", tmp_path)
+                page.locator("#crash-cancel").click()
+                expect(page.locator("#crash-steer")).to_be_hidden()
+                shot = True
+        else:
+            pytest.fail("the match did not end in 300 commands")
+        assert shot and phases == {"roll", "steer", "over"}
+        final = get_json(srv.port, "/api/state")
+        expect(public.locator("body")).to_have_attribute("data-version", str(final["version"]))
+        counts = [p["captured"] for p in final["public"]["players"]]
+        rows = public.locator("#crash-players tbody tr")
+        for seat, count in enumerate(counts):
+            expect(rows.nth(seat).locator("td").nth(1)).to_have_text(str(count))
+        expect(public.locator("#crash-match")).to_contain_text("Games won")
+        check_layout(public, "the public page")
+        for page in pages:
+            page.context.close()
+        public_ctx.close()
+
+
+def test_dice_only_play_marks_a_car_out_from_the_seat_page(browser, tmp_path):
+    from playwright.sync_api import expect
+
+    with (running_app(tmp_path, game="crash", options={"dice_only": True}, keepalive=1.0) as (runtime, app),
+          live_server(app) as srv):
+        page = seat_pages(browser, srv, runtime, 1)[0][1]
+        expect(page.locator("#crash-board")).to_be_hidden()
+        state = click_and_wait(page, page.locator("#crash-roll"), srv)
+        assert len(state["public"]["dice"]) == 3
+        page.locator("#crash-mark-cars button", has_text="R4").click()
+        expect(page.locator("#crash-mark-text")).to_contain_text("R4")
+        check_layout(page, "dice only, marking a car out")
+        state = click_and_wait(page, page.locator("#crash-mark-places button").nth(1), srv)  # Blue's junkyard
+        players = state["public"]["players"]
+        assert players[0]["captured"] == 1 and players[1]["in_play"] == 5
+        expect(page.locator("#crash-mark-cars button", has_text="R4")).to_have_count(0)
+        status, _ = post_json(srv.port, "/api/command", {"kind": "end", "args": {}}, host_of(runtime))
+        assert status == 200
+        wait_for(lambda: get_json(srv.port, "/api/state")["public"]["turn"] == 1)
+        expect(page.locator("#crash-mark")).to_be_hidden()  # South's turn: North's page offers nothing
+        page.context.close()
+
+
+def test_the_host_page_starts_a_match_and_refuses_a_bad_board_naming_it(browser, tmp_path):
+    """From the host's form: a bad board file is refused in French with its name, key and reason and
+    nothing changes; then a two-game match with the bundled board starts."""
+    from playwright.sync_api import expect
+
+    with (running_app(tmp_path, game="crash", keepalive=1.0) as (runtime, app), live_server(app) as srv):
+        ctx, page = open_page(browser, f"{srv.url}host?host={runtime.table.host_token()}")
+        page.select_option("#game-choice", "crash")
+        page.select_option("#opt-games", "2")
+        expect(page.locator("label[for=data-board]")).to_contain_text("Plateau\u202f: cases, casses")
+        bad = BOARD_TEXT.replace('facing = "s"', 'facing = "down"', 1).encode()
+        page.set_input_files("#data-board", files=[{"name": "ma-boite.toml", "mimeType": "text/plain",
+                                                    "buffer": bad}])
+        version = runtime.table.version
+        page.locator("#start-game").click()
+        page.locator("#start-game").click()  # two taps: the running game ends
+        said = "ma-boite.toml\u202f: clé «\u202fgarages[0].facing\u202f»\u202f: «\u202fdown\u202f» n’est pas"
+        expect(page.locator("#message")).to_contain_text(said)
+        assert runtime.table.version == version
+        page.set_input_files("#data-board", files=[])
+        page.locator("#start-game").click()
+        page.locator("#start-game").click()
+        wait_for(lambda: runtime.table.version > version)
+        public = runtime.table.latest.public
+        assert runtime.table.latest.game == "crash" and public["match"]["games"] == 2
+        ctx.close()
