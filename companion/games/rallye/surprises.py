@@ -1,0 +1,218 @@
+"""Surprise cards: keys, locks, access, the card swap, tacks and oil, discards, and the cancel answers."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.gamekit import put, without
+from companion.games.rallye import commands as c
+from companion.games.rallye.circuit import catch, shift
+from companion.games.rallye.effects import push, settle, targeted, through
+from companion.games.rallye.race import run
+from companion.games.rallye.state import (
+    CANCELS,
+    HAZARDS,
+    State,
+    hazard_at,
+    kind_at,
+    lasts,
+    open_exits,
+    passage_of,
+    pawns_at,
+    plain_positions,
+)
+from companion.games.spec import IllegalMove
+
+
+# --- where each card may go: public facts only, so `legal` and refusals tell no secret -----------
+def key_targets(state: State) -> list[int]:
+    """Locked passages; (ruling) an entrance takes keys only once an exit is open, as the first
+    passage opened must be an exit."""
+    exit_open = bool(open_exits(state))
+    return [p for p in range(1, len(state.circuit)) if passage_of(state, p) is not None
+            and not state.opened[passage_of(state, p)] and (exit_open or kind_at(state, p) == "exit")]
+
+
+def lock_targets(state: State) -> list[int]:
+    """Open passages, except the last open exit: at least one exit stays open."""
+    exits = open_exits(state)
+    return [p for p in range(1, len(state.circuit)) if passage_of(state, p) is not None
+            and state.opened[passage_of(state, p)] and exits != [p]]
+
+
+def access_targets(state: State) -> list[int]:
+    return [p for p in range(1, len(state.circuit)) if kind_at(state, p) == "entrance"
+            and state.opened[passage_of(state, p)] and not state.access[passage_of(state, p)]]
+
+
+def lay_targets(state: State) -> list[int]:
+    """(ruling) Tacks and oil go on a circuit card (not the start line) with no hazard and no pawn on it."""
+    return [p for p in range(1, len(state.circuit)) if hazard_at(state, p) is None and not pawns_at(state, p)]
+
+
+def take(state: State, seat: int, card: str) -> State:
+    """`card` leaves `seat`'s hand (the refusal goes only to that seat: it is about its own hand)."""
+    if card not in state.hands[seat]:
+        raise IllegalMove("You hold no {card} card: play a card from your hand.", card=card)
+    return replace(state, hands=put(state.hands, seat, without(state.hands[seat], card)))
+
+
+def _position(state: State, position: int) -> None:
+    if position >= len(state.circuit):
+        raise IllegalMove("The circuit has positions 0 to {last}: choose one of them.",
+                          last=len(state.circuit) - 1)
+
+
+# --- card plays ---------------------------------------------------------------------------------
+def key(state: State, seat: int, args: c.Key, draws):
+    at = args.passage
+    _position(state, at)
+    if at not in key_targets(state):
+        if passage_of(state, at) is None:
+            raise IllegalMove("Position {position} holds no passage card: lay the key on a locked entrance "
+                              "or exit.", position=at)
+        if state.opened[passage_of(state, at)]:
+            raise IllegalMove("The passage at position {position} is open already: lay the key on a locked "
+                              "one.", position=at)
+        raise IllegalMove("The first passage opened must be an exit: lay the key on a locked exit.")
+    state = take(state, seat, "key")
+    passage = passage_of(state, at)
+    keys, padlocks = state.keys[passage] + 1, state.route.passages[passage].padlocks
+    events = [{"type": "key", "seat": seat, "position": at, "keys": keys, "padlocks": padlocks}]
+    if keys < padlocks:
+        state = replace(state, keys=put(state.keys, passage, keys))
+    else:  # the keys go to the discards and the card flips to its manhole side
+        state = replace(state, keys=put(state.keys, passage, 0), opened=put(state.opened, passage, True),
+                        discard=state.discard + ("key",) * padlocks)
+        events.append({"type": "opened", "position": at})
+    return run(state, draws, events), events
+
+
+def lock(state: State, seat: int, args: c.Lock, draws):
+    at = args.passage
+    _position(state, at)
+    if at not in lock_targets(state):
+        if passage_of(state, at) is None or not state.opened[passage_of(state, at)]:
+            raise IllegalMove("Position {position} holds no open passage: lay the lock on an open entrance "
+                              "or exit.", position=at)
+        raise IllegalMove("At least one exit must stay open: the exit at position {position} is the last "
+                          "one. Lock another passage.", position=at)
+    state = take(state, seat, "lock")
+    passage = passage_of(state, at)
+    thrown = ("lock", "passage_access") if state.access[passage] else ("lock",)
+    state = replace(state, opened=put(state.opened, passage, False), access=put(state.access, passage, False),
+                    discard=state.discard + thrown)
+    return run(state, draws, []), [{"type": "locked", "seat": seat, "position": at}]
+
+
+def access(state: State, seat: int, args: c.Access, draws):
+    at = args.passage
+    _position(state, at)
+    if at not in access_targets(state):
+        raise IllegalMove("Position {position} is no open entrance without an access card: lay it on an "
+                          "open entrance.", position=at)
+    state = take(state, seat, "passage_access")
+    state = replace(state, access=put(state.access, passage_of(state, at), True))
+    return run(state, draws, []), [{"type": "access", "seat": seat, "position": at}]
+
+
+def swap_cards(state: State, seat: int, args: c.SwapCards, draws):
+    """(ruling) The swap card takes two plain route cards: a passage's sides are its lock, which only
+    keys and the lock card change. Pawns and hazards stay where they are."""
+    a, b = args.first, args.second
+    _position(state, max(a, b))
+    plain = plain_positions(state)
+    if a == b or a not in plain or b not in plain:
+        raise IllegalMove("Choose two different route cards (not the start line, not a passage) to swap.")
+    state = take(state, seat, "swap")
+    circuit = put(put(state.circuit, a, state.circuit[b]), b, state.circuit[a])
+    face_up = put(put(state.face_up, a, not state.face_up[b]), b, not state.face_up[a])
+    state = replace(state, circuit=circuit, face_up=face_up, discard=state.discard + ("swap",))
+    return run(state, draws, []), [{"type": "cards_swapped", "seat": seat, "first": a, "second": b}]
+
+
+def lay(state: State, seat: int, args: c.Lay, draws):
+    at = args.at
+    _position(state, at)
+    if at not in lay_targets(state):
+        raise IllegalMove("Lay tacks or oil on a circuit card with no pawn and no tacks or oil on it (not "
+                          "the start line).")
+    state = take(state, seat, args.card)
+    state = replace(state, hazards=state.hazards + ((at, args.card),))
+    return run(state, draws, []), [{"type": "laid", "seat": seat, "card": args.card, "position": at}]
+
+
+def discard(state: State, seat: int, args: c.Discard, draws):
+    """Over the hand limit: a card to the discards; none named (the table's default): the newest."""
+    card = args.card if args.card is not None else state.hands[seat][-1]
+    state = take(state, seat, card)
+    state = replace(state, discard=state.discard + (card,))
+    return run(state, draws, []), [{"type": "discarded", "seat": seat}]
+
+
+# --- answers ------------------------------------------------------------------------------------
+def cancel(state: State, seat: int, args: c.Cancel, draws):
+    pending = state.pending
+    if args.card not in CANCELS[pending.threat]:
+        raise IllegalMove("A {card} card does not cancel {threat}: cancel with {cards}, or answer no.",
+                          card=args.card, threat=pending.threat, cards=" or ".join(CANCELS[pending.threat]))
+    state = take(state, seat, args.card)
+    state = replace(state, pending=None, discard=state.discard + (args.card,))
+    events = [{"type": "cancelled", "seat": seat, "threat": pending.threat, "card": args.card}]
+    if pending.threat in HAZARDS:  # the player passes the hazard by and goes on with the move
+        state = push(state, ("walk", seat, pending.amount, pending.direction))
+    return run(state, draws, events), events
+
+
+def decline(state: State, seat: int, args: c.Decline, draws):
+    """No cancel: the threat strikes. Also the platform's default answer once the window is over."""
+    pending = state.pending
+    state = replace(state, pending=None)
+    events = [{"type": "declined", "seat": seat, "threat": pending.threat}]
+    if pending.threat == "back":
+        state = shift(state, seat, pending.amount, -1, events)
+    elif pending.threat == "tacks":
+        state = catch(state, seat, pending.at)
+        events.append({"type": "caught", "seat": seat, "position": pending.at})
+    else:
+        steps = draws.die(6) if pending.threat == "oil_roll" else 5
+        events.append({"type": "oil", "seat": seat, "steps": steps})
+        state = shift(state, seat, steps, -1, events)
+        state = replace(state, hazards=tuple(h for h in state.hazards if h != (pending.at, pending.threat)))
+        if seat in lasts(state):  # the last player may keep the oil: (ruling) kept always, see rules.py
+            state = replace(state, hands=put(state.hands, seat, state.hands[seat] + (pending.threat,)))
+            events.append({"type": "oil_kept", "seat": seat})
+        else:
+            state = replace(state, discard=state.discard + (pending.threat,))
+    return run(state, draws, events), events
+
+
+def choose(state: State, seat: int, args: c.Choose, draws):
+    pending = state.pending
+    if args.seat not in pending.choices:
+        raise IllegalMove("Player {player} cannot be chosen: choose one of players {players}.",
+                          player=args.seat + 1, players=", ".join(str(s + 1) for s in pending.choices))
+    events: list[dict] = []
+    state = replace(state, pending=None)
+    state = targeted(state, seat, pending.threat, args.seat, pending.amount, pending.at, pending.surprise,
+                     events)
+    return run(state, draws, events), events
+
+
+def exit_(state: State, seat: int, args: c.Exit, draws):
+    pending = state.pending
+    if args.card not in pending.choices:
+        raise IllegalMove("Position {position} is no open exit: choose one of {choices}.", position=args.card,
+                          choices=", ".join(map(str, pending.choices)))
+    events: list[dict] = []
+    state = through(replace(state, pending=None), seat, args.card, events)
+    return run(state, draws, events), events
+
+
+def stay(state: State, seat: int, args: c.Stay, draws):
+    pending = state.pending
+    if not pending.optional:
+        raise IllegalMove("An open entrance leads into the passage: choose the exit to come out at.")
+    events: list[dict] = []
+    state = settle(replace(state, pending=None), seat, state.places[seat], events)
+    return run(state, draws, events), events
