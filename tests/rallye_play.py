@@ -64,7 +64,8 @@ def _plays(state, seat: int) -> list[Command]:
             out += [Command("lay", {"card": p.card, "at": t}, seat) for t in p.targets]
         elif p.command == "swap_cards":
             t = p.targets
-            out += [Command("swap_cards", {"first": a, "second": b}, seat) for a, b in zip(t, t[1:] + t[:1])]
+            pairs = zip(t, t[1:] + t[:1], strict=True)
+            out += [Command("swap_cards", {"first": a, "second": b}, seat) for a, b in pairs]
         else:
             out += [Command(p.command, {"passage": t}, seat) for t in p.targets]
     return out
