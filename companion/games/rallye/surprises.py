@@ -63,6 +63,11 @@ def _position(state: State, position: int) -> None:
                           last=len(state.circuit) - 1)
 
 
+def resume(state: State, draws, events: list[dict]) -> tuple[State, list[dict]]:
+    """After a card play or an answer: the agenda goes on if it waited for it."""
+    return run(state, draws, events), events
+
+
 # --- card plays ---------------------------------------------------------------------------------
 def key(state: State, seat: int, args: c.Key, draws):
     at = args.passage
@@ -85,7 +90,7 @@ def key(state: State, seat: int, args: c.Key, draws):
         state = replace(state, keys=put(state.keys, passage, 0), opened=put(state.opened, passage, True),
                         discard=state.discard + ("key",) * padlocks)
         events.append({"type": "opened", "position": at})
-    return run(state, draws, events), events
+    return resume(state, draws, events)
 
 
 def lock(state: State, seat: int, args: c.Lock, draws):
@@ -102,7 +107,7 @@ def lock(state: State, seat: int, args: c.Lock, draws):
     thrown = ("lock", "passage_access") if state.access[passage] else ("lock",)
     state = replace(state, opened=put(state.opened, passage, False), access=put(state.access, passage, False),
                     discard=state.discard + thrown)
-    return run(state, draws, []), [{"type": "locked", "seat": seat, "position": at}]
+    return resume(state, draws, [{"type": "locked", "seat": seat, "position": at}])
 
 
 def access(state: State, seat: int, args: c.Access, draws):
@@ -113,7 +118,7 @@ def access(state: State, seat: int, args: c.Access, draws):
                           "open entrance.", position=at)
     state = take(state, seat, "passage_access")
     state = replace(state, access=put(state.access, passage_of(state, at), True))
-    return run(state, draws, []), [{"type": "access", "seat": seat, "position": at}]
+    return resume(state, draws, [{"type": "access", "seat": seat, "position": at}])
 
 
 def swap_cards(state: State, seat: int, args: c.SwapCards, draws):
@@ -128,7 +133,7 @@ def swap_cards(state: State, seat: int, args: c.SwapCards, draws):
     circuit = put(put(state.circuit, a, state.circuit[b]), b, state.circuit[a])
     face_up = put(put(state.face_up, a, not state.face_up[b]), b, not state.face_up[a])
     state = replace(state, circuit=circuit, face_up=face_up, discard=state.discard + ("swap",))
-    return run(state, draws, []), [{"type": "cards_swapped", "seat": seat, "first": a, "second": b}]
+    return resume(state, draws, [{"type": "cards_swapped", "seat": seat, "first": a, "second": b}])
 
 
 def lay(state: State, seat: int, args: c.Lay, draws):
@@ -139,7 +144,7 @@ def lay(state: State, seat: int, args: c.Lay, draws):
                           "the start line).")
     state = take(state, seat, args.card)
     state = replace(state, hazards=state.hazards + ((at, args.card),))
-    return run(state, draws, []), [{"type": "laid", "seat": seat, "card": args.card, "position": at}]
+    return resume(state, draws, [{"type": "laid", "seat": seat, "card": args.card, "position": at}])
 
 
 def discard(state: State, seat: int, args: c.Discard, draws):
@@ -147,7 +152,7 @@ def discard(state: State, seat: int, args: c.Discard, draws):
     card = args.card if args.card is not None else state.hands[seat][-1]
     state = take(state, seat, card)
     state = replace(state, discard=state.discard + (card,))
-    return run(state, draws, []), [{"type": "discarded", "seat": seat}]
+    return resume(state, draws, [{"type": "discarded", "seat": seat}])
 
 
 # --- answers ------------------------------------------------------------------------------------
@@ -161,7 +166,7 @@ def cancel(state: State, seat: int, args: c.Cancel, draws):
     events = [{"type": "cancelled", "seat": seat, "threat": pending.threat, "card": args.card}]
     if pending.threat in HAZARDS:  # the player passes the hazard by and goes on with the move
         state = push(state, ("walk", seat, pending.amount, pending.direction))
-    return run(state, draws, events), events
+    return resume(state, draws, events)
 
 
 def decline(state: State, seat: int, args: c.Decline, draws):
@@ -184,7 +189,7 @@ def decline(state: State, seat: int, args: c.Decline, draws):
             events.append({"type": "oil_kept", "seat": seat})
         else:
             state = replace(state, discard=state.discard + (pending.threat,))
-    return run(state, draws, events), events
+    return resume(state, draws, events)
 
 
 def choose(state: State, seat: int, args: c.Choose, draws):
@@ -196,7 +201,7 @@ def choose(state: State, seat: int, args: c.Choose, draws):
     state = replace(state, pending=None)
     state = targeted(state, seat, pending.threat, args.seat, pending.amount, pending.at, pending.surprise,
                      events)
-    return run(state, draws, events), events
+    return resume(state, draws, events)
 
 
 def exit_(state: State, seat: int, args: c.Exit, draws):
@@ -206,7 +211,7 @@ def exit_(state: State, seat: int, args: c.Exit, draws):
                           choices=", ".join(map(str, pending.choices)))
     events: list[dict] = []
     state = through(replace(state, pending=None), seat, args.card, events)
-    return run(state, draws, events), events
+    return resume(state, draws, events)
 
 
 def stay(state: State, seat: int, args: c.Stay, draws):
@@ -215,4 +220,4 @@ def stay(state: State, seat: int, args: c.Stay, draws):
         raise IllegalMove("An open entrance leads into the passage: choose the exit to come out at.")
     events: list[dict] = []
     state = settle(replace(state, pending=None), seat, state.places[seat], events)
-    return run(state, draws, events), events
+    return resume(state, draws, events)
