@@ -782,3 +782,35 @@ def test_the_table_s_draws_are_the_same_whatever_the_hidden_faces():
     a, _ = rules.apply(state, Command("roll"), one)
     b, _ = rules.apply(twin, Command("roll"), two)
     assert one.taken == two.taken and views.public_view(a) == views.public_view(b)
+
+
+def test_protection_cancels_tacks_and_oil_too():
+    state = give(at(track(EIGHT + " . ."), 0, 9, 9, hazards=((2, "tacks"), (5, "oil_5"))), A, "protection",
+                 "protection")
+    state, _ = play(state, "roll", dice=[6])
+    state, _ = play(state, "cancel", {"card": "protection"}, seat=A)
+    assert state.places[A] == 5 and state.pending.threat == "oil_5"
+    state, _ = play(state, "cancel", {"card": "protection"}, seat=A)
+    assert state.places[A] == 6 and state.discard == ("protection", "protection") and state.turn == B
+
+
+def test_tacks_leave_with_their_first_victim_whatever_moves_it():
+    state = at(track(". . . . . . . others_back " + EIGHT, status=("", "tacks", "caught"),
+                     blocked=(0, 2, 0), hazards=((4, "tacks"),)), 5, 4, 4)
+    state, _ = play(state, "roll", dice=[3, 1])
+    state, events = play(state, "decline")  # B is sent back off the tacks: they go, and C is free
+    assert state.places[B] == 3 and state.hazards == () and state.status == ("", "", "")
+    assert "tacks" in state.discard and {"type": "tacks_removed", "position": 4} in events
+    state = answer_no(state)
+    assert state.places[C] == 3
+
+
+def test_an_empty_pile_is_made_again_from_the_shuffled_discards():
+    state = at(track(". * " + EIGHT), 0, 0, 0)
+    state = replace(state, pile=(), discard=state.pile)
+    state, events = play(state, "roll", dice=[2])
+    assert len(state.hands[A]) == 1 and len(state.pile) == 46 and state.discard == ()
+    assert {"type": "reshuffled", "cards": 47} in events
+    empty = replace(at(track(". * " + EIGHT), 0, 0, 0), pile=(), discard=())
+    empty, events = play(empty, "roll", dice=[2])
+    assert empty.hands[A] == () and {"type": "no_card", "seat": A} in events

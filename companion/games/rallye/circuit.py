@@ -12,15 +12,15 @@ def step(state: State, place: int, lap: int, direction: int) -> tuple[int, int, 
     """One card along the route: (place, lap, crossed), crossed = +1/-1 at the start line; None if barred.
 
     Passing the last card turns the lap counter and goes on at the start line (position 0).
-    (ruling) Backward across the start line goes on into the last cards and turns the counter back, so
-    no lap counts twice; with the `backward_stop` option backward moves stop at the start line.
-    (ruling) On the first lap there is no card behind the start: backward moves stop at the line.
     """
     last = len(state.circuit) - 1
     if direction > 0:
         return (0, lap + 1, 1) if place == last else (place + 1, lap, 0)
     if place > 0:
         return place - 1, lap, 0
+    # (ruling) Backward across the start line goes on into the last cards and turns the counter back, so
+    # no lap counts twice; the `backward_stop` option stops backward moves at the line instead.
+    # (ruling) On the first lap nothing lies behind the start (no counter below 0): the move stops there.
     if state.backward_stop or lap == 0:
         return None
     return last, lap - 1, -1
@@ -47,7 +47,9 @@ def relocate(state: State, seat: int, place: int, lap: int, events: list[dict]) 
     old = state.places[seat]
     if place != old:
         status = state.status[seat]
-        if status == "tacks":  # the tacks leave with the player they blocked, freeing the others
+        # (ruling) Tacks are discarded when their first victim leaves their card, whatever moves it (its
+        # 3rd turn, an effect, a swap); a ford holds only a player still on it.
+        if status == "tacks":
             state = free_tacks(state, old, events)
         elif status in ("ford_4", "ford_5", "caught"):
             state = replace(state, status=put(state.status, seat, ""), blocked=put(state.blocked, seat, 0))
@@ -55,11 +57,9 @@ def relocate(state: State, seat: int, place: int, lap: int, events: list[dict]) 
 
 
 def finish(state: State, seat: int, events: list[dict]) -> State:
-    """`seat` crossed the line after its last lap: ranked, out of the race, its cards discarded.
-
-    (ruling) A finished player's surprise cards go to the discards: they take no more part. The race
-    goes on for the places until one player is left, who takes the last place.
-    """
+    """`seat` crossed the line after its last lap: ranked, out of the race, its cards discarded."""
+    # (ruling) A finished player's surprise cards go to the discards: it takes no more part. The race
+    # goes on for the places ("classés dans l'ordre de leur arrivée") until one player is left, last.
     if state.status[seat] == "tacks":
         state = free_tacks(state, state.places[seat], events)
     state = replace(state, ranking=state.ranking + (seat,), discard=state.discard + state.hands[seat],
@@ -81,10 +81,8 @@ def crossed(state: State, seat: int, lap: int, direction: int, events: list[dict
 
 def shift(state: State, seat: int, steps: int, direction: int, events: list[dict],
           keep_face: bool = False) -> State:
-    """An effect moves `seat`: it triggers nothing, and a face-up plain card it lands on turns face down.
-
-    (ruling) An effect sending a player with "reverse" backwards uses the reverse up: next turn forwards.
-    """
+    """An effect moves `seat`: it triggers nothing (no card, no passage, no tacks or oil), and a face-up
+    plain card it lands on turns face down."""
     place, lap = state.places[seat], state.laps[seat]
     for _ in range(steps):
         moved = step(state, place, lap, direction)
@@ -94,6 +92,8 @@ def shift(state: State, seat: int, steps: int, direction: int, events: list[dict
         if across and crossed(state, seat, lap, across, events):
             return finish(relocate(state, seat, place, lap, events), seat, events)
     if direction < 0 and state.status[seat] == "reverse":
+        # (ruling) Sent backwards by an effect before its reverse turn, the player goes forwards: the reverse
+        # is used up. A backward move cancelled by protection did not send it back: the reverse stays.
         state = replace(state, status=put(state.status, seat, ""))
     return land(state, seat, place, lap, events, keep_face)
 
@@ -110,11 +110,9 @@ def land(state: State, seat: int, place: int, lap: int, events: list[dict], keep
 
 
 def catch(state: State, seat: int, at: int) -> State:
-    """The tacks at `at` hold `seat`: for 2 turns if nobody sits on them yet, else until they leave.
-
-    (ruling) The rulebook's "the others passing are blocked too" holds them while the first victim
-    sits out; they go free when the tacks are discarded, as the first victim sets off on its 3rd turn.
-    """
+    """The tacks at `at` hold `seat`: for 2 turns if nobody sits on them yet, else until they leave."""
+    # (ruling) "Those passing while I am blocked are blocked too": they stay while the first victim sits out
+    # and go free when the tacks are discarded, as the first victim sets off on its 3rd turn.
     held = any(state.status[s] == "tacks" for s in pawns_at(state, at, but=seat))
     status, turns = ("caught", 0) if held else ("tacks", TACKS_TURNS)
     return replace(state, status=put(state.status, seat, status), blocked=put(state.blocked, seat, turns))

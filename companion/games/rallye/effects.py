@@ -51,11 +51,11 @@ def draw(state: State, draws, events: list[dict], seat: int) -> State:
 
 
 def walk(state: State, draws, events: list[dict], seat: int, steps: int, direction: int) -> State:
-    """A move by `seat`'s own roll: tacks and oil on the way stop it; the card it ends on is arrived at.
-
-    (ruling) Tacks and oil catch only moves by a player's own roll (forward, or backward on a reverse
-    turn), as route cards do: a player moved by an effect or a passage passes them by.
-    """
+    """A move by `seat`'s own roll: tacks and oil on the way stop it; the card it ends on is arrived at."""
+    # (ruling) Tacks and oil catch only moves by a player's own roll (forward, or backward on a reverse
+    # turn), as route cards do: a player moved by an effect or a passage passes them by. The player they
+    # stop does not arrive on the card beneath ("impossible d'aller plus loin"); one who cancels them
+    # goes on with the rest of the move, and they stay for the next.
     if seat in state.ranking:
         return state
     place, lap = state.places[seat], state.laps[seat]
@@ -95,10 +95,12 @@ def arrive(state: State, draws, events: list[dict], seat: int) -> State:
         return state
     at = state.places[seat]
     passage = passage_of(state, at)
+    # (ruling) Only a player's own move takes a passage: one moved there by an effect triggers nothing.
     if passage is not None and kind_at(state, at) == "entrance" and state.opened[passage]:
         return enter(state, seat, False, events)
     if access_near(state, at):
-        # (ruling) The access card lets a player take the passage; it does not force them: they may stay.
+        # (ruling) The access card lets a player take the passage ("j'accède"); it does not force them:
+        # they may stay, and then arrive on their card as usual.
         return enter(state, seat, True, events)
     return settle(state, seat, at, events)
 
@@ -113,7 +115,8 @@ def settle(state: State, seat: int, at: int, events: list[dict]) -> State:
 
 
 def enter(state: State, seat: int, optional: bool, events: list[dict]) -> State:
-    """Into the passage: straight to the one open exit, or the player chooses (ruling) among several."""
+    """Into the passage: straight to the one open exit, or the player chooses among several."""
+    # (ruling) With several open exits the player chooses; one open exit needs no question.
     exits = open_exits(state)
     if not exits:  # cannot happen: an entrance opens only after an exit, and one exit always stays open
         return state if not optional else settle(state, seat, state.places[seat], events)
@@ -130,6 +133,8 @@ def through(state: State, seat: int, exit_at: int, events: list[dict]) -> State:
 
 def reveal(state: State, seat: int, at: int, events: list[dict]) -> State:
     """A plain card arrived at: turned up if face down and nobody else stands on it, then applied."""
+    # (ruling) On a card another player stands on, a face-down card stays down (no effect, no symbol) and a
+    # face-up card applies to the arriver, unturned: the rulebook's "l'effet s'applique à lui".
     if not state.face_up[at]:
         if pawns_at(state, at, but=seat):
             events.append({"type": "not_turned", "seat": seat, "position": at})
@@ -139,7 +144,8 @@ def reveal(state: State, seat: int, at: int, events: list[dict]) -> State:
     events.append({"type": "effect", "seat": seat, "position": at, "effect": card.effect,
                    "surprise": card.surprise})
     state = replace(state, last_effect=(seat, at, card.effect, card.surprise))
-    # The symbol's card is drawn before the effect (the rulebook says so of the swaps).
+    # (ruling) The symbol's card is drawn before the effect, as the rulebook says of the swaps. Draws follow
+    # the order of their causes, which is clockwise wherever several players draw at once.
     tasks = (("draw", seat),) if card.surprise else ()
     return push(state, *tasks, ("effect", seat, card.effect, at, card.surprise))
 
@@ -154,7 +160,7 @@ def effect(state: State, draws, events: list[dict], seat: int, name: str, at: in
     if name in ROLLED_BACK:
         die = draws.die(6)
         events.append({"type": "effect_roll", "seat": seat, "die": die})
-        if name == "one_back":
+        if name == "one_back":  # (ruling) rolled first, then the player chosen, in the card's order
             return target(state, seat, name, die, others, at, surprise, events)
         victims = clockwise(state, seat) if name == "all_back" else others
         tasks = tuple(("back", s, die) for s in victims)
@@ -162,10 +168,13 @@ def effect(state: State, draws, events: list[dict], seat: int, name: str, at: in
             tasks += (("forward", seat, die),)
         return push(state, *tasks)
     if name == "swap_any":
+        # (ruling) "The first" is every player on the card furthest from the start, ties included.
         top = firsts(state)
         return target(state, seat, name, 0, [s for s in others if s not in top], at, surprise, events)
     group = lasts(state) if name == "swap_last" else firsts(state)
-    if seat in group:  # (ruling) already the last (or first): there is nobody to swap with
+    # (ruling) A player already the last (for swap_last) or the first (for swap_first) swaps with nobody;
+    # ties go to the first tied player clockwise from the player (see state.nearest).
+    if seat in group:
         events.append({"type": "no_swap", "seat": seat})
         return state
     return swap(state, seat, nearest(state, group, seat), at, surprise, events)
@@ -174,6 +183,7 @@ def effect(state: State, draws, events: list[dict], seat: int, name: str, at: in
 def target(state: State, seat: int, name: str, amount: int, candidates: list[int], at: int, surprise: bool,
            events: list[dict]) -> State:
     """The player `seat` picks for one_back or swap_any: asked only if there is a choice."""
+    # (ruling) No candidate: nothing happens; one: no question.
     if not candidates:
         events.append({"type": "no_target", "seat": seat})
         return state
@@ -192,13 +202,11 @@ def targeted(state: State, seat: int, name: str, chosen: int, amount: int, at: i
 
 
 def swap(state: State, seat: int, partner: int, at: int, surprise: bool, events: list[dict]) -> State:
-    """`seat` and `partner` change places; each keeps its own lap.
-
-    (ruling) A swap exchanges cards, not laps ("whatever their lap"), so it never crosses the line, and
-    it is no backward move: protection does not stop it. The card stays face up under the partner (the
-    rulebook says so of swap_last and swap_any; the same for swap_first), then the partner draws if it
-    shows the symbol.
-    """
+    """`seat` and `partner` change places; each keeps its own lap."""
+    # (ruling) A swap exchanges cards, not laps ("whatever their lap"), so it never crosses the line, and
+    # it is no backward move: protection does not stop it. The card stays face up under the partner (the
+    # rulebook says so of swap_last and swap_any; the same for swap_first), then the partner draws if it
+    # shows the symbol.
     mine, theirs = (state.places[seat], state.laps[seat]), (state.places[partner], state.laps[partner])
     events.append({"type": "swapped_places", "seat": seat, "with": partner})
     state = land(state, partner, mine[0], theirs[1], events, keep_face=True)
@@ -208,6 +216,9 @@ def swap(state: State, seat: int, partner: int, at: int, surprise: bool, events:
 
 def back(state: State, draws, events: list[dict], seat: int, steps: int) -> State:
     """An effect sends `seat` back: first the cancel window (none if it cannot move back at all)."""
+    # (ruling) Protection cancels every backward move an effect makes: route effects 1-3 and 6, a failed
+    # 4-ford, oil. Not a swap, a passage, nor a reverse turn (the player's own move). The window opens
+    # whether or not the victim holds protection, and not at all when the move could change nothing.
     if seat in state.ranking or not can_go_back(state, seat):
         return state
     return ask(state, seat, "back", steps)

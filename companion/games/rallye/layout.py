@@ -12,8 +12,10 @@ MIN_PLAIN, MAX_PLAIN = 10, PLAIN_CARDS
 
 
 def passage_count(plain: int) -> int:
-    """(ruling) The rulebook's bands overlap at 15 and start above the box's 40 plain cards: 10-15 plain
-    cards take 2 passage cards (one entrance, one exit), 16-30 take 4 drawn at random, 31-40 all 6."""
+    """How many passage cards a circuit of `plain` route cards takes."""
+    # (ruling) The rulebook's bands overlap at 15 and run past the box's 40 plain cards: 10-15 plain cards
+    # take 2 passage cards (one entrance, one exit, each drawn at random), 16-30 take 4 drawn at random
+    # (maybe more exits than entrances), 31-40 all 6.
     return 2 if plain <= 15 else 4 if plain <= 30 else PASSAGE_CARDS
 
 
@@ -30,12 +32,14 @@ def passage_row(route: Route, plain: int, draws) -> tuple[int, ...]:
 
 def counted(row: tuple[int, ...], die: int) -> int:
     """The index the die reaches counting along the row from its first card, wrapping round to the start."""
+    # (ruling) Every count starts again at the first card of the row as it now stands.
     return (die - 1) % len(row)
 
 
 def place(state: State, named: int, draws, events: list[dict]) -> State:
     """The rulebook's placement: the die counts along the row; the card reached replaces the named route
     card, locked side up, and the named card goes to the end of the circuit (still face down)."""
+    # (ruling) The named card is a plain route card: not the start line, not a passage already placed.
     if not is_plain(state, named):
         raise IllegalMove("Name a route card of the circuit for the passage, from 1 to {last}: not the start "
                           "line and not a passage card.", last=len(state.circuit) - 1)

@@ -55,10 +55,11 @@ def roll(state: State, seat: int, args, draws) -> tuple[State, list[dict]]:
         tasks.append(("draw", seat))
     if die == 1:
         tasks.append(("draw", nearest(state, lasts(state), seat)))
-    # (ruling) The 6 and 1 bonuses count for the turn's roll only, whatever it does (a ford's too).
+    # (ruling) The 6 and 1 bonuses count for the turn's roll only (not an effect's or the oil's roll),
+    # whatever it does (a ford's too); the last player is the rulebook's (state.lasts), the roller included.
     status = state.status[seat]
     if status in ("ford_4", "ford_5") and not passed_ford(state, seat, die):
-        if status == "ford_4":
+        if status == "ford_4":  # the move back is an effect's: protection may cancel it
             tasks.append(("back", seat, die))
             state = replace(state, status=put(state.status, seat, ""))
         else:
@@ -66,6 +67,8 @@ def roll(state: State, seat: int, args, draws) -> tuple[State, list[dict]]:
             tasks.append(("draw", seat))
         events.append({"type": "ford_failed", "seat": seat, "ford": status})
     else:
+        # (ruling) A reverse turn is an ordinary turn run backwards: its arrival card applies, tacks and oil
+        # catch it, and no protection question is asked (it is the player's own move).
         direction = -1 if status == "reverse" else 1
         state = replace(state, status=put(state.status, seat, ""))
         tasks.append(("walk", seat, die, direction))

@@ -12,7 +12,7 @@ from companion.gamekit import rules
 from companion.games.rallye import layout, race, surprises
 from companion.games.rallye.commands import COMMANDS
 from companion.games.rallye.deck import PASSAGE_CARDS, Route, Surprises
-from companion.games.rallye.state import START, State, plain_positions, racing, trimming
+from companion.games.rallye.state import START, State, plain_positions, trimming
 from companion.games.spec import Command, IllegalMove
 from companion.i18n import N_
 
@@ -22,7 +22,10 @@ ANSWERS = {"cancel": ("cancel", "decline"), "target": ("choose",), "exit": ("exi
 
 
 class RallyeOptions(msgspec.Struct, forbid_unknown_fields=True):
-    """Setup options: players, the circuit's length, laps, the first player and the rulings' variants."""
+    """Setup options: players, the circuit's length, laps, the first player and the rulings' variants.
+
+    `first` is the seat of "the last player to have crossed a snail", chosen by the host.
+    """
 
     players: Annotated[int, msgspec.Meta(ge=2, le=6, title=N_("Players"))] = 4
     route_cards: Annotated[int, msgspec.Meta(ge=layout.MIN_PLAIN, le=layout.MAX_PLAIN, title=N_(
@@ -78,8 +81,10 @@ def actor(state: State) -> int | None:
 
 
 def may_play_cards(state: State, seat: int | None) -> bool:
-    """(ruling) Surprise cards are played "at any moment" between resolutions: by any racing seat while the
-    game waits for a roll, and by a seat cutting its hand to 3; not while a question or choice is open."""
+    """Whether `seat` may play a surprise card now (the table never: it cannot see hands)."""
+    # (ruling) "At any moment, even out of turn" means between resolutions: any racing seat while the game
+    # waits for a roll, and a seat cutting its hand to 3 (any card played counts as laid); not while a
+    # question or a choice is open, nor while the passages are being placed.
     if seat is None or state.phase != "race" or seat in state.ranking or not state.hands[seat]:
         return False
     trim = trimming(state)
@@ -94,7 +99,8 @@ def card_kinds(state: State) -> list[str]:
 
 
 def legal(state: State, seat: int | None) -> list[str]:
-    """The command kinds `seat` (None: the table) may send now; they depend on no hand and no hidden card."""
+    """The command kinds `seat` (None: the table) may send now: from public facts only (a hand counts by
+    its size, never its cards; a face-down card not at all)."""
     if state.phase == "over" or (seat is not None and not 0 <= seat < state.players):
         return []
     now = actor(state)
@@ -132,6 +138,9 @@ def acting(state: State, command: Command) -> int:
         raise IllegalMove("Every passage card is placed already: the race is on.")
     if seat is not None and seat in state.ranking:
         raise IllegalMove("You have finished the race: the others race on for the places.")
+    # (ruling) Only a seat's own phone plays its cards or cancels with one: the table cannot see hands, and
+    # a refusal about a hand would tell it. The table may answer "no" (decline) for the seat asked: the
+    # platform sends that when the answer window is over. Another seat may not answer for the victim.
     if kind in CARD_PLAYS or kind == "cancel":
         if seat is None:
             raise IllegalMove("Surprise cards are played from the player's own phone: the table cannot see "
@@ -206,7 +215,3 @@ apply = rules(COMMANDS, HANDLERS, acting=acting, after=_after)
 def over(state: State) -> bool:
     return state.phase == "over"
 
-
-def standing(state: State) -> list[int]:
-    """The ranking so far, then the racing seats (unranked)."""
-    return list(state.ranking) + [s for s in racing(state) if s not in state.ranking]

@@ -125,7 +125,8 @@ def pawns_at(state: State, position: int, but: int | None = None) -> list[int]:
 
 
 def lasts(state: State) -> list[int]:
-    """(ruling) "The last player" is always the rulebook's: nearest the start, whatever their lap."""
+    """The players nearest the start, whatever their lap."""
+    # (ruling) "The last player" is always the rulebook's (effect 7): also for the 1's card and the oil.
     seats = racing(state)
     low = min(state.places[s] for s in seats)
     return [s for s in seats if state.places[s] == low]
@@ -139,7 +140,8 @@ def firsts(state: State) -> list[int]:
 
 
 def nearest(state: State, seats: list[int], seat: int) -> int:
-    """(ruling) A tie is broken clockwise: the first of `seats` met going round from `seat` (included)."""
+    """The first of `seats` met going round clockwise from `seat` (included)."""
+    # (ruling) Ties for the last or the first player are broken this way.
     return next(s for s in clockwise(state, seat) if s in seats)
 
 

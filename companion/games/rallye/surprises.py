@@ -26,8 +26,8 @@ from companion.games.spec import IllegalMove
 
 # --- where each card may go: public facts only, so `legal` and refusals tell no secret -----------
 def key_targets(state: State) -> list[int]:
-    """Locked passages; (ruling) an entrance takes keys only once an exit is open, as the first
-    passage opened must be an exit."""
+    """Locked passages that may take a key now."""
+    # (ruling) As the first passage opened must be an exit, an entrance takes keys only once one is open.
     exit_open = bool(open_exits(state))
     return [p for p in range(1, len(state.circuit)) if passage_of(state, p) is not None
             and not state.opened[passage_of(state, p)] and (exit_open or kind_at(state, p) == "exit")]
@@ -46,7 +46,8 @@ def access_targets(state: State) -> list[int]:
 
 
 def lay_targets(state: State) -> list[int]:
-    """(ruling) Tacks and oil go on a circuit card (not the start line) with no hazard and no pawn on it."""
+    """Where tacks or oil may go."""
+    # (ruling) On a circuit card (not the start line) with no tacks or oil and no pawn on it already.
     return [p for p in range(1, len(state.circuit)) if hazard_at(state, p) is None and not pawns_at(state, p)]
 
 
@@ -104,6 +105,7 @@ def lock(state: State, seat: int, args: c.Lock, draws):
                           "one. Lock another passage.", position=at)
     state = take(state, seat, "lock")
     passage = passage_of(state, at)
+    # (ruling) The lock card's work is the flip: it goes to the discards, with the access card it ends.
     thrown = ("lock", "passage_access") if state.access[passage] else ("lock",)
     state = replace(state, opened=put(state.opened, passage, False), access=put(state.access, passage, False),
                     discard=state.discard + thrown)
@@ -122,8 +124,9 @@ def access(state: State, seat: int, args: c.Access, draws):
 
 
 def swap_cards(state: State, seat: int, args: c.SwapCards, draws):
-    """(ruling) The swap card takes two plain route cards: a passage's sides are its lock, which only
-    keys and the lock card change. Pawns and hazards stay where they are."""
+    """Two route cards change places and are both turned over."""
+    # (ruling) Only plain route cards: a passage's sides are its lock, which only keys and the lock card
+    # change. Pawns and tacks or oil stay where they are; a ford's hold stays with the player on it.
     a, b = args.first, args.second
     _position(state, max(a, b))
     plain = plain_positions(state)
@@ -148,7 +151,8 @@ def lay(state: State, seat: int, args: c.Lay, draws):
 
 
 def discard(state: State, seat: int, args: c.Discard, draws):
-    """Over the hand limit: a card to the discards; none named (the table's default): the newest."""
+    """Over the hand limit: a card to the discards."""
+    # (ruling) None named, the newest goes: the table's (or a timer's) default, as it cannot see the hand.
     card = args.card if args.card is not None else state.hands[seat][-1]
     state = take(state, seat, card)
     state = replace(state, discard=state.discard + (card,))
@@ -184,7 +188,9 @@ def decline(state: State, seat: int, args: c.Decline, draws):
         events.append({"type": "oil", "seat": seat, "steps": steps})
         state = shift(state, seat, steps, -1, events)
         state = replace(state, hazards=tuple(h for h in state.hazards if h != (pending.at, pending.threat)))
-        if seat in lasts(state):  # the last player may keep the oil: (ruling) kept always, see rules.py
+        # (ruling) "Unless I am the last": judged once the oil has sent the player back. The last player
+        # keeps it always, as no question: the hand limit lets the card go again.
+        if seat in lasts(state):
             state = replace(state, hands=put(state.hands, seat, state.hands[seat] + (pending.threat,)))
             events.append({"type": "oil_kept", "seat": seat})
         else:

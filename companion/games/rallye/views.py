@@ -41,6 +41,8 @@ class PassageView(msgspec.Struct):
 
 
 class PawnView(msgspec.Struct):
+    """A player's pawn and lap counter; `cards` is only how many surprise cards it holds."""
+
     seat: int
     position: int
     lap: int
@@ -64,11 +66,15 @@ class PendingView(msgspec.Struct):
 
 
 class RollView(msgspec.Struct):
+    """The last turn's roll (the LED die holds it)."""
+
     seat: int
     die: int
 
 
 class EffectView(msgspec.Struct):
+    """The last route effect applied: whose arrival, which card, what it did."""
+
     seat: int
     position: int
     effect: str
@@ -76,6 +82,8 @@ class EffectView(msgspec.Struct):
 
 
 class PublicView(msgspec.Struct):
+    """Everything the table shows: safe for the e-ink, the LEDs and every phone."""
+
     phase: str  # placing, race, over
     players: int
     laps: int
@@ -106,6 +114,8 @@ class PlayView(msgspec.Struct):
 
 
 class PrivateView(msgspec.Struct):
+    """One seat's phone: its hand (oldest first), what it may send, and where each card may go."""
+
     seat: int
     hand: list[str] = []
     legal: list[str] = []
