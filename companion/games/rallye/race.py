@@ -75,3 +75,8 @@ def roll(state: State, seat: int, args, draws) -> tuple[State, list[dict]]:
     tasks.append(("end_turn", seat))
     state = replace(state, last_roll=(seat, die), agenda=tuple(tasks))
     return run(state, draws, events), events
+
+
+def resume(state: State, draws, events: list[dict]) -> tuple[State, list[dict]]:
+    """After a card play or an answer: the agenda goes on if it waited for it."""
+    return run(state, draws, events), events

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import msgspec
 
 from companion.gamekit import rules
-from companion.games.rallye import layout, race, surprises
+from companion.games.rallye import answers, layout, race, surprises
 from companion.games.rallye.commands import COMMANDS
 from companion.games.rallye.deck import PASSAGE_CARDS, Route, Surprises
 from companion.games.rallye.state import START, State, plain_positions, trimming
@@ -191,11 +191,11 @@ def _busy(state: State, now: int) -> None:
 HANDLERS = {
     "roll": race.roll,
     "place_passage": layout.place_passage,
-    "choose": surprises.choose,
-    "exit": surprises.exit_,
-    "stay": surprises.stay,
-    "cancel": surprises.cancel,
-    "decline": surprises.decline,
+    "choose": answers.choose,
+    "exit": answers.exit_,
+    "stay": answers.stay,
+    "cancel": answers.cancel,
+    "decline": answers.decline,
     "discard": surprises.discard,
     "key": surprises.key,
     "lock": surprises.lock,
