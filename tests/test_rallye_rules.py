@@ -412,7 +412,7 @@ def test_the_cancel_question_is_asked_whether_or_not_the_victim_holds_a_card():
     for s in (state, holding):
         asked, _ = play(s, "roll", dice=[2, 4])
         view = views.public_view(asked)
-        assert view.pending == views.PendingView("cancel", B, "back", 4, [], ["protection"])
+        assert view.pending == views.PendingView("cancel", B, "back", 4, [], ["protection"], seconds=20)
         assert rules.legal(asked, None) == ["decline"] and rules.legal(asked, B) == ["cancel", "decline"]
         assert rules.legal(asked, C) == [] and rules.legal(asked, A) == []
     asked, _ = play(holding, "roll", dice=[2, 4])
@@ -432,9 +432,9 @@ def test_only_the_victim_or_the_table_answers():
         play(asked, "cancel", {"card": "protection"})
     with pytest.raises(IllegalMove, match="wait for their answer"):
         play(asked, "roll")
-    with pytest.raises(IllegalMove, match="does not cancel back"):
+    with pytest.raises(IllegalMove, match="Only a protection card cancels a backward move"):
         play(asked, "cancel", {"card": "shield_oil"}, seat=B)
-    with pytest.raises(IllegalMove, match="You hold no protection card"):
+    with pytest.raises(IllegalMove, match="You do not hold that surprise card"):
         play(replace(asked, hands=((), (), ())), "cancel", {"card": "protection"}, seat=B)
     timed_out, _ = play(asked, "decline")  # the platform's timer answers for the victim
     assert timed_out.places[B] == 2
@@ -452,7 +452,7 @@ def test_a_fourth_card_must_be_laid_or_discarded_before_the_game_goes_on():
     state = top(give(state, A, "key", "lock", "tacks"), "oil_5")
     state, _ = play(state, "roll", dice=[6])
     assert len(state.hands[A]) == 4 and state.places[A] == 0  # waiting before the move
-    assert views.public_view(state).pending == views.PendingView("trim", A)
+    assert views.public_view(state).pending == views.PendingView("trim", A, seconds=60)
     assert rules.legal(state, None) == ["discard"]
     assert rules.legal(state, A) == ["discard", "swap_cards", "lay"]
     assert rules.legal(state, B) == []
@@ -538,7 +538,7 @@ def test_tacks_and_oil_go_on_a_free_card_out_of_turn():
         play(state, "lay", {"card": "tacks", "at": 5}, seat=C)
     with pytest.raises(IllegalMove, match="own phone"):
         play(state, "lay", {"card": "tacks", "at": 6})
-    with pytest.raises(IllegalMove, match="You hold no oil_5 card"):
+    with pytest.raises(IllegalMove, match="You do not hold that surprise card"):
         play(state, "lay", {"card": "oil_5", "at": 6}, seat=C)
 
 

@@ -9,16 +9,23 @@ from companion.games.rallye import commands as c
 from companion.games.rallye.circuit import catch, shift
 from companion.games.rallye.effects import push, settle, targeted, through
 from companion.games.rallye.race import resume
-from companion.games.rallye.state import CANCELS, HAZARDS, State, lasts
+from companion.games.rallye.state import CANCELS, HAZARDS, State, lasts, roll_die
 from companion.games.rallye.surprises import take
 from companion.games.spec import IllegalMove
+from companion.i18n import N_
+
+WRONG_CANCEL = {
+    "back": N_("Only a protection card cancels a backward move: cancel with one, or answer no."),
+    "oil_roll": N_("Only protection or a shield against oil cancels oil: cancel with one, or answer no."),
+    "oil_5": N_("Only protection or a shield against oil cancels oil: cancel with one, or answer no."),
+    "tacks": N_("Only protection or a shield against tacks cancels tacks: cancel with one, or answer no."),
+}
 
 
 def cancel(state: State, seat: int, args: c.Cancel, draws):
     pending = state.pending
     if args.card not in CANCELS[pending.threat]:
-        raise IllegalMove("A {card} card does not cancel {threat}: cancel with {cards}, or answer no.",
-                          card=args.card, threat=pending.threat, cards=" or ".join(CANCELS[pending.threat]))
+        raise IllegalMove(WRONG_CANCEL[pending.threat])
     state = take(state, seat, args.card)
     state = replace(state, pending=None, discard=state.discard + (args.card,))
     events = [{"type": "cancelled", "seat": seat, "threat": pending.threat, "card": args.card}]
@@ -38,8 +45,10 @@ def decline(state: State, seat: int, args: c.Decline, draws):
         state = catch(state, seat, pending.at)
         events.append({"type": "caught", "seat": seat, "position": pending.at})
     else:
-        steps = draws.die(6) if pending.threat == "oil_roll" else 5
-        events.append({"type": "oil", "seat": seat, "steps": steps})
+        steps = 5
+        if pending.threat == "oil_roll":
+            state, steps = roll_die(state, draws, seat, "oil")
+        events.append({"type": "oil", "seat": seat, "steps": steps, "rolled": pending.threat == "oil_roll"})
         state = shift(state, seat, steps, -1, events)
         state = replace(state, hazards=tuple(h for h in state.hazards if h != (pending.at, pending.threat)))
         # (ruling) "Unless I am the last": judged once the oil has sent the player back. The last player

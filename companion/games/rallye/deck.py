@@ -8,7 +8,7 @@ from typing import Annotated
 import msgspec
 
 from companion.gamekit import load_toml
-from companion.gamekit.data import refuse
+from companion.games.spec import IllegalMove
 
 EFFECTS = ("none", "others_back", "all_back", "others_back_me_forward", "ford_4", "ford_5", "one_back",
            "swap_last", "swap_first", "swap_any", "reverse")
@@ -115,25 +115,32 @@ def load_route(text: str, name: str) -> Route:
     data = load_toml(text, RouteFile, name)
     for i, group in enumerate(data.plain):
         if group.effect not in EFFECTS:
-            raise refuse(name, f"plain[{i}].effect", f"unknown effect '{group.effect}': use one of "
-                         f"{', '.join(EFFECTS)}")
+            raise IllegalMove("Data file {name}: key '{key}': unknown effect '{effect}': use one of "
+                              "{effects}.", name=name, key=f"plain[{i}].effect", effect=group.effect,
+                              effects=", ".join(EFFECTS))
     plain = tuple(Plain(g.effect, g.surprise) for g in data.plain for _ in range(g.count))
     if len(plain) != PLAIN_CARDS:
-        raise refuse(name, "plain", f"{len(plain)} plain cards: the deck has {PLAIN_CARDS}; make the "
-                     "counts add up to it")
+        raise IllegalMove("Data file {name}: key '{key}': {count} plain cards: the deck has {expected}; make "
+                          "the counts add up to it.", name=name, key="plain", count=len(plain),
+                          expected=PLAIN_CARDS)
     if len(data.passages) != PASSAGE_CARDS:
-        raise refuse(name, "passages", f"{len(data.passages)} passage cards: the deck has {PASSAGE_CARDS}")
+        raise IllegalMove("Data file {name}: key '{key}': {count} passage cards: the deck has "
+                          "{expected}; list each of them.", name=name, key="passages",
+                          count=len(data.passages), expected=PASSAGE_CARDS)
     for i, passage in enumerate(data.passages):
         if passage.kind not in PASSAGE_KINDS:
-            raise refuse(name, f"passages[{i}].kind", f"unknown kind '{passage.kind}': use entrance or exit")
+            raise IllegalMove("Data file {name}: key '{key}': unknown kind '{kind}': use entrance or exit.",
+                              name=name, key=f"passages[{i}].kind", kind=passage.kind)
         if not 1 <= passage.padlocks <= MAX_PADLOCKS:
-            raise refuse(name, f"passages[{i}].padlocks", f"{passage.padlocks} padlocks: a passage has 1 to "
-                         f"{MAX_PADLOCKS}")
+            raise IllegalMove("Data file {name}: key '{key}': {count} padlocks: a passage has 1 to {most}.",
+                              name=name, key=f"passages[{i}].padlocks", count=passage.padlocks,
+                              most=MAX_PADLOCKS)
     for kind in PASSAGE_KINDS:
         count = sum(p.kind == kind for p in data.passages)
         if count != PER_KIND:
-            raise refuse(name, "passages", f"{count} cards of kind {kind}: the deck has {PER_KIND} "
-                         f"entrances and {PER_KIND} exits")
+            raise IllegalMove("Data file {name}: key '{key}': {count} cards of kind {kind}: the deck has "
+                              "{each} entrances and {each} exits.", name=name, key="passages", count=count,
+                              kind=kind, each=PER_KIND)
     passages = tuple(Passage(p.kind, p.padlocks) for p in data.passages)
     return Route(plain, passages, data.start.surprise, data.reconstructed)
 
@@ -143,6 +150,7 @@ def load_surprises(text: str, name: str) -> Surprises:
     data = load_toml(text, SurpriseFile, name)
     cards = tuple(kind for kind in SURPRISES for _ in range(getattr(data.cards, kind)))
     if len(cards) != SURPRISE_CARDS:
-        raise refuse(name, "cards", f"{len(cards)} surprise cards: the deck has {SURPRISE_CARDS}; make "
-                     "the counts add up to it")
+        raise IllegalMove("Data file {name}: key '{key}': {count} surprise cards: the deck has "
+                          "{expected}; make the counts add up to it.", name=name, key="cards",
+                          count=len(cards), expected=SURPRISE_CARDS)
     return Surprises(cards, data.reconstructed)

@@ -18,6 +18,7 @@ from companion.games.rallye.state import (
     open_exits,
     passage_of,
     pawns_at,
+    roll_die,
 )
 
 STATUS_EFFECTS = ("ford_4", "ford_5", "reverse")
@@ -158,7 +159,7 @@ def effect(state: State, draws, events: list[dict], seat: int, name: str, at: in
         return replace(state, status=put(state.status, seat, name))
     others = clockwise(state, seat)[1:]
     if name in ROLLED_BACK:
-        die = draws.die(6)
+        state, die = roll_die(state, draws, seat, "effect")
         events.append({"type": "effect_roll", "seat": seat, "die": die})
         if name == "one_back":  # (ruling) rolled first, then the player chosen, in the card's order
             return target(state, seat, name, die, others, at, surprise, events)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.games.rallye.deck import PASSAGE_CARDS, PLAIN_CARDS, Route
-from companion.games.rallye.state import State, is_plain
+from companion.games.rallye.state import State, is_plain, roll_die
 from companion.games.spec import IllegalMove
 
 MIN_PLAIN, MAX_PLAIN = 10, PLAIN_CARDS
@@ -43,7 +43,7 @@ def place(state: State, named: int, draws, events: list[dict]) -> State:
     if not is_plain(state, named):
         raise IllegalMove("Name a route card of the circuit for the passage, from 1 to {last}: not the start "
                           "line and not a passage card.", last=len(state.circuit) - 1)
-    die = draws.die(6)
+    state, die = roll_die(state, draws, placer(state), "placement")
     index = counted(state.row, die)
     passage = state.row[index]
     circuit = state.circuit[:named] + (PLAIN_CARDS + passage,) + state.circuit[named + 1:] \

@@ -8,7 +8,7 @@ from companion.gamekit import put
 from companion.games.rallye import effects
 from companion.games.rallye.circuit import free_tacks
 from companion.games.rallye.effects import passed_ford
-from companion.games.rallye.state import State, clockwise, lasts, nearest, trimming
+from companion.games.rallye.state import State, clockwise, lasts, nearest, roll_die, trimming
 
 
 def end_turn(state: State, draws, events: list[dict], seat: int) -> State:
@@ -48,7 +48,7 @@ def roll(state: State, seat: int, args, draws) -> tuple[State, list[dict]]:
         return run(replace(state, agenda=(("end_turn", seat),)), draws, events), events
     if status == "tacks":  # the 3rd turn: the tacks are discarded as the player sets off
         state = free_tacks(state, state.places[seat], events)
-    die = draws.die(6)
+    state, die = roll_die(state, draws, seat, "turn")
     events.append({"type": "rolled", "seat": seat, "die": die})
     tasks: list[tuple] = []
     if die == 6:

@@ -39,6 +39,10 @@ class RallyeOptions(msgspec.Struct, forbid_unknown_fields=True):
         "Fords need exactly 4 or 5 (not 4 or more, 5 or more)"))] = False
     backward_stop: Annotated[bool, msgspec.Meta(title=N_(
         "Backward moves stop at the start line"))] = False
+    answer_seconds: Annotated[int, msgspec.Meta(ge=2, le=120, title=N_(
+        "Seconds to answer whether to cancel a threat (then the answer is no)"))] = 20
+    discard_seconds: Annotated[int, msgspec.Meta(ge=5, le=600, title=N_(
+        "Seconds to lay or discard a fourth surprise card (then the newest is discarded)"))] = 60
 
 
 def setup(options: RallyeOptions, draws, data: Mapping[str, Any]) -> State:
@@ -63,7 +67,7 @@ def setup(options: RallyeOptions, draws, data: Mapping[str, Any]) -> State:
         pile=pile[seats * HAND:], discard=(),
         hands=tuple(pile[i * HAND:(i + 1) * HAND] for i in range(seats)), places=(0,) * seats,
         laps=(0,) * seats, status=("",) * seats, blocked=(0,) * seats, first=options.first,
-        turn=options.first)
+        turn=options.first, answer_seconds=options.answer_seconds, discard_seconds=options.discard_seconds)
     return layout.auto_place(state, draws, []) if options.auto_passages else state
 
 
@@ -78,6 +82,19 @@ def actor(state: State) -> int | None:
     if trim is not None:
         return trim
     return state.pending.seat if state.pending else state.turn
+
+
+def deadline(state: State) -> tuple[float, Command] | None:
+    """What the table answers itself when a window closes: "no" to a cancel question, the newest card
+    discarded from a hand over 3. Choices (a player, an exit) wait for their player: no default."""
+    # Public facts only: the window is the same whether or not the seat asked holds a card that cancels.
+    if state.phase != "race":
+        return None
+    if trimming(state) is not None:
+        return state.discard_seconds, Command("discard")
+    if state.pending is not None and state.pending.kind == "cancel":
+        return state.answer_seconds, Command("decline")
+    return None
 
 
 def may_play_cards(state: State, seat: int | None) -> bool:
@@ -181,8 +198,8 @@ def _busy(state: State, now: int) -> None:
                           "discard one first.", player=now + 1)
     kind = state.pending.kind
     if kind == "cancel":
-        raise IllegalMove("Player {player} is asked whether to cancel {threat}: wait for their answer.",
-                          player=now + 1, threat=state.pending.threat)
+        raise IllegalMove("Player {player} is asked whether to cancel a threat: wait for their answer.",
+                          player=now + 1)
     if kind == "target":
         raise IllegalMove("Player {player} must first choose a player.", player=now + 1)
     raise IllegalMove("Player {player} must first choose the passage's exit.", player=now + 1)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from companion.games.rallye.deck import PLAIN_CARDS, Route
 
@@ -76,7 +76,16 @@ class State:
     agenda: tuple[tuple, ...] = ()  # the steps left of an effect being resolved
     last_roll: tuple[int, int] | None = None  # (seat, die)
     last_effect: tuple[int, int, str, bool] | None = None  # (seat, position, effect, surprise)
+    last_die: tuple[int, int, str] | None = None  # (seat, face, why): the LED die, whatever rolled it
     moves: int = 0
+    answer_seconds: int = 20  # the answer window: then the table answers no (decline)
+    discard_seconds: int = 60  # a hand over 3: then the table discards the newest card
+
+
+def roll_die(state: State, draws, seat: int, why: str) -> tuple[State, int]:
+    """One roll of the die, kept for the LED die: the turn's, an effect's, the oil's or a placement's."""
+    die = draws.die(6)
+    return replace(state, last_die=(seat, die, why)), die
 
 
 def passage_of(state: State, position: int) -> int | None:

@@ -49,7 +49,7 @@ def lay_targets(state: State) -> list[int]:
 def take(state: State, seat: int, card: str) -> State:
     """`card` leaves `seat`'s hand (the refusal goes only to that seat: it is about its own hand)."""
     if card not in state.hands[seat]:
-        raise IllegalMove("You hold no {card} card: play a card from your hand.", card=card)
+        raise IllegalMove("You do not hold that surprise card: play one from your hand.")
     return replace(state, hands=put(state.hands, seat, without(state.hands[seat], card)))
 
 

@@ -63,6 +63,7 @@ class PendingView(msgspec.Struct):
     choices: list[int] = []
     cards: list[str] = []
     optional: bool = False
+    seconds: int = 0  # the window before the table answers itself (cancel: no; trim: the newest card)
 
 
 class RollView(msgspec.Struct):
@@ -70,6 +71,14 @@ class RollView(msgspec.Struct):
 
     seat: int
     die: int
+
+
+class DieView(msgspec.Struct):
+    """The last die rolled, whatever rolled it (turn, effect, oil, placement): the LED die holds it."""
+
+    seat: int
+    face: int
+    why: str
 
 
 class EffectView(msgspec.Struct):
@@ -94,6 +103,7 @@ class PublicView(msgspec.Struct):
     pawns: list[PawnView]
     pending: PendingView | None
     last_roll: RollView | None
+    die: DieView | None
     last_effect: EffectView | None
     ranking: list[int]
     pile: int
@@ -143,12 +153,13 @@ def _pending(state: State) -> PendingView | None:
         return PendingView("place", placer(state))
     trim = trimming(state)
     if trim is not None:
-        return PendingView("trim", trim)
+        return PendingView("trim", trim, seconds=state.discard_seconds)
     p = state.pending
     if p is None:
         return None
     cards = list(CANCELS[p.threat]) if p.kind == "cancel" else []
-    return PendingView(p.kind, p.seat, p.threat, p.amount, list(p.choices), cards, p.optional)
+    seconds = state.answer_seconds if p.kind == "cancel" else 0
+    return PendingView(p.kind, p.seat, p.threat, p.amount, list(p.choices), cards, p.optional, seconds)
 
 
 def public_view(state: State) -> PublicView:
@@ -160,6 +171,7 @@ def public_view(state: State) -> PublicView:
         row=[PassageView(state.route.passages[i].kind, state.route.passages[i].padlocks) for i in state.row],
         pawns=pawns, pending=_pending(state),
         last_roll=RollView(*state.last_roll) if state.last_roll else None,
+        die=DieView(*state.last_die) if state.last_die else None,
         last_effect=EffectView(*state.last_effect) if state.last_effect else None,
         ranking=list(state.ranking), pile=len(state.pile), discard=len(state.discard),
         legal=legal(state, None), ford_exact=state.ford_exact, backward_stop=state.backward_stop,
