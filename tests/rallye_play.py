@@ -7,6 +7,8 @@ from collections.abc import Callable
 from functools import cache
 from importlib.resources import files
 
+import msgspec
+
 from companion.games.rallye import deck, rules, views
 from companion.games.rallye.state import plain_positions
 from companion.games.spec import Command
@@ -119,3 +121,25 @@ def play_out(state, choose: Callable[[int], int], draws, limit: int = 20000,
         if each is not None:
             each(before, state, command, events)
     raise AssertionError(f"the rally did not end in {limit} commands")
+
+
+def record(store, options: dict, seed: int, until: Callable[[rules.State], bool],
+           limit: int = 500) -> rules.State:
+    """A rally written into `store` command by command, with the draws each took, as the table would have
+    recorded it, until `until(state)`: the plain way on each time (roll, no, the newest card, the first
+    choice). Returns the last state; a table started on `store` replays to it."""
+    texts = {key: {"name": f"{key}.toml", "text": FOLDER.joinpath(f"{key}.toml").read_text(encoding="utf-8")}
+             for key in ("route", "surprises")}
+    draws = SeededDraws(seed)
+    chosen = rules.RallyeOptions(**options)
+    state = rules.setup(chosen, draws, data())
+    store.append("new_game", None, {"game": "rallye", "options": msgspec.to_builtins(chosen), "data": texts},
+                 draws.taken)
+    for step in range(limit):
+        if until(state):
+            return state
+        command = groups(state)[0][0]
+        draws = SeededDraws(seed * 1000 + step)
+        state, _ = rules.apply(state, command, draws)
+        store.append(command.kind, command.seat, dict(command.args), draws.taken)
+    raise AssertionError(f"not reached in {limit} commands")

@@ -10,12 +10,17 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from daemon_process import free_port
 from device_input import HANDLED, Device
 from PIL import Image
+from polling import wait_for
 from rallye_play import SeededDraws, new_game, play, play_out
 from test_panels import assert_fits, assert_qr
 from test_rallye_rules import A, B, C, D, at, give, opened, top, track
+from webfixtures import post_json
 
+from companion.config import Config
+from companion.daemon import Companion
 from companion.devices.panels import PANELS, panel
 from companion.games.rallye import SPEC, controls, rules, views
 from companion.games.rallye.names import CARD_NAMES, EFFECT_NAMES, ICONS, STATUSES
@@ -321,6 +326,71 @@ def test_the_frames_say_what_to_press_and_who_is_held_back():
     texts = " ".join(_texts(screens()["placing"][0], entry={"flow": "place", "card": 17}))
     assert "Card 17 (A/B: \u22121/+1, C/D: +6/\u22126); ROLL places it." in texts
     assert CARD_NAMES and B and C and D and E and F
+
+
+# --- a full game through the mock buttons, and surprise cards from the seats' phones -------------------
+@pytest.fixture
+def table_device(tmp_path):
+    options = {"players": 3, "route_cards": 12, "laps": 1, "answer_seconds": 120, "discard_seconds": 600}
+    config = Config(state_dir=str(tmp_path), host="127.0.0.1", port=free_port(), url="http://table.local/",
+                    game="rallye", options={"rallye": options})
+    running = Companion(config, simulate=True).start()
+    wait_for(lambda: running.table.latest.game == "rallye")
+    yield running
+    running.stop()
+
+
+def press(device, key: str) -> None:
+    device.board.press(key).join(5)
+
+
+def phone(device, seat: int, kind: str, args: dict) -> None:
+    status, body = post_json(device.config.port, "/api/command", {"kind": kind, "args": args},
+                             {"X-Seat-Token": device.table.seat_token(seat)})
+    assert status == 200, body
+
+
+@pytest.mark.slow
+def test_a_full_game_through_the_buttons_with_surprise_cards_from_the_phones(table_device):
+    device = table_device
+    rng = random.Random(4)
+    done: dict[str, int] = {}
+    for _ in range(800):
+        latest = device.table.latest
+        view = latest.public
+        if view["phase"] == "over":
+            break
+        version = device.table.version
+        pending = view["pending"]
+        kind = pending["kind"] if pending else "race"
+        privates = {s: latest.private(s) for s in range(3)}
+        cancels = [p for p in privates.get(pending and pending["seat"], {}).get("plays", [])
+                   if p["command"] == "cancel"] if kind == "cancel" else []
+        laid = [(s, p) for s in range(3) for p in privates[s]["plays"] if p["command"] == "lay"]
+        if kind == "place":
+            press(device, rng.choice("abcd"))  # move the mark, then the device rolls for the passage
+            wait_for(lambda: device.table.latest.entry is not None)
+            press(device, "roll")
+        elif cancels:  # the victim's phone cancels; the device can only answer no
+            phone(device, pending["seat"], "cancel", {"card": cancels[0]["card"]})
+        elif kind in ("cancel", "trim"):
+            press(device, "a")
+        elif kind in ("target", "exit"):
+            press(device, rng.choice("abc"[:len(controls.choices(view))]))
+        elif laid and rng.random() < 0.3:  # a surprise card from a phone, in turn or not
+            seat, play = rng.choice(laid)
+            phone(device, seat, "lay", {"card": play["card"], "at": rng.choice(play["targets"])})
+            kind = "lay"
+        else:
+            press(device, "roll")
+            wait_for(lambda v=version: device.table.version > v)
+            wait_for(lambda: device.board.dice.faces[:1] == controls.dice_shown(device.table.latest.public))
+        wait_for(lambda v=version: device.table.version > v)
+        done[kind] = done.get(kind, 0) + 1
+    view = device.table.latest.public
+    assert view["phase"] == "over" and sorted(view["ranking"]) == [0, 1, 2]
+    assert {"place", "race", "cancel"} <= set(done) and done["race"] >= 6, done
+    wait_for(lambda: device.display.png)
 
 
 # --- the committed frames (docs/frames) ---------------------------------------------------------------
