@@ -138,8 +138,10 @@ def record(store, options: dict, seed: int, until: Callable[[rules.State], bool]
     for step in range(limit):
         if until(state):
             return state
+        if rules.over(state):
+            break
         command = groups(state)[0][0]
         draws = SeededDraws(seed * 1000 + step)
         state, _ = rules.apply(state, command, draws)
         store.append(command.kind, command.seat, dict(command.args), draws.taken)
-    raise AssertionError(f"not reached in {limit} commands")
+    raise AssertionError(f"not reached in {limit} commands, or before the rally ended")

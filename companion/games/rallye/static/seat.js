@@ -52,7 +52,8 @@ Companion.seats.rallye = {
     const ask = root.querySelector("#rallye-ask");
     ask.hidden = asked !== "cancel";
     if (asked === "cancel") {
-      root.querySelector("#rallye-ask-text").textContent = fill(s.ask, { threat: g.threats[pending.threat] });
+      const question = fill(s.ask, { threat: g.threats[pending.threat] });
+      root.querySelector("#rallye-ask-text").textContent = question.charAt(0).toUpperCase() + question.slice(1);
       const cancels = plays.filter((p) => p.command === "cancel");
       root.querySelector("#rallye-ask-none").hidden = cancels.length > 0;
       root.querySelector("#rallye-ask-none").textContent = s.ask_none;
