@@ -56,6 +56,8 @@ def page(entry: Entry | None) -> int:
 
 def step(entry: Entry | None, key: str, view: dict) -> tuple[Entry | None, Command | None]:
     """(input in progress, key, public view) -> (input in progress, command or None)."""
+    # (ruling) With buttons only, a cancel question is asked on the e-ink and A answers no: a card that
+    # cancels can come only from the victim's phone, as the device never sees a hand.
     pending = view["pending"]
     if view["phase"] == "over" or pending is None and view["phase"] != "race":
         return entry, None

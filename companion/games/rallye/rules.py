@@ -87,7 +87,9 @@ def actor(state: State) -> int | None:
 def deadline(state: State) -> tuple[float, Command] | None:
     """What the table answers itself when a window closes: "no" to a cancel question, the newest card
     discarded from a hand over 3. Choices (a player, an exit) wait for their player: no default."""
-    # Public facts only: the window is the same whether or not the seat asked holds a card that cancels.
+    # (ruling) A cancel question closes with "no" after the answer window (20 s by default), a hand over 3
+    # with its newest card discarded (after 60 s): the defaults the rulebook's "unless I discard a shield"
+    # implies. Public facts only: the window is the same whether or not the seat asked holds a card.
     if state.phase != "race":
         return None
     if trimming(state) is not None:
