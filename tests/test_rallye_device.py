@@ -254,13 +254,15 @@ def test_the_table_answers_no_and_discards_the_newest_once_a_window_closes():
 
 
 # --- the e-ink frames ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("lang", ["fr", "en"])
-@pytest.mark.parametrize("label", list(screens()))
-def test_every_frame_fits_every_panel_and_keeps_the_join_code(label, lang):
+QUICK = ("impression-7.3", "what-red", "phat-red")  # one panel of each layout, for the quick lane
+
+
+def check_frame(label: str, lang: str, panels: list[str]) -> None:
     view, entry = screens()[label]
     _ = translator(lang, "rallye")
     info = TableInfo(URL, "K7QF", NAMES[:view["players"]], entry)
-    for name, model in PANELS.items():
+    for name in panels:
+        model = PANELS[name]
         canvas = render("rallye", view, model, lang, info)
         where = f"{label} ({lang}) on {name}"
         assert canvas.size == model.size
@@ -274,6 +276,18 @@ def test_every_frame_fits_every_panel_and_keeps_the_join_code(label, lang):
         if model.size[1] >= 200:
             cut = [e.label for e in texts if e.shortened]
             assert not cut, f"{where}: shortened {cut}"
+
+
+@pytest.mark.parametrize("label", list(screens()))
+def test_every_frame_fits_the_three_layouts(label):
+    check_frame(label, "fr", list(QUICK))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("label", list(screens()))
+def test_every_frame_fits_every_panel_and_keeps_the_join_code(label, lang):
+    check_frame(label, lang, list(PANELS))
 
 
 def _texts(view: dict, lang: str = "en", entry=None, model: str = "impression-7.3") -> list[str]:

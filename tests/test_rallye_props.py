@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import replace
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rallye_play import SeededDraws, data, play_out
@@ -127,6 +128,7 @@ def check_secrets(state: rules.State) -> None:
         same_for(state, other, [None, *(s for s in range(state.players) if s != seat)])
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=80, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.data_too_large])
 @given(st.data())
@@ -151,6 +153,7 @@ def test_random_legal_play_ends_and_keeps_the_rules(choices):
     assert steps.count("roll") >= 1
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=30)
 @given(st.data())
 def test_nothing_shown_depends_on_hidden_faces_from_the_first_command(choices):
