@@ -1,4 +1,5 @@
-"""Both Crazy Races keep their secrets: one seat's hidden values change nothing anyone else is shown.
+"""The games keep their secrets: one seat's hidden values change nothing anyone else is shown, and the table's
+own secrets (Le rallye hasardeux's face-down route cards and surprise pile) change nothing anyone is shown.
 
 Secret values here are small integers (a driver card, a bet's target places, a section length), so they
 cannot be searched for in the outputs the way tests/test_secret_sweep.py searches for its fake game's
@@ -18,6 +19,9 @@ state and its twin:
   same for both);
 - the e-ink frame, in French and in English.
 X's own private view must differ, or the twin hid nothing and the check could not fail.
+
+The table's own secret is owned by no reader: a twin that differs only in it must give every output of every
+reader the same, and the secret itself must differ between the two (asserted), so the check can fail.
 """
 
 from __future__ import annotations
@@ -36,6 +40,9 @@ from gewalt_play import play_out
 from gewalt_play import start as gewalt_start
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rallye_play import SeededDraws as RallyeDraws
+from rallye_play import data as rallye_data
+from rallye_play import play_out as rallye_play_out
 from schacht_play import SeededDraws as SchachtDraws
 from schacht_play import private_view
 from schacht_play import random_command as schacht_command
@@ -49,6 +56,10 @@ from companion.games.gewalt import commands as gewalt_commands
 from companion.games.gewalt import data as gewalt_data
 from companion.games.gewalt import rules as gewalt_rules
 from companion.games.gewalt.rules import Deck
+from companion.games.rallye import commands as rallye_commands
+from companion.games.rallye import deck as rallye_deck
+from companion.games.rallye import rules as rallye_rules
+from companion.games.rallye import state as rallye_state
 from companion.games.schacht import commands as schacht_commands
 from companion.games.schacht import rules as schacht_rules
 from companion.games.schacht.rules import Placement
@@ -148,12 +159,13 @@ def random_value(info, rng: random.Random):
     raise TypeError(f"no random value for {info}")
 
 
-def probes(name: str, state, owner: int, rng: random.Random) -> list[Command]:
+def probes(name: str, state, owner: int | None, rng: random.Random) -> list[Command]:
     """Commands of the seats other than `owner`, every kind with random args; the table's too, unless it
-    would act for `owner` (the device sends for whoever's turn it is)."""
+    would act for `owner` (the device sends for whoever's turn it is). No owner (the table's own secret):
+    every seat's and the table's."""
     game = GAMES[name]
     senders = [s for s in range(state.players) if s != owner]
-    if game.actor(state) != owner:
+    if owner is None or game.actor(state) != owner:
         senders.append(None)
     return [Command(kind, random_value(msgspec.inspect.type_info(schema), rng), sender)
             for sender in senders for kind, schema in game.commands.items()]
@@ -182,7 +194,8 @@ def outputs(name: str, options: dict, state, presses: list[str], commands: list[
     update = Update(7, name, public, session=session, seats=())
     others = [s for s in range(players) if s != others_of]
     out: dict[tuple[str, int | None], object] = {("public view", None): public,
-                                                 ("legal moves", None): spec.legal(state, None)}
+                                                 ("legal moves", None): spec.legal(state, None),
+                                                 ("the table's default, when", None): spec.deadline(state)}
     for seat in range(players):
         out[("private view", seat)] = spec.private_json(state, seat)
     for seat in others:
@@ -200,17 +213,25 @@ def outputs(name: str, options: dict, state, presses: list[str], commands: list[
     return out
 
 
-def leaks(name: str, options: dict, state, twin, seat: int, rng: random.Random,
+def leaks(name: str, options: dict, state, twin, seat: int | None, rng: random.Random,
           frames: bool = True) -> list[str]:
-    """The outputs seat `seat` does not own that differ between `state` and its `twin` (none, if kept)."""
+    """The outputs seat `seat` does not own that differ between `state` and its `twin` (none, if kept).
+
+    `seat` None: the twin differs in the table's own secret, which no reader owns, so every output counts.
+    """
     presses = [rng.choice(KEYS) for _ in range(rng.randrange(2, 14))]
     commands = probes(name, state, seat, rng)
     real = outputs(name, options, state, presses, commands, frames=frames)
     other = outputs(name, options, twin, presses, commands, others_of=seat, frames=frames)
-    assert real[("private view", seat)] != other[("private view", seat)], \
-        f"the twin changed nothing seat {seat} sees: the check could not fail"
+    if seat is None:
+        assert GAMES[name].hidden(state) != GAMES[name].hidden(twin), \
+            "the twin changed nothing of the table's secret: the check could not fail"
+    else:
+        assert real[("private view", seat)] != other[("private view", seat)], \
+            f"the twin changed nothing seat {seat} sees: the check could not fail"
     return [f"{what} (seat {owner})" if owner is not None else what
-            for (what, owner), value in other.items() if owner != seat and real[(what, owner)] != value]
+            for (what, owner), value in other.items()
+            if (seat is None or owner != seat) and real[(what, owner)] != value]
 
 
 # --- Crazy Race (Gewalt): bets, section and action hands ------------------------------------------------
@@ -355,7 +376,79 @@ def schacht_moment(state) -> str:
     return state.phase
 
 
-# --- the check, for either game --------------------------------------------------------------------------
+# --- Le rallye hasardeux: the hands, and the table's own face-down route cards and surprise pile ----------
+def rallye_moment(state) -> str:
+    if state.phase in ("placing", "over"):
+        return state.phase
+    if rallye_state.trimming(state) is not None:
+        return "a hand over 3"
+    if state.pending is not None:
+        return "cancel window" if state.pending.kind == "cancel" else "a choice"
+    return "a player home, the race goes on" if state.ranking else "racing"
+
+
+def rallye_twin(state, seat: int, rng: random.Random):
+    """`state` with some of `seat`'s surprise cards traded with face-down ones of the pile (other types), so
+    every count the table sees stays the same; None if the hand is empty or the pile has nothing else."""
+    hand = state.hands[seat]
+    if not hand:
+        return None
+    for _ in range(30):
+        new_hand, pile = list(hand), list(state.pile)
+        order = list(range(len(hand)))
+        rng.shuffle(order)
+        for n, i in enumerate(order):
+            choices = [j for j, card in enumerate(pile) if card != new_hand[i]]
+            if choices and (n == 0 or rng.random() < 0.5):
+                j = rng.choice(choices)
+                new_hand[i], pile[j] = pile[j], new_hand[i]
+        if new_hand != list(hand):
+            return replace(state, hands=put(state.hands, seat, tuple(new_hand)), pile=tuple(pile))
+    return None
+
+
+def rallye_hidden(state) -> tuple:
+    """The table's own secret: the face of each face-down route card by position, and the pile in order."""
+    faces = tuple((p, state.route.plain[state.circuit[p]]) for p in rallye_state.plain_positions(state)
+                  if not state.face_up[p])
+    return faces, state.pile
+
+
+def rallye_table_twin(state, rng: random.Random):
+    """`state` with the face-down route cards dealt again (with the cards left in the box) and the pile
+    shuffled again: faces and order differ wherever they can; None when there is nothing hidden at all."""
+    hidden = [p for p in rallye_state.plain_positions(state) if not state.face_up[p]]
+    boxed = [c for c in state.spare if c < rallye_deck.PLAIN_CARDS]
+    ids = [state.circuit[p] for p in hidden] + boxed
+    faces = {state.route.plain[c] for c in ids}
+    may_differ = (bool(hidden) and len(faces) > 1, len(set(state.pile)) > 1)
+    if not any(may_differ):
+        return None
+    for _ in range(60):
+        rng.shuffle(ids)
+        circuit = list(state.circuit)
+        for p, card in zip(hidden, ids, strict=False):
+            circuit[p] = card
+        spare = tuple(ids[len(hidden):]) + tuple(c for c in state.spare if c >= rallye_deck.PLAIN_CARDS)
+        twin = replace(state, circuit=tuple(circuit), spare=spare,
+                       pile=tuple(rng.sample(state.pile, len(state.pile))))
+        real, other = rallye_hidden(state), rallye_hidden(twin)
+        if all(real[i] != other[i] for i in range(2) if may_differ[i]):
+            return twin
+    raise AssertionError("no twin of the table's secret in 60 draws")
+
+
+def rallye_game(options: dict, seed: int) -> list[tuple[object, dict]]:
+    """Every state of one random legal rally."""
+    rng, draws = random.Random(seed), RallyeDraws(seed)
+    state = rallye_rules.setup(msgspec.convert(options, rallye_rules.RallyeOptions), draws, rallye_data())
+    states = [(state, {})]
+    rallye_play_out(state, lambda n: rng.randrange(n) if n > 1 else 0, draws,
+                    each=lambda before, after, command, events: states.append((after, {})))
+    return states
+
+
+# --- the check, for every game --------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Game:
     name: str
@@ -364,6 +457,8 @@ class Game:
     actor: Callable  # state -> the seat the table's own commands act for
     commands: dict  # kind -> msgspec Struct of its args
     draws: Callable  # () -> draws, the same sequence each time
+    table_twin: Callable | None = None  # (state, rng) -> a twin differing only in the table's own secret
+    hidden: Callable | None = None  # state -> the table's own secret (the twin's must differ)
 
 
 GAMES = {
@@ -372,6 +467,9 @@ GAMES = {
     "schacht": Game("schacht", schacht_moment, lambda state, seat, rng, history: schacht_twin(
         state, seat, rng, history["took"][seat], history["kept"][seat]),
         schacht_rules.actor, schacht_commands.COMMANDS, lambda: SchachtDraws(random.Random(0))),
+    "rallye": Game("rallye", rallye_moment, lambda state, seat, rng, history: rallye_twin(state, seat, rng),
+                   rallye_rules.actor, rallye_commands.COMMANDS, lambda: RallyeDraws(0), rallye_table_twin,
+                   rallye_hidden),
 }
 
 
@@ -390,6 +488,7 @@ class Checked:
 
     twins: Counter = field(default_factory=Counter)
     none: Counter = field(default_factory=Counter)
+    table: Counter = field(default_factory=Counter)  # twins of the table's own secret compared, per moment
 
 
 def check_game(name: str, options: dict, record: list, rng: random.Random, frames_at: int = 2) -> Checked:
@@ -407,6 +506,11 @@ def check_game(name: str, options: dict, record: list, rng: random.Random, frame
             found = leaks(name, options, state, twin, seat, rng, frames=index in framed)
             assert not found, f"seat {seat}'s secrets reach {found} ({game.moment(state)}, move {index})"
             done.twins[game.moment(state)] += 1
+        twin = game.table_twin(state, rng) if game.table_twin else None
+        if twin is not None:
+            found = leaks(name, options, state, twin, None, rng, frames=index in framed)
+            assert not found, f"the table's own secret reaches {found} ({game.moment(state)}, move {index})"
+            done.table[game.moment(state)] += 1
     return done
 
 
@@ -438,12 +542,32 @@ def test_schacht_no_seat_sees_anothers_hand_face_down_cards_or_take_back(players
     assert sum(done.twins.values()) >= players * 2 and len(done.twins) >= 3, done
 
 
-def test_the_stops_reach_every_moment_of_both_games():
+RALLYE_VARIANTS = ("auto_passages", "ford_exact", "backward_stop")
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**32 - 1), route_cards=st.sampled_from([10, 16]),
+       variants=st.fixed_dictionaries({v: st.booleans() for v in RALLYE_VARIANTS}))
+def test_rallye_nobody_sees_a_face_down_card_the_pile_or_anothers_hand(players, seed, route_cards, variants):
+    options = {"players": players, "route_cards": route_cards, "laps": 1, **variants}
+    record = rallye_game(options, seed)
+    done = check_game("rallye", options, record, random.Random(seed))
+    # the table's secret is compared at every stop but the very end (by then the pile may be empty and every
+    # card turned, yet a face-down card or two nearly always remain): at least once per moment met
+    assert sum(done.table.values()) >= len(done.table) >= 3, done
+    assert sum(done.twins.values()) >= players, done
+
+
+def test_the_stops_reach_every_moment_of_every_game():
     """Random play goes through every phase, so the stops (one per phase met) check each of them."""
-    met = {"gewalt": set(), "schacht": set()}
+    met = {"gewalt": set(), "schacht": set(), "rallye": set()}
     for seed in range(6):
         met["gewalt"] |= {gewalt_moment(s) for s, _ in gewalt_game(3 + seed % 3, seed % 2 == 0, seed)}
         met["schacht"] |= {schacht_moment(s) for s, _ in schacht_game(3 + seed % 2, {}, seed)}
+        options = {"players": 2 + seed % 5, "route_cards": 10, "laps": 1}
+        met["rallye"] |= {rallye_moment(s) for s, _ in rallye_game(options, seed)}
     assert met["gewalt"] == {"racing", "attack waiting for an answer", "a pawn home, the race goes on",
                              "over"}
     assert met["schacht"] == {"bid", "decide", "takeback", "review", "over"}
+    assert met["rallye"] == {"placing", "racing", "cancel window", "a choice", "a hand over 3",
+                             "a player home, the race goes on", "over"}

@@ -1,0 +1,236 @@
+"""Rules of Le rallye hasardeux: options, setup, who acts, the legal commands, and `apply`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Annotated, Any
+
+import msgspec
+
+from companion.gamekit import rules
+from companion.games.rallye import answers, layout, race, surprises
+from companion.games.rallye.commands import COMMANDS
+from companion.games.rallye.deck import PASSAGE_CARDS, Route, Surprises
+from companion.games.rallye.state import START, State, plain_positions, trimming
+from companion.games.spec import Command, IllegalMove
+from companion.i18n import N_
+
+HAND = 2  # surprise cards dealt to each player
+CARD_PLAYS = ("key", "lock", "access", "swap_cards", "lay")
+ANSWERS = {"cancel": ("cancel", "decline"), "target": ("choose",), "exit": ("exit", "stay")}
+
+
+class RallyeOptions(msgspec.Struct, forbid_unknown_fields=True):
+    """Setup options: players, the circuit's length, laps, the first player and the rulings' variants.
+
+    `first` is the seat of "the last player to have crossed a snail", chosen by the host.
+    """
+
+    players: Annotated[int, msgspec.Meta(ge=2, le=6, title=N_("Players"))] = 4
+    route_cards: Annotated[int, msgspec.Meta(ge=layout.MIN_PLAIN, le=layout.MAX_PLAIN, title=N_(
+        "Route cards on the circuit (10-15: 2 passages, 16-30: 4, 31-40: 6)"))] = 30
+    laps: Annotated[int, msgspec.Meta(ge=1, le=4, title=N_("Laps to win"))] = 4
+    first: Annotated[int, msgspec.Meta(ge=0, le=5, title=N_(
+        "First player (seat 0-5): the last to have crossed a snail"))] = 0
+    auto_passages: Annotated[bool, msgspec.Meta(title=N_(
+        "The device picks the cards the passages replace"))] = False
+    ford_exact: Annotated[bool, msgspec.Meta(title=N_(
+        "Fords need exactly 4 or 5 (not 4 or more, 5 or more)"))] = False
+    backward_stop: Annotated[bool, msgspec.Meta(title=N_(
+        "Backward moves stop at the start line"))] = False
+    answer_seconds: Annotated[int, msgspec.Meta(ge=2, le=120, title=N_(
+        "Seconds to answer whether to cancel a threat (then the answer is no)"))] = 20
+    discard_seconds: Annotated[int, msgspec.Meta(ge=5, le=600, title=N_(
+        "Seconds to lay or discard a fourth surprise card (then the newest is discarded)"))] = 60
+
+
+def setup(options: RallyeOptions, draws, data: Mapping[str, Any]) -> State:
+    """A new rally: plain cards shuffled and laid face down, the passage row drawn, 2 cards each."""
+    route: Route = data["route"]
+    deck: Surprises = data["surprises"]
+    layout.check_plain(options.route_cards)
+    if options.first >= options.players:
+        raise IllegalMove("The first player must be one of the {players} players: choose a seat from 0 to "
+                          "{last}.", players=options.players, last=options.players - 1)
+    order = draws.shuffled(range(len(route.plain)))
+    laid, spare = tuple(order[:options.route_cards]), tuple(order[options.route_cards:])
+    row = layout.passage_row(route, options.route_cards, draws)
+    spare += tuple(len(route.plain) + i for i in range(PASSAGE_CARDS) if i not in row)
+    pile = tuple(draws.shuffled(deck.cards))
+    seats = options.players
+    state = State(
+        players=seats, laps_to_win=options.laps, ford_exact=options.ford_exact,
+        backward_stop=options.backward_stop, route=route, circuit=(START,) + laid,
+        face_up=(True,) + (False,) * len(laid), spare=spare, row=row, keys=(0,) * PASSAGE_CARDS,
+        opened=(False,) * PASSAGE_CARDS, access=(False,) * PASSAGE_CARDS, hazards=(),
+        pile=pile[seats * HAND:], discard=(),
+        hands=tuple(pile[i * HAND:(i + 1) * HAND] for i in range(seats)), places=(0,) * seats,
+        laps=(0,) * seats, status=("",) * seats, blocked=(0,) * seats, first=options.first,
+        turn=options.first, answer_seconds=options.answer_seconds, discard_seconds=options.discard_seconds)
+    return layout.auto_place(state, draws, []) if options.auto_passages else state
+
+
+# --- who may act ---------------------------------------------------------------------------------
+def actor(state: State) -> int | None:
+    """Who must act now: the placer, a seat over the hand limit, the seat asked, else the turn's player."""
+    if state.phase == "over":
+        return None
+    if state.phase == "placing":
+        return layout.placer(state)
+    trim = trimming(state)
+    if trim is not None:
+        return trim
+    return state.pending.seat if state.pending else state.turn
+
+
+def deadline(state: State) -> tuple[float, Command] | None:
+    """What the table answers itself when a window closes: "no" to a cancel question, the newest card
+    discarded from a hand over 3. Choices (a player, an exit) wait for their player: no default."""
+    # (ruling) A cancel question closes with "no" after the answer window (20 s by default), a hand over 3
+    # with its newest card discarded (after 60 s): the defaults the rulebook's "unless I discard a shield"
+    # implies. Public facts only: the window is the same whether or not the seat asked holds a card.
+    if state.phase != "race":
+        return None
+    if trimming(state) is not None:
+        return state.discard_seconds, Command("discard")
+    if state.pending is not None and state.pending.kind == "cancel":
+        return state.answer_seconds, Command("decline")
+    return None
+
+
+def may_play_cards(state: State, seat: int | None) -> bool:
+    """Whether `seat` may play a surprise card now (the table never: it cannot see hands)."""
+    # (ruling) "At any moment, even out of turn" means between resolutions: any racing seat while the game
+    # waits for a roll, and a seat cutting its hand to 3 (any card played counts as laid); not while a
+    # question or a choice is open, nor while the passages are being placed.
+    if seat is None or state.phase != "race" or seat in state.ranking or not state.hands[seat]:
+        return False
+    trim = trimming(state)
+    return trim == seat if trim is not None else state.pending is None
+
+
+def card_kinds(state: State) -> list[str]:
+    """The card plays with somewhere to go: public facts only (never which cards a hand holds)."""
+    targets = {"key": surprises.key_targets, "lock": surprises.lock_targets, "swap_cards": plain_positions,
+               "access": surprises.access_targets, "lay": surprises.lay_targets}
+    return [kind for kind in CARD_PLAYS if targets[kind](state)]
+
+
+def legal(state: State, seat: int | None) -> list[str]:
+    """The command kinds `seat` (None: the table) may send now: from public facts only (a hand counts by
+    its size, never its cards; a face-down card not at all)."""
+    if state.phase == "over" or (seat is not None and not 0 <= seat < state.players):
+        return []
+    now = actor(state)
+    if state.phase == "placing":
+        return ["place_passage"] if seat in (None, now) else []
+    plays = card_kinds(state) if may_play_cards(state, seat) else []
+    if trimming(state) is not None:
+        return ["discard", *plays] if seat in (None, now) else []
+    pending = state.pending
+    if pending is not None:
+        if seat not in (None, now):
+            return []
+        if pending.kind == "cancel":
+            return ["cancel", "decline"] if seat is not None else ["decline"]
+        if pending.kind == "exit":
+            return ["exit", "stay"] if pending.optional else ["exit"]
+        return ["choose"]
+    return (["roll"] if seat in (None, now) else []) + plays
+
+
+def acting(state: State, command: Command) -> int:
+    """The checks every command shares; returns the seat it acts for."""
+    kind, seat = command.kind, command.seat
+    if state.phase == "over":
+        raise IllegalMove("The race is over: start a new game from the host page.")
+    if seat is not None and not 0 <= seat < state.players:
+        raise IllegalMove("There is no seat {seat} in this game of {players} players: seats go from 0.",
+                          seat=seat, players=state.players)
+    now = actor(state)
+    if state.phase == "placing":
+        if kind != "place_passage":
+            raise IllegalMove("The passage cards are being placed: name a route card for the next one first.")
+        return _only(now, seat)
+    if kind == "place_passage":
+        raise IllegalMove("Every passage card is placed already: the race is on.")
+    if seat is not None and seat in state.ranking:
+        raise IllegalMove("You have finished the race: the others race on for the places.")
+    # (ruling) Only a seat's own phone plays its cards or cancels with one: the table cannot see hands, and
+    # a refusal about a hand would tell it. The table may answer "no" (decline) for the seat asked: the
+    # platform sends that when the answer window is over. Another seat may not answer for the victim.
+    if kind in CARD_PLAYS or kind == "cancel":
+        if seat is None:
+            raise IllegalMove("Surprise cards are played from the player's own phone: the table cannot see "
+                              "hands. The table may only answer no.")
+    if kind in CARD_PLAYS:
+        if not may_play_cards(state, seat) and state.hands[seat]:
+            _busy(state, now)
+        return seat
+    if trimming(state) is not None:
+        if kind != "discard":
+            raise IllegalMove("Player {player} holds 4 surprise cards: they must lay one on the circuit or "
+                              "discard one first.", player=now + 1)
+        return _only(now, seat)
+    if kind == "discard":
+        raise IllegalMove("Discard a surprise card only when you hold more than 3.")
+    pending = state.pending
+    if pending is not None:
+        if kind not in ANSWERS[pending.kind]:
+            _busy(state, now)
+        return _only(now, seat)
+    if kind in ("cancel", "decline"):
+        raise IllegalMove("There is nothing to cancel now.")
+    if kind in ("choose", "exit", "stay"):
+        raise IllegalMove("There is no choice to make now.")
+    return _only(now, seat)
+
+
+def _only(now: int, seat: int | None) -> int:
+    if seat is not None and seat != now:
+        raise IllegalMove("Player {player} must act now, not you: wait for them.", player=now + 1)
+    return now
+
+
+def _busy(state: State, now: int) -> None:
+    """Refuses a command while something else is awaited, saying what."""
+    if trimming(state) is not None:
+        raise IllegalMove("Player {player} holds 4 surprise cards: they must lay one on the circuit or "
+                          "discard one first.", player=now + 1)
+    kind = state.pending.kind
+    if kind == "cancel":
+        raise IllegalMove("Player {player} is asked whether to cancel a threat: wait for their answer.",
+                          player=now + 1)
+    if kind == "target":
+        raise IllegalMove("Player {player} must first choose a player.", player=now + 1)
+    raise IllegalMove("Player {player} must first choose the passage's exit.", player=now + 1)
+
+
+HANDLERS = {
+    "roll": race.roll,
+    "place_passage": layout.place_passage,
+    "choose": answers.choose,
+    "exit": answers.exit_,
+    "stay": answers.stay,
+    "cancel": answers.cancel,
+    "decline": answers.decline,
+    "discard": surprises.discard,
+    "key": surprises.key,
+    "lock": surprises.lock,
+    "access": surprises.access,
+    "swap_cards": surprises.swap_cards,
+    "lay": surprises.lay,
+}
+
+
+def _after(old: State, new: State) -> State:
+    return replace(new, moves=old.moves + 1)
+
+
+apply = rules(COMMANDS, HANDLERS, acting=acting, after=_after)
+
+
+def over(state: State) -> bool:
+    return state.phase == "over"
+

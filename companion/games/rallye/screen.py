@@ -1,0 +1,252 @@
+"""The e-ink screen of Le rallye hasardeux: what to press, the circuit, the last effect, the players."""
+
+from __future__ import annotations
+
+from companion.games.rallye import controls
+from companion.games.rallye.names import (
+    CARD_NAMES,
+    COLOURS,
+    EFFECT_NAMES,
+    ENTRANCE_ICON,
+    EXIT_ICON,
+    LETTERS,
+    STATUSES,
+    THREATS,
+    effect_text,
+)
+from companion.games.rallye.strip import draw_circuit
+from companion.games.spec import TableInfo
+from companion.render.dice import die_face
+from companion.render.frame import QR_MIN_HEIGHT, standard_frame
+from companion.render.layout import Box, Canvas
+
+STATUS_ICONS = {"tacks": "\u2736", "caught": "\u2736", "ford_4": "\u2248", "ford_5": "\u2248",
+                "reverse": "\u21ba"}
+TITLE_OVER_TEXT = 2.2  # the effect's name against its text
+WIDE = 420  # px: a body at least this wide puts the last effect and the players side by side
+
+
+def player(view: dict, seat: int, _, table: TableInfo) -> str:
+    """"B Anna", or "B Blue" when no phone chose a name."""
+    return f"{LETTERS[seat]} {table.name(seat, COLOURS, _)}"
+
+
+def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
+    body = standard_frame(canvas, _("Le rallye hasardeux"), _status(view, _, table), table)
+    if canvas.size[1] < QR_MIN_HEIGHT:
+        _summary(canvas, body, view, _, table)
+        return
+    gap = canvas.px(8)
+    upper, lower = _regions(canvas, body, gap)
+    asking = prompt(view, _, table)
+    mark = controls.marked(None, view) if view["phase"] == "placing" else None
+    if table.entry and table.entry.get("flow") == "place":
+        mark = table.entry["card"]
+    if lower.width >= WIDE:
+        # a long question (what to press, who is asked) takes more of the height from the circuit
+        head, circuit = upper.rows(1 + len(asking) / 90, 5, gap=gap)
+        _wrapped(canvas, head, asking, 3, bold=True, role="accent", most_size=canvas.px(36))
+        draw_circuit(canvas, circuit, view, mark)
+        left, right = lower.cols(1.25, 1, gap=2 * gap)
+        _story(canvas, left, view, _, table, lines=4)
+        _players(canvas, right, view, _, table)
+        return
+    # narrow panels: the circuit beside the QR code, the words across the whole width under it
+    draw_circuit(canvas, upper, view, mark)
+    head, story, players = lower.rows(0.5 + len(asking) / 70, 2, 0.6, gap=max(1, gap // 2))
+    _wrapped(canvas, head, asking, 3, bold=True, role="accent", most_size=canvas.px(36))
+    _story(canvas, story, view, _, table, lines=3)
+    _wrapped(canvas, players, " \u00b7 ".join(_short(view, s) for s in _order(view)), 2,
+             most_size=canvas.px(24))
+
+
+def _regions(canvas: Canvas, body: Box, gap: int) -> tuple[Box, Box]:
+    """Beside the QR column, and the whole width under it (the QR column ends above the panel's foot)."""
+    column = [e.box for e in canvas.elements if e.box.x0 >= body.x1]
+    if not column:  # no QR code fits (a very long address): the body alone
+        return body.rows(2, 1, gap=gap)
+    under = max(b.y1 for b in column) + gap
+    right = max(b.x1 for b in column)
+    if body.y1 - under < body.height // 4:
+        return body.rows(2, 1, gap=gap)
+    return Box(body.x0, body.y0, body.x1, under - gap), Box(body.x0, under, right, body.y1)
+
+
+def _status(view: dict, _, table: TableInfo) -> str:
+    if view["phase"] == "placing":
+        return _("Passages to place: {n}", n=len(view["row"]))
+    if view["phase"] == "over":
+        return _("Winner: {player}", player=player(view, view["ranking"][0], _, table))
+    pawn = view["pawns"][view["turn"]]
+    return _("Turn: {player}, lap {lap}/{laps}", player=player(view, view["turn"], _, table),
+             lap=min(pawn["lap"] + 1, view["laps"]), laps=view["laps"])
+
+
+def prompt(view: dict, _, table: TableInfo) -> str:
+    """What the table waits for, and which button does it."""
+    pending, phase = view["pending"], view["phase"]
+    if phase == "over":
+        return _("Ranking: {players}", players=", ".join(
+            f"{n}. {player(view, s, _, table)}" for n, s in enumerate(view["ranking"], start=1)))
+    who = player(view, view["actor"], _, table)
+    kind = pending["kind"] if pending else None
+    if kind == "place":
+        mark = table.entry["card"] if table.entry and table.entry.get("flow") == "place" else \
+            controls.marked(None, view)
+        return _("{player}: which card does a passage replace? Card {n} (A/B: \u22121/+1, C/D: +6/\u22126); "
+                 "ROLL places it.", player=who, n=mark)
+    if kind == "trim":
+        return _("{player} holds 4 surprise cards: lay or discard one from the phone, or A discards the "
+                 "newest ({seconds} s).", player=who, seconds=pending["seconds"])
+    if kind == "cancel":
+        threat = pending["threat"]
+        cards = _(" or ").join(_(CARD_NAMES[c]) for c in pending["cards"])
+        return _("{player}: cancel {threat} with {cards}? From the phone; A answers no ({seconds} s).",
+                 player=who, threat=_(THREATS[threat]), cards=cards, seconds=pending["seconds"])
+    if kind in ("target", "exit"):
+        return _choices(view, _, table, who)
+    return _("{player}: press ROLL.", player=who)
+
+
+def _choices(view: dict, _, table: TableInfo, who: str) -> str:
+    page = controls.page(None) if not table.entry or table.entry.get("flow") != "page" else \
+        table.entry["page"]
+    answers = controls.choices(view)
+    shown = answers[page * controls.PAGE:(page + 1) * controls.PAGE]
+    labels = [_("{key}: {answer}", key=letter.upper(), answer=_answer(view, a, _, table))
+              for letter, a in zip(controls.LETTERS, shown, strict=False)]
+    more = [_("ROLL: more")] if len(answers) > controls.PAGE else []
+    pending = view["pending"]
+    if pending["kind"] == "exit":
+        question = _("{player}, which exit?", player=who)
+    elif pending["threat"] == "one_back":
+        question = _("{player}, who moves back {n}?", player=who, n=pending["amount"])
+    else:
+        question = _("{player}, swap with whom?", player=who)
+    return f"{question} " + " \u00b7 ".join(labels + more)
+
+
+def _answer(view: dict, command, _, table: TableInfo) -> str:
+    if command.kind == "choose":
+        return player(view, command.args["seat"], _, table)
+    if command.kind == "stay":
+        return _("stay")
+    return _("card {n}", n=command.args["card"])
+
+
+def _story(canvas: Canvas, box: Box, view: dict, _, table: TableInfo, lines: int) -> None:
+    """The last die and the last revealed effect in large type, with what it does."""
+    die, text = box.cols(1, 4.5, gap=canvas.px(8)) if view["die"] else (None, box)
+    if die is not None:
+        side = min(die.width, die.height, canvas.px(70))
+        die_face(canvas, Box(die.x0, die.y0, die.x0 + side, die.y0 + side), view["die"]["face"])
+    effect = view["last_effect"]
+    if effect is None:
+        if view["phase"] == "placing":
+            waiting = " ".join(f"{ENTRANCE_ICON if p['kind'] == 'entrance' else EXIT_ICON}{p['padlocks']}"
+                               for p in view["row"])
+            _wrapped(canvas, text, _("Passage cards waiting in the row: {cards}", cards=waiting), lines,
+                     most_size=canvas.px(24))
+        else:
+            _wrapped(canvas, text, _("No route card turned yet."), lines, most_size=canvas.px(24))
+        return
+    title, rest = text.rows(1, 2.2, gap=canvas.px(4))
+    where = _("{player}, card {n}:", player=player(view, effect["seat"], _, table), n=effect["position"])
+    what = effect_text(effect["effect"], effect["surprise"], view["ford_exact"], _)
+    size = _wrapped(canvas, rest, f"{where} {what}", lines, most_size=canvas.px(22))
+    # large type, but not so large beside its text that the text looks like a footnote
+    name = effect["effect"]
+    canvas.text(title, _(EFFECT_NAMES[name]), bold=True, align="left",
+                max_size=round(TITLE_OVER_TEXT * size) if size else None)
+
+
+def _order(view: dict) -> list[int]:
+    """The finished players in their order of arrival, then the others by seat."""
+    return list(view["ranking"]) + [s for s in range(view["players"]) if s not in view["ranking"]]
+
+
+def _short(view: dict, seat: int) -> str:
+    """A player in a few characters: letter, card and lap ("B 12 2/4"), or its place once arrived."""
+    pawn = view["pawns"][seat]
+    if pawn["finished"] or view["phase"] == "over":
+        return f"{LETTERS[seat]} #{view['ranking'].index(seat) + 1}"
+    return f"{LETTERS[seat]} {pawn['position']} {min(pawn['lap'] + 1, view['laps'])}/{view['laps']}" \
+        + STATUS_ICONS.get(pawn["status"], "")
+
+
+def _players(canvas: Canvas, box: Box, view: dict, _, table: TableInfo) -> None:
+    """One line per player: card, lap, surprise cards held, and whatever holds them back (shorter lines
+    when the long ones would not fit)."""
+    order = _order(view)
+    rows = box.rows(*[1] * max(4, len(order)), gap=canvas.px(2))
+    for full in (True, False):
+        lines = [_player_line(view, s, _, table, full) for s in order]
+        size = canvas.common_size(list(zip(rows, lines, strict=False)))
+        if size is not None:
+            break
+    for seat, row, line in zip(order, rows, lines, strict=False):
+        blocked = view["pawns"][seat]["status"] in ("tacks", "caught", "ford_5")
+        canvas.text(row, line, align="left", max_size=size, bold=seat == view["actor"],
+                    role="accent" if blocked else "ink")
+
+
+def _player_line(view: dict, seat: int, _, table: TableInfo, full: bool) -> str:
+    pawn = view["pawns"][seat]
+    name = player(view, seat, _, table)
+    if pawn["finished"] or view["phase"] == "over":
+        return _("{place}. {player}", place=view["ranking"].index(seat) + 1, player=name)
+    lap = min(pawn["lap"] + 1, view["laps"])
+    if not full:
+        return f"{name}: {pawn['position']} ({lap}/{view['laps']})" + STATUS_ICONS.get(pawn["status"], "")
+    line = _("{player}: card {n}, lap {lap}/{laps}, cards in hand: {cards}", player=name, n=pawn["position"],
+             lap=lap, laps=view["laps"], cards=pawn["cards"])
+    status = pawn["status"]
+    if status == "tacks":
+        return f"{line}, {_(STATUSES[status])} ({_('{n} turns', n=pawn['blocked'])})"
+    return f"{line}, {_(STATUSES[status])}" if status else line
+
+
+def _summary(canvas: Canvas, body: Box, view: dict, _, table: TableInfo) -> None:
+    """The pHATs: what to press, the last effect, every player's card and lap."""
+    effect = view["last_effect"]
+    gap = max(1, canvas.px(4))
+    weights = (2, 1, 1.6) if effect is not None else (2, 1.6)
+    boxes = body.rows(*weights, gap=gap)
+    _wrapped(canvas, boxes[0], prompt(view, _, table), 2, bold=True, role="accent")
+    if effect is not None:
+        name = effect["effect"]
+        canvas.text(boxes[1], f"{LETTERS[effect['seat']]} {effect['position']}: {_(EFFECT_NAMES[name])}",
+                    align="left")
+    _wrapped(canvas, boxes[-1], " \u00b7 ".join(_short(view, s) for s in _order(view)), 2)
+
+
+def _wrapped(canvas: Canvas, box: Box, text: str, most: int, *, bold: bool = False, role: str = "ink",
+             most_size: int | None = None) -> int | None:
+    """`text` over up to `most` lines, as many as make it largest; returns the size drawn at."""
+    best = None
+    for count in range(1, most + 1):
+        lines = _split(text.split(" "), count)
+        rows = box.rows(*[1] * len(lines))
+        size = canvas.common_size(list(zip(rows, lines, strict=True)), bold=bold, max_size=most_size)
+        if size is not None and (best is None or size > best[0]):
+            best = (size, rows, lines)
+    if best is None:  # too long even over every line: the longest line ends in an ellipsis
+        lines = _split(text.split(" "), most)
+        best = (None, box.rows(*[1] * len(lines)), lines)
+    size, rows, lines = best
+    for row, line in zip(rows, lines, strict=True):
+        canvas.text(row, line, bold=bold, role=role, align="left", max_size=size)
+    return size
+
+
+def _split(words: list[str], count: int) -> list[str]:
+    """`words` over at most `count` lines of about the same length."""
+    target = len(" ".join(words)) / count
+    lines: list[str] = []
+    current: list[str] = []
+    for word in words:
+        if current and len(" ".join([*current, word])) > target and len(lines) < count - 1:
+            lines.append(" ".join(current))
+            current = []
+        current.append(word)
+    return [*lines, " ".join(current)]

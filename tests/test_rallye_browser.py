@@ -1,0 +1,166 @@
+"""Le rallye hasardeux from the phones in Debian's chromium: passages named, a surprise card out of turn, the
+answer window with its countdown; no page scrolls sideways at 390 px and every control is 44 px high."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from polling import wait_for
+from rallye_play import record
+from test_browser import open_page
+from test_browser_games import seat_pages
+from test_schacht_http import get_json
+from webfixtures import live_server, running_app, shoot
+
+from companion.games.rallye import rules
+from companion.games.rallye.state import CANCELS
+from companion.store import Store
+
+pytestmark = pytest.mark.browser
+LAID = ("tacks", "oil_roll", "oil_5")
+
+LAYOUT = """() => {
+  const doc = document.documentElement;
+  const controls = [...document.querySelectorAll(".rallye button, .rallye select, .rallye summary, "
+                                                 + ".rallye-seat button, .rallye-seat select")];
+  const small = controls.filter((e) => {
+    const box = e.getBoundingClientRect();
+    return box.width > 0 && box.height > 0 && box.height < 44;
+  }).map((e) => `${e.outerHTML.slice(0, 80)} ${e.getBoundingClientRect().height}px`);
+  return { wide: doc.scrollWidth > doc.clientWidth, small };
+}"""
+
+
+class Nowhere:
+    """A store that keeps nothing: to look for a seed before recording it."""
+
+    def append(self, *record) -> None:
+        pass
+
+
+def check_layout(page, where: str) -> None:
+    found = page.evaluate(LAYOUT)
+    assert not found["wide"], f"{where}: the page scrolls sideways at 390 px"
+    assert not found["small"], f"{where}: controls under 44 px: {found['small']}"
+
+
+def prepared(tmp_path, options: dict, until, limit: int = 200) -> rules.State:
+    """The store holds a rally up to the first state `until` accepts, for the first seed that has one."""
+    for seed in range(1, 200):
+        try:
+            record(Nowhere(), options, seed, until, limit)
+        except AssertionError:
+            continue
+        store = Store(tmp_path / "s.db")
+        try:
+            return record(store, options, seed, until, limit)
+        finally:
+            store.close()
+    raise AssertionError("no seed reaches the state wanted")
+
+
+def wait_version(page, srv, before: int) -> dict:
+    from playwright.sync_api import expect
+
+    version = wait_for(lambda: (v := get_json(srv.port, "/api/state")["version"]) != before and v, timeout=10)
+    expect(page.locator("body")).to_have_attribute("data-version", str(version))
+    return get_json(srv.port, "/api/state")
+
+
+def step(pages, srv, rng: random.Random) -> dict:
+    """Whoever must act does what their page offers: answer, choose, discard or roll."""
+    view = get_json(srv.port, "/api/state")
+    public = view["public"]
+    page = pages[public["actor"]][1]
+    for section in ("#rallye-ask", "#rallye-choose", "#rallye-trim"):
+        if page.locator(section).is_visible():
+            buttons = page.locator(f"{section} button")
+            buttons.nth(rng.randrange(buttons.count())).click()
+            return wait_version(page, srv, view["version"])
+    page.locator("#rallye-roll").click()
+    return wait_version(page, srv, view["version"])
+
+
+def test_passages_named_and_a_surprise_card_played_out_of_turn_from_the_seat_pages(browser, tmp_path):
+    from playwright.sync_api import expect
+
+    options = {"players": 3, "route_cards": 12, "laps": 1, "answer_seconds": 120, "discard_seconds": 600}
+    start = prepared(tmp_path, options, lambda state: any(c in LAID for c in state.hands[1] + state.hands[2]),
+                     limit=1)  # the new game itself: the passages are named from the pages
+    rng = random.Random(3)
+    with (running_app(tmp_path, game="rallye", keepalive=1.0) as (runtime, app), live_server(app) as srv):
+        pages = seat_pages(browser, srv, runtime, 3)
+        public_ctx, public = open_page(browser, srv.url, locale="en-GB")
+        # the two passages: the placer's page names a route card; the device rolls for the passage
+        for placer, card in ((0, 5), (1, 9)):
+            page = pages[placer][1]
+            expect(page.locator("#rallye-place")).to_be_visible()
+            expect(pages[1 - placer][1].locator("#rallye-place")).to_be_hidden()
+            check_layout(page, "placing")
+            page.select_option("#rallye-place-card", str(card))
+            before = get_json(srv.port, "/api/state")["version"]
+            page.locator("#rallye-place-button").click()
+            state = wait_version(page, srv, before)
+            assert state["public"]["circuit"][card]["kind"] in ("entrance", "exit")
+        assert state["public"]["phase"] == "race" and state["public"]["actor"] == 0
+        # out of turn: seat 1 or 2 lays tacks or oil while seat 0 is to roll
+        seat = next(s for s in (1, 2) if any(c in LAID for c in start.hands[s]))
+        card = next(c for c in start.hands[seat] if c in LAID)
+        page = pages[seat][1]
+        check_layout(page, "a seat page, out of turn")
+        expect(page.locator("#rallye-roll")).to_be_hidden()
+        page.locator(f'li[data-card="{card}"] select').first.select_option("7")
+        before = state["version"]
+        page.locator(f'button[data-play="{card}"]').first.click()
+        state = wait_version(page, srv, before)
+        assert state["public"]["circuit"][7]["hazard"] == card and state["public"]["actor"] == 0
+        expect(public.locator('#rallye-circuit li[data-position="7"] .hazard')).to_be_visible()
+        check_layout(public, "the public page")
+        # then the race goes on from the pages, every page checked as it goes
+        for _ in range(25):
+            if state["public"]["phase"] == "over":
+                break
+            state = step(pages, srv, rng)
+            for number, (_, seen) in enumerate(pages):
+                expect(seen.locator("body")).to_have_attribute("data-version", str(state["version"]))
+                check_layout(seen, f"seat {number} at version {state['version']}")
+        check_layout(public, "the public page")
+        for ctx, _ in pages:
+            ctx.close()
+        public_ctx.close()
+
+
+def test_the_answer_window_asks_the_victim_with_a_countdown_and_a_card_cancels(browser, tmp_path):
+    from playwright.sync_api import expect
+
+    options = {"players": 3, "route_cards": 10, "auto_passages": True, "laps": 1, "answer_seconds": 120}
+
+    def victim_can_cancel(state) -> bool:
+        pending = state.pending
+        return pending is not None and pending.kind == "cancel" and any(
+            card in CANCELS[pending.threat] for card in state.hands[pending.seat])
+
+    asked = prepared(tmp_path, options, victim_can_cancel)
+    victim = asked.pending.seat
+    with (running_app(tmp_path, game="rallye", keepalive=1.0) as (runtime, app), live_server(app) as srv):
+        pages = seat_pages(browser, srv, runtime, 3)
+        page = pages[victim][1]
+        expect(page.locator("#rallye-ask")).to_be_visible()
+        for other in range(3):
+            if other != victim:
+                expect(pages[other][1].locator("#rallye-ask")).to_be_hidden()
+        countdown = page.locator("#rallye-countdown")
+        expect(countdown).to_contain_text("s left, then the answer is no")
+        first = countdown.inner_text()
+        wait_for(lambda: countdown.inner_text() != first, timeout=5)  # it counts down
+        check_layout(page, "the answer window")
+        shoot(page, "rallye-seat", tmp_path)
+        cancel = page.locator("#rallye-ask-buttons button", has_text="Cancel with")
+        expect(cancel.first).to_be_visible()
+        before = get_json(srv.port, "/api/state")["version"]
+        cancel.first.click()
+        state = wait_version(page, srv, before)
+        assert runtime.table.latest.command.kind == "cancel" and state["public"]["pending"] != asked.pending
+        for ctx, _ in pages:
+            ctx.close()

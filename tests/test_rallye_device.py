@@ -1,0 +1,426 @@
+"""Le rallye hasardeux at the table: buttons as pure steps, the LED die, the deadlines, every e-ink frame."""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+
+import msgspec
+import pytest
+from daemon_process import free_port
+from device_input import HANDLED, Device
+from PIL import Image
+from polling import wait_for
+from rallye_play import SeededDraws, new_game, play, play_out
+from test_panels import assert_fits, assert_qr
+from test_rallye_rules import A, B, C, D, at, give, opened, top, track
+from webfixtures import post_json
+
+from companion.config import Config
+from companion.daemon import Companion
+from companion.devices.panels import PANELS, panel
+from companion.games.rallye import SPEC, controls, rules, views
+from companion.games.rallye.names import CARD_NAMES, EFFECT_NAMES, ICONS, STATUSES
+from companion.games.rallye.state import passage_of
+from companion.games.spec import Command, TableInfo
+from companion.i18n import translator
+from companion.render.layout import Canvas
+from companion.render.screens import render
+
+URL = "http://192.168.1.20:8080/"
+NAMES = ("Anna", "", "Chloé", "Dimitri-Alexandre", "Eve", "Fanny-Marguerite")
+E, F = 4, 5
+
+
+def public(state) -> dict:
+    return msgspec.to_builtins(views.public_view(state))
+
+
+def device(state) -> Device:
+    return Device(SPEC, public(state))
+
+
+# --- states the screens and the buttons meet ----------------------------------------------------------
+def cancel_window():
+    state = give(at(track(". . . . . . . . . ."), 2, 0, 0, hazards=((5, "oil_roll"),)), A, "shield_oil")
+    state, _ = play(state, "roll", dice=[4])
+    assert state.pending.kind == "cancel" and state.pending.threat == "oil_roll"
+    return state
+
+
+def one_back_of_five():
+    state = at(track(". . one_back " + ". " * 9, players=6), 1, 4, 5, 6, 7, 8)
+    state, _ = play(state, "roll", dice=[2, 3])
+    assert state.pending.kind == "target" and len(state.pending.choices) == 5
+    return state
+
+
+def exit_or_stay():
+    state = opened(at(track(". X1 . . ^ford_4 E1 ^ford_5 . X2 . ."), 0, 9, 9), 2, 6, 9)
+    state = replace(state, access=tuple(state.route.passages[i].kind == "entrance" for i in range(6)))
+    state, _ = play(state, "roll", dice=[5])
+    assert state.pending.kind == "exit" and state.pending.optional and len(state.pending.choices) == 2
+    return state
+
+
+def trimming():
+    state = top(give(at(track(". . . . . . . . . ."), 0, 9, 9), A, "key", "lock", "tacks"), "oil_5")
+    state, _ = play(state, "roll", dice=[6])
+    assert rules.trimming(state) == A
+    return state
+
+
+def held_back():
+    """Every status a player can be held by, in a 6-player race, every card face up."""
+    spec = " ".join(["^."] * 8 + ["^" + e for e in ICONS if e != "none"] + ["E2", "X1", "E3", "X2"]
+                    + ["^*", "^swap_any*"] + ["^."] * 6)
+    state = opened(track(spec, players=6), 19, 20)
+    keys = list(state.keys)
+    keys[passage_of(state, 21)] = 2
+    state = replace(state, status=("tacks", "caught", "ford_5", "reverse", "ford_4", ""),
+                    blocked=(2, 0, 0, 0, 0, 0), hazards=((5, "tacks"), (6, "oil_roll"), (7, "oil_5")),
+                    keys=tuple(keys), access=tuple(i == passage_of(state, 19) for i in range(6)))
+    return at(state, 5, 5, 12, 14, 0, 0, laps=(3, 3, 2, 1, 0, 0))
+
+
+def longest():
+    """The longest circuit (40 route cards and 6 passages), every card up, six pawns on one card."""
+    effects = [e for e in ICONS if e != "none"]
+    spec = ["^."] * 16 + ["^*"] * 4 + [f"^{e}" for e in effects] + [f"^{e}*" if e in ("swap_last", "swap_any")
+                                                                       else f"^{e}" for e in effects]
+    spec[5:5] = ["E1", "X1", "E2", "X2", "E3", "X2"]
+    state = track(" ".join(spec), players=6)
+    return at(state, *(6,) * 6, hazards=tuple((p, "tacks") for p in range(30, 46, 3)))
+
+
+def finished_one():
+    state = at(track(". . . . . . . . . .", laps_to_win=2), 9, 8, 9, laps=(1, 1, 0))
+    state, _ = play(state, "roll", dice=[3])
+    return state
+
+
+def game_over():
+    state, _ = play(finished_one(), "roll", dice=[2])
+    state, _ = play(state, "roll", dice=[2])
+    state, _ = play(state, "roll", dice=[1])
+    assert rules.over(state)
+    return state
+
+
+def mid_race(seed: int = 3, moves: int = 60):
+    """A random race stopped after `moves` commands: some cards turned, passages placed, hands dealt."""
+    rng, draws = random.Random(seed), SeededDraws(seed)
+    states = [new_game(seed, players=5, route_cards=30)]
+
+    def each(before, after, command, events):
+        states.append(after)
+        if after.moves >= moves:
+            raise StopIteration
+
+    try:
+        play_out(states[0], lambda n: rng.randrange(n) if n > 1 else 0, draws, each=each)
+    except StopIteration:
+        pass
+    return states[-1]
+
+
+@cache
+def screens() -> dict[str, tuple[dict, dict | None]]:
+    placing = new_game(1, players=6, route_cards=40)
+    return {
+        "placing": (public(placing), None),
+        "placing, card 17 marked": (public(placing), {"flow": "place", "card": 17}),
+        "the start": (public(new_game(2, players=3, route_cards=10, auto_passages=True)), None),
+        "mid-race": (public(mid_race()), None),
+        "cancel window": (public(cancel_window()), None),
+        "one back, 5 choices": (public(one_back_of_five()), None),
+        "one back, more choices": (public(one_back_of_five()), {"flow": "page", "page": 1}),
+        "exit or stay": (public(exit_or_stay()), None),
+        "a hand over 3": (public(trimming()), None),
+        "held back, every card up": (public(held_back()), None),
+        "the longest circuit": (public(longest()), None),
+        "one finished": (public(finished_one()), None),
+        "over": (public(game_over()), None),
+    }
+
+
+# --- the buttons as pure steps ------------------------------------------------------------------------
+def test_placing_moves_a_mark_over_the_route_cards_and_roll_places_the_passage():
+    state = new_game(1, players=3, route_cards=20)
+    buttons = device(state)
+    assert buttons.press("roll") == Command("place_passage", {"card": 1})  # the mark starts on card 1
+    assert buttons.press("b") is HANDLED and buttons.shown() == {"flow": "place", "card": 2}
+    assert buttons.press_all("c c") is HANDLED and buttons.shown()["card"] == 14
+    assert buttons.press_all("d a") is HANDLED and buttons.shown()["card"] == 7
+    assert buttons.press("roll") == Command("place_passage", {"card": 7})
+    assert buttons.press_all("a a") is HANDLED and buttons.shown()["card"] == 19  # wraps round to the last
+    assert buttons.press("a:hold") is None and buttons.leds() is None
+    placed, _ = play(state, "place_passage", {"card": 4}, dice=[1])
+    buttons = device(placed)
+    assert buttons.press_all("b b b") is HANDLED and buttons.shown()["card"] == 5  # 4 is a passage now
+
+
+def test_roll_rolls_for_the_player_to_act_and_the_letters_do_nothing_then():
+    buttons = device(at(track(". . . . . . . . . ."), 0, 0, 0))
+    assert buttons.press("roll") == Command("roll")
+    for key in ("a", "b", "c", "d", "roll:hold"):
+        assert buttons.press(key) is None
+
+
+def test_a_cancel_question_takes_a_as_no_and_a_hand_over_3_takes_a_as_discard_the_newest():
+    buttons = device(cancel_window())
+    assert buttons.press("a") == Command("decline")
+    assert [buttons.press(k) for k in ("b", "c", "d", "roll")] == [None] * 4
+    buttons = device(trimming())
+    assert buttons.press("a") == Command("discard")
+    assert [buttons.press(k) for k in ("b", "roll")] == [None] * 2
+
+
+def test_a_d_pick_a_choice_and_roll_shows_the_fifth():
+    state = one_back_of_five()
+    choices = list(state.pending.choices)
+    buttons = device(state)
+    assert [buttons.press(k) for k in "abcd"] == [Command("choose", {"seat": s}) for s in choices[:4]]
+    assert buttons.press("roll") is HANDLED and buttons.shown() == {"flow": "page", "page": 1}
+    assert buttons.press("b") is None  # page 2 holds one choice
+    assert buttons.press("roll") is HANDLED and buttons.shown()["page"] == 0  # and wraps round
+    assert buttons.press("roll") is HANDLED and buttons.press("a") == Command("choose", {"seat": choices[4]})
+
+
+def test_the_exit_choice_lists_the_open_exits_then_stay():
+    state = exit_or_stay()
+    buttons = device(state)
+    exits = list(state.pending.choices)
+    assert buttons.press("a") == Command("exit", {"card": exits[0]})
+    assert buttons.press("b") == Command("exit", {"card": exits[1]})
+    assert buttons.press("c") == Command("stay")
+    assert buttons.press("d") is None and buttons.press("roll") is None
+
+
+def test_nothing_to_press_once_the_race_is_over():
+    buttons = device(game_over())
+    assert [buttons.press(k) for k in ("a", "b", "c", "d", "roll")] == [None] * 5
+
+
+@pytest.mark.parametrize("label", ["placing", "cancel window", "one back, 5 choices", "exit or stay",
+                                   "a hand over 3", "mid-race"])
+def test_every_command_the_buttons_make_is_legal_for_the_table(label):
+    """A press sends what the rules take from the table (seat None): never a refusal for a good press."""
+    view, _entry = screens()[label]
+    for key in ("a", "b", "c", "d", "roll"):
+        _entry, command = controls.step(None, key, view)
+        if command is not None:
+            assert command.kind in view["legal"], (label, key, command)
+
+
+# --- the LED die and the deadlines --------------------------------------------------------------------
+def test_the_led_die_holds_the_last_die_whatever_rolled_it():
+    state = at(track(". . others_back " + ". " * 8), 1, 6, 8, last_die=None)
+    assert controls.dice_shown(public(state)) == []
+    state, events = play(state, "roll", dice=[2, 5])
+    assert controls.rolled(events) and controls.dice_shown(public(state)) == [5]  # the effect's roll
+    state, events = play(state, "decline")
+    assert not controls.rolled(events) and controls.dice_shown(public(state)) == [5]
+    state, events = play(cancel_window(), "decline", dice=[3])
+    assert controls.rolled(events) and public(state)["die"] == {"seat": A, "face": 3, "why": "oil"}
+    placing = new_game(1, players=3, route_cards=20)
+    placed, events = play(placing, "place_passage", {"card": 3}, dice=[4])
+    assert controls.rolled(events) and controls.dice_shown(public(placed)) == [4]
+
+
+def test_the_table_answers_no_and_discards_the_newest_once_a_window_closes():
+    asked = cancel_window()
+    assert rules.deadline(asked) == (20, Command("decline"))
+    trim = trimming()
+    assert rules.deadline(trim) == (60, Command("discard"))
+    quick = replace(asked, answer_seconds=5, discard_seconds=30)
+    assert rules.deadline(quick) == (5, Command("decline"))
+    # the same window whether or not the victim holds a card that cancels (a difference would tell)
+    assert rules.deadline(replace(asked, hands=((), (), ()))) == rules.deadline(asked)
+    for state in (one_back_of_five(), exit_or_stay(), new_game(1, players=3), game_over(), mid_race(4, 3)):
+        if state.pending is None or state.pending.kind != "cancel":
+            assert rules.deadline(state) is None or rules.trimming(state) is not None
+    # the defaults the deadlines send are accepted from the table
+    assert play(asked, "decline")[0].pending is None
+    assert len(play(trim, "discard")[0].hands[A]) == 3
+    options = msgspec.convert({"answer_seconds": 8, "discard_seconds": 45}, rules.RallyeOptions)
+    state = rules.setup(options, SeededDraws(1), __import__("rallye_play").data())
+    assert (state.answer_seconds, state.discard_seconds) == (8, 45)
+    with pytest.raises(msgspec.ValidationError):
+        msgspec.convert({"answer_seconds": 1}, rules.RallyeOptions)
+
+
+# --- the e-ink frames ---------------------------------------------------------------------------------
+QUICK = ("impression-7.3", "what-red", "phat-red")  # one panel of each layout, for the quick lane
+
+
+def check_frame(label: str, lang: str, panels: list[str]) -> None:
+    view, entry = screens()[label]
+    _ = translator(lang, "rallye")
+    info = TableInfo(URL, "K7QF", NAMES[:view["players"]], entry)
+    for name in panels:
+        model = PANELS[name]
+        canvas = render("rallye", view, model, lang, info)
+        where = f"{label} ({lang}) on {name}"
+        assert canvas.size == model.size
+        assert_fits(canvas, where)
+        assert_qr(canvas, f"{URL}j/K7QF", where)
+        texts = [e for e in canvas.elements if e.kind == "text"]
+        assert _("Le rallye hasardeux") in [e.label for e in texts], where
+        # the canvas draws no text under MIN_TEXT: a digit's ink is then at least 5 px high
+        tall = min(e.box.height for e in texts if any(ch.isalnum() for ch in e.label))
+        assert tall >= Canvas.MIN_TEXT - 3, f"{where}: a text {tall} px high"
+        if model.size[1] >= 200:
+            cut = [e.label for e in texts if e.shortened]
+            assert not cut, f"{where}: shortened {cut}"
+
+
+@pytest.mark.parametrize("label", list(screens()))
+def test_every_frame_fits_the_three_layouts(label):
+    check_frame(label, "fr", list(QUICK))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("label", list(screens()))
+def test_every_frame_fits_every_panel_and_keeps_the_join_code(label, lang):
+    check_frame(label, lang, list(PANELS))
+
+
+def _texts(view: dict, lang: str = "en", entry=None, model: str = "impression-7.3") -> list[str]:
+    info = TableInfo(URL, "K7QF", NAMES[:view["players"]], entry)
+    canvas = render("rallye", view, panel(model), lang, info)
+    return [e.label for e in canvas.elements if e.kind == "text"]
+
+
+def test_the_circuit_shows_every_number_backs_for_face_down_cards_and_icons_for_face_up_ones():
+    view, _entry = screens()["mid-race"]
+    texts = _texts(view)
+    for card in view["circuit"]:
+        assert str(card["position"]) + ("\u2605" if card["surprise"] else "") in texts
+    shown = [c for c in view["circuit"] if c["kind"] == "route" and c["face_up"]]
+    assert shown, "the mid-race frame has face-up cards"
+    hidden = [c for c in view["circuit"] if c["kind"] == "route" and not c["face_up"]]
+    icons = [t for t in texts if t in ICONS.values()]
+    assert len(icons) == len([c for c in shown if c["effect"] != "none" or not c["surprise"]]) and hidden
+    assert not any(t in ICONS.values() for t in _texts(screens()["the start"][0]))  # every card a back
+
+
+def test_the_last_effect_is_in_large_type_with_its_text_in_each_language():
+    view, _entry = screens()["mid-race"]
+    effect = view["last_effect"]
+    for lang in ("fr", "en"):
+        _ = translator(lang, "rallye")
+        canvas = render("rallye", view, panel("impression-7.3"), lang, TableInfo(URL, "K7QF", NAMES[:5]))
+        title = next(e for e in canvas.elements if e.label == _(EFFECT_NAMES[effect["effect"]]))
+        assert title.box.height >= 20
+        said = " ".join(e.label for e in canvas.elements if e.kind == "text")
+        assert _("{player}, card {n}:", player="B " + _("Blue"), n=effect["position"]) in said
+
+
+def test_the_frames_say_what_to_press_and_who_is_held_back():
+    texts = " ".join(_texts(screens()["cancel window"][0]))
+    assert "cancel oil (roll) with Protection or Shield against oil?" in texts
+    assert "A answers no (20 s)" in texts
+    texts = " ".join(_texts(screens()["one back, 5 choices"][0]))
+    assert "who moves back 3?" in texts and "ROLL: more" in texts and "D: E Eve" in texts
+    texts = " ".join(_texts(screens()["one back, more choices"][0], entry={"flow": "page", "page": 1}))
+    assert "A: F Fanny-Marguerite" in texts
+    texts = " ".join(_texts(screens()["exit or stay"][0]))
+    assert "which exit?" in texts and "C: stay" in texts
+    texts = " ".join(_texts(screens()["held back, every card up"][0]))
+    for status in STATUSES.values():
+        assert status in texts
+    assert "2 turns" in texts
+    texts = " ".join(_texts(screens()["over"][0]))
+    assert "Ranking: 1. A Anna, 2. B Blue, 3. C Chloé" in texts
+    texts = " ".join(_texts(screens()["placing"][0], entry={"flow": "place", "card": 17}))
+    assert "Card 17 (A/B: \u22121/+1, C/D: +6/\u22126); ROLL places it." in texts
+    assert CARD_NAMES and B and C and D and E and F
+
+
+# --- a full game through the mock buttons, and surprise cards from the seats' phones -------------------
+@pytest.fixture
+def table_device(tmp_path):
+    options = {"players": 3, "route_cards": 12, "laps": 1, "answer_seconds": 120, "discard_seconds": 600}
+    config = Config(state_dir=str(tmp_path), host="127.0.0.1", port=free_port(), url="http://table.local/",
+                    game="rallye", options={"rallye": options})
+    running = Companion(config, simulate=True).start()
+    wait_for(lambda: running.table.latest.game == "rallye")
+    yield running
+    running.stop()
+
+
+def press(device, key: str) -> None:
+    device.board.press(key).join(5)
+
+
+def phone(device, seat: int, kind: str, args: dict) -> None:
+    status, body = post_json(device.config.port, "/api/command", {"kind": kind, "args": args},
+                             {"X-Seat-Token": device.table.seat_token(seat)})
+    assert status == 200, body
+
+
+@pytest.mark.slow
+def test_a_full_game_through_the_buttons_with_surprise_cards_from_the_phones(table_device):
+    device = table_device
+    rng = random.Random(4)
+    done: dict[str, int] = {}
+    for _ in range(800):
+        latest = device.table.latest
+        view = latest.public
+        if view["phase"] == "over":
+            break
+        version = device.table.version
+        pending = view["pending"]
+        kind = pending["kind"] if pending else "race"
+        privates = {s: latest.private(s) for s in range(3)}
+        cancels = [p for p in privates.get(pending and pending["seat"], {}).get("plays", [])
+                   if p["command"] == "cancel"] if kind == "cancel" else []
+        laid = [(s, p) for s in range(3) for p in privates[s]["plays"] if p["command"] == "lay"]
+        if kind == "place":
+            press(device, rng.choice("abcd"))  # move the mark, then the device rolls for the passage
+            wait_for(lambda: device.table.latest.entry is not None)
+            press(device, "roll")
+        elif cancels:  # the victim's phone cancels; the device can only answer no
+            phone(device, pending["seat"], "cancel", {"card": cancels[0]["card"]})
+        elif kind in ("cancel", "trim"):
+            press(device, "a")
+        elif kind in ("target", "exit"):
+            press(device, rng.choice("abc"[:len(controls.choices(view))]))
+        elif laid and rng.random() < 0.3:  # a surprise card from a phone, in turn or not
+            seat, play = rng.choice(laid)
+            phone(device, seat, "lay", {"card": play["card"], "at": rng.choice(play["targets"])})
+            kind = "lay"
+        else:
+            press(device, "roll")
+            wait_for(lambda v=version: device.table.version > v)
+            wait_for(lambda: device.board.dice.faces[:1] == controls.dice_shown(device.table.latest.public))
+        wait_for(lambda v=version: device.table.version > v)
+        done[kind] = done.get(kind, 0) + 1
+    view = device.table.latest.public
+    assert view["phase"] == "over" and sorted(view["ranking"]) == [0, 1, 2]
+    assert {"place", "race", "cancel"} <= set(done) and done["race"] >= 6, done
+    wait_for(lambda: device.display.png)
+
+
+# --- the committed frames (docs/frames) ---------------------------------------------------------------
+FRAMES = Path(__file__).resolve().parent.parent / "docs" / "frames"
+SIZES = {"800x480": "impression-7.3", "400x300": "what-red"}
+
+
+def test_the_committed_frames_are_the_real_render_path():
+    """COMPANION_WRITE_FRAMES=1 redraws them; otherwise each must exist at its panel's size."""
+    names = ("Anna", "Bruno", "Chloé", "Dimitri", "Emma")
+    shown = {"circuit": public(mid_race(3, 140)), "effect": public(mid_race())}
+    for what, view in shown.items():
+        for size, model in SIZES.items():
+            path = FRAMES / f"rallye-{what}-{size}.png"
+            if os.environ.get("COMPANION_WRITE_FRAMES") == "1":
+                info = TableInfo(URL, "K7QF", names[:view["players"]])
+                render("rallye", view, panel(model), "fr", info).image.save(path)
+            with Image.open(path) as image:
+                assert f"{image.width}x{image.height}" == size
