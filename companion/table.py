@@ -183,6 +183,7 @@ class Update:
     seats: tuple[dict, ...] = ()
     entry: Entry = None
     pressed: str | None = None
+    due: float | None = None  # when the game's deadline passes (the monotonic clock), if it has one
 
     @property
     def spec(self) -> GameSpec | None:
@@ -315,7 +316,7 @@ class Table:
     def record_is_open(self) -> bool:
         """Whether the running game's export is whole: it hides nothing, or it is over."""
         session = self.session
-        return session is None or not session.spec.keeps_secrets or session.spec.over(session.state)
+        return session is None or not session.spec.hidden or session.spec.over(session.state)
 
     # --- seats ------------------------------------------------------------------------
     def _seats(self, session: Session | None) -> list[dict]:
@@ -428,7 +429,7 @@ class Table:
                     self._apply(command)
 
     def _schedule(self) -> None:
-        """Note the running game's deadline, if its state has one."""
+        """Note the running game's deadline, if its state has one; `latest` tells when it passes."""
         session = self._latest.session
         deadline = session.spec.deadline(session.state) if session is not None else None
         if deadline is None:
@@ -436,6 +437,7 @@ class Table:
         else:
             seconds, command = deadline
             self._due = (time.monotonic() + seconds, self._latest.version, command)
+        self._latest = replace(self._latest, due=self._due[0] if self._due else None)
 
     def _apply(self, command: Command, pressed: str | None = None, entry: Entry = None) -> Result:
         draws = Draws()

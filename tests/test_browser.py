@@ -236,7 +236,7 @@ def test_the_twin_shows_the_frame_and_roll_lights_the_dice_then_redraws_the_fram
     lit = page.locator("#led-dice .led-die").first.locator('.led[data-on="true"]')
     expect(lit).to_have_count(faces[0])
     expect(page.locator("body")).not_to_have_attribute("data-frame-version", before, timeout=20_000)
-    expect(frame).to_have_attribute("src", re.compile(r"frame\.png\?v=[1-9]"))
+    expect(frame).to_have_attribute("src", re.compile(r"^blob:"))  # fetched with the host's token
     page.wait_for_function("() => document.getElementById('frame').complete && "
                            "document.getElementById('frame').naturalWidth === 800")
     assert runtime.board.presses == [("roll", False)]
@@ -245,8 +245,13 @@ def test_the_twin_shows_the_frame_and_roll_lights_the_dice_then_redraws_the_fram
 def test_the_twin_buttons_of_a_real_device_are_read_only(tmp_path, browser):
     from playwright.sync_api import expect
 
-    with running_app(tmp_path, board=FakeBoard(simulated=False)) as (_, app), live_server(app) as srv:
+    with running_app(tmp_path, board=FakeBoard(simulated=False)) as (runtime, app), live_server(app) as srv:
         ctx, page = open_page(browser, srv.url + "device?lang=en")
+        # A real device's view is the host's: its screen holds the join code.
+        expect(page.locator("#not-yours")).to_be_visible()
+        expect(page.locator("#twin")).to_be_hidden()
+        page.goto(f"{srv.url}device?lang=en&host={runtime.table.host_token()}")
+        expect(page.locator("#twin")).to_be_visible()
         expect(page.locator("button.hw.roll")).to_be_disabled()
         expect(page.locator('button.hw[data-button="a"]')).to_be_disabled()
         expect(page.locator("#hint-real")).to_be_visible()

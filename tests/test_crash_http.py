@@ -5,7 +5,6 @@ from __future__ import annotations
 import http.client
 import json
 
-import pytest
 from crash_play import BOARD_TEXT, quick_command
 from webfixtures import host_of, live_server, post_json, running_app
 
@@ -103,8 +102,6 @@ def test_a_bad_board_file_is_refused_with_its_name_key_and_reason_in_the_players
         assert [(j["q"], j["r"]) for j in view["junkyards"]] == [(0, 1), (0, -1)]
 
 
-@pytest.mark.xfail(reason="platform: a new_game refusal is translated with the running game's catalog, not "
-                          "the one of the game it starts: docs/games/crash.md, What the platform would need")
 def test_a_bad_board_is_refused_in_french_while_another_game_runs(tmp_path):
     bad = BOARD_TEXT.replace("cell = [0, 2]", "cell = [0, 7]")
     with running_app(tmp_path, game="dice") as (runtime, app), live_server(app) as server:

@@ -18,6 +18,7 @@ from companion import games
 from companion.games.spec import Command, DataText
 from companion.store import Store
 from companion.table import BUTTON_REFUSED, INTERNAL_ERROR, NEW_GAME, Setup, Table, Update, replay
+from companion.webapp.events import public_payload
 
 
 @contextmanager
@@ -282,6 +283,8 @@ def test_a_deadline_passing_with_no_command_sends_the_games_default_and_records_
         assert table.call(Command(NEW_GAME, {"game": "asking"})).ok
         assert table.call(Command("ask", {}, 0)).ok
         asked = table.version
+        left = public_payload(table.latest, "en")["deadline"]  # what a page loaded now is told
+        assert 0 <= left <= 0.05
         deadline = time.monotonic() + 10
         while table.version == asked and time.monotonic() < deadline:
             time.sleep(0.01)

@@ -147,7 +147,8 @@ class GameSpec:
     - undoable(events) -> whether the command that made `events` may be undone: not one that
       revealed hidden cards or rolled dice for all to see (an undo would let a player choose again
       knowing what came out)
-    - over(state) -> whether the game has ended: the host's export of its record is full only then
+    - over(state) -> whether the game has ended: the host's export of a game that hides something
+      (`hidden`: hands, bets, face-down cards) is full only then
     - deadline(state) -> (seconds, command) or None: if no other command comes within that time,
       the table sends `command` itself (an answer window closing with its default, say); it is
       recorded like any command, so a replay needs no clock
@@ -175,6 +176,7 @@ class GameSpec:
     deadline: Callable[[State], tuple[float, Command] | None] = lambda state: None
     undoable: Callable[[list[dict]], bool] = lambda events: True
     over: Callable[[State], bool] = lambda state: False
+    hidden: bool = True  # whether the game keeps anything from any player
     seats: tuple[int, int] = (0, 0)  # min, max players with a private page
     options: type[msgspec.Struct] | None = None  # validates the setup options; defaults fill gaps
     colours: tuple[Colour, ...] = ()
@@ -227,11 +229,6 @@ class GameSpec:
             text = texts.get(data.key) or self.bundled(data.key)
             loaded[data.key] = data.load(text.text, text.name)
         return msgspec.to_builtins(converted) or {}, self.setup(converted, draws, loaded)
-
-    @property
-    def keeps_secrets(self) -> bool:
-        """Whether a seat has anything of its own to hide (its private view has fields)."""
-        return bool(self.private.__struct_fields__)
 
     def public_json(self, state: State) -> View:
         """The public view as every output reads it (plain JSON)."""

@@ -9,8 +9,9 @@ from typing import Any
 import msgspec
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from companion import games
 from companion.games.spec import Command
-from companion.table import HOST_COMMANDS
+from companion.table import HOST_COMMANDS, NEW_GAME
 from companion.webapp import _, request_game, request_language
 from companion.webapp.events import Hub, Stream, TooManyStreams, refusal, seat_legal
 from companion.webapp.openapi import (
@@ -168,7 +169,10 @@ def command():
         raise ApiError(503, _("The table did not answer in time: wait a moment and try again.")) from None
     if result.ok:
         return {"ok": True, "version": result.version}
-    refused = refusal(result.error, request_language(), request_game())
+    # A new game's refusal (a bad option, a bad data file) is that game's to word.
+    starting = body.args.get("game") if body.kind == NEW_GAME else None
+    refused = refusal(result.error, request_language(),
+                      starting if isinstance(starting, str) and starting in games.names() else request_game())
     return error_response(409, refused["error"], msgid=refused["msgid"], version=result.version)
 
 

@@ -7,6 +7,7 @@ import json
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 
 from companion.games.spec import IllegalMove
@@ -40,9 +41,11 @@ def public_payload(update: Update, lang: str) -> dict:
     Each seat's colour label comes in the reader's language, so no page declares the colours again.
     """
     tr = translator(lang, update.game)
+    left = None if update.due is None else round(max(0.0, update.due - time.monotonic()), 1)
     return {"version": update.version, "game": update.game, "public": update.public,
             "seats": [{**seat, "label": tr(seat["label"])} for seat in update.seats],
-            "history": list(update.session.history) if update.session else []}
+            "history": list(update.session.history) if update.session else [],
+            "deadline": left}  # seconds until the table sends the game's default itself (see GameSpec)
 
 
 def refusal(exc: IllegalMove, lang: str, game: str | None) -> dict:

@@ -85,6 +85,9 @@ def _body(name: str) -> dict:
 
 
 HOST = [{"hostToken": []}]
+# The device's view and buttons: the host's, and also open to the simulator's own machine (loopback).
+DEVICE = {"security": HOST, "x-open-on-the-simulators-machine": True}
+DEVICE_REFUSED = "Not the host (nor the simulator's own machine)."
 SEAT_PARAM = {"name": "token", "in": "path", "required": True, "schema": {"type": "string"},
               "description": "The seat's private link token."}
 
@@ -204,18 +207,20 @@ def document() -> dict:
             "responses": {"200": _ok(sse, {"type": "string"}, "text/event-stream"),
                           "404": _error("No seat has this token."), "503": _error("Too many live pages.")}}},
         "/api/device": {"get": {"summary": "The device twin: LED dice, status LED, buttons, frame version.",
-                                "responses": {"200": _ok("The device.", _ref("Device"))}}},
+                                **DEVICE, "responses": {"200": _ok("The device.", _ref("Device")),
+                                                        "403": _error(DEVICE_REFUSED)}}},
         "/api/device/frame.png": {"get": {
-            "summary": "The current e-ink frame, as the glass shows it.",
+            "summary": "The current e-ink frame, as the glass shows it (its QR code holds the join code).",
+            **DEVICE,
             "responses": {"200": _ok("PNG image.", {"type": "string"}, "image/png"),
-                          "404": _error("No frame has been shown yet.")}}},
+                          "403": _error(DEVICE_REFUSED), "404": _error("No frame has been shown yet.")}}},
         "/api/device/press": {"post": {
             "summary": "Press a simulated hardware button; the real button code runs.",
-            "requestBody": _body("PressBody"),
+            **DEVICE, "requestBody": _body("PressBody"),
             "responses": {"200": _ok("Pressed; the device as it is now.",
                                      _ref("Device")),
                           "400": _error("Unknown button or malformed body."),
-                          "403": _error("A real device: its buttons are pressed by hand."),
+                          "403": _error("Not the host, or a real device: its buttons are pressed by hand."),
                           "409": _error("No device is attached.")}}},
         "/api/seats": {"get": {"summary": "Every seat: number, name, colour, whether it plays now.",
                                "responses": {"200": _ok("The seats.")}}},

@@ -43,7 +43,8 @@
       if (schema.default !== undefined) input.value = String(schema.default);
       if (required) input.required = true;
     }
-    input.dataset.kind = schema.type || "string";
+    // An enum of numbers has no type in its JSON Schema: its values say it.
+    input.dataset.kind = schema.type || (schema.enum && Number.isInteger(schema.enum[0]) ? "integer" : "string");
     return Companion.el("div", { class: "field" }, [label, input]);
   }
 

@@ -4,7 +4,7 @@ from companion.games.crash.board import load_board
 from companion.games.crash.commands import COMMANDS
 from companion.games.crash.controls import CONTROLS, dice_shown, rolled
 from companion.games.crash.names import COLOURS
-from companion.games.crash.rules import CrashOptions, actor, apply, legal, setup
+from companion.games.crash.rules import OVER, CrashOptions, actor, apply, legal, setup
 from companion.games.crash.screen import draw
 from companion.games.crash.views import PrivateView, PublicView, private_view, public_view
 from companion.games.spec import DataFile, GameSpec
@@ -39,4 +39,7 @@ SPEC = GameSpec(
         "next_game": N_("The next game of the match began"),
     },
     data=(DataFile("board", "board.toml", N_("Board: cells, junkyards and garages"), load_board),),
+    undoable=lambda events: not rolled(events),  # nobody rolls again for better dice
+    over=lambda state: state.phase == OVER,
+    hidden=False,
 )

@@ -26,6 +26,7 @@ SPEC = GameSpec(
     dice_shown=dice_shown,
     rolled=rolled,
     seats=(0, MAX_SEATS),  # any seated phone may roll
+    hidden=False,
     options=DiceOptions,
     history_lines={"roll": N_("{who} rolled the dice"), "set_dice": N_("{who} changed the number of dice")},
 )

@@ -4,7 +4,7 @@ from companion.games.rallye.commands import COMMANDS
 from companion.games.rallye.controls import CONTROLS, dice_shown, rolled
 from companion.games.rallye.deck import load_route, load_surprises
 from companion.games.rallye.names import COLOURS
-from companion.games.rallye.rules import RallyeOptions, actor, apply, deadline, legal, setup
+from companion.games.rallye.rules import RallyeOptions, actor, apply, deadline, legal, over, setup, undoable
 from companion.games.rallye.screen import draw
 from companion.games.rallye.views import PrivateView, PublicView, private_view, public_view
 from companion.games.spec import DataFile, GameSpec
@@ -28,6 +28,8 @@ SPEC = GameSpec(
     dice_shown=dice_shown,
     rolled=rolled,
     deadline=deadline,
+    undoable=undoable,
+    over=over,
     seats=(2, 6),
     options=RallyeOptions,
     colours=COLOURS,

@@ -234,3 +234,13 @@ apply = rules(COMMANDS, HANDLERS, acting=acting, after=_after)
 def over(state: State) -> bool:
     return state.phase == "over"
 
+
+# Dice everyone saw, a card turned up, a card drawn from the pile: undoing one would let a player roll,
+# turn or draw again for a better result.
+REVEALING = frozenset({"rolled", "effect_roll", "oil", "effect", "drew", "passage_placed", "reshuffled",
+                       "cards_swapped"})
+
+
+def undoable(events: list[dict]) -> bool:
+    return not any(event["type"] in REVEALING for event in events)
+

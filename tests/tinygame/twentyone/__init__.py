@@ -111,4 +111,6 @@ SPEC = GameSpec(
     options=Options,
     colours=COLOURS,
     history_lines={"add": N_("{who} counted on")},
+    over=lambda state: state.loser is not None,
+    hidden=False,
 )

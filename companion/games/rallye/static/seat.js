@@ -5,7 +5,7 @@ Companion.seats.rallye = {
   strings: null,
   payload: null,
   chosen: {},  // card -> the targets picked on this page, kept across updates
-  window: null,  // {key, since}: when this page first saw the open window, for its countdown
+  window: null,  // {key, until}: when the open window closes, by this page's clock
   timer: null,
 
   init(root) {
@@ -23,14 +23,19 @@ Companion.seats.rallye = {
     return button;
   },
 
-  // The seconds left in the window: counted from when this page saw it open (the table keeps the real clock).
+  // The seconds left in the window: the table says how many were left when it sent the page (a reload
+  // mid-window keeps counting from there); the page counts down from that by its own clock.
   countdown(root) {
     const pending = this.payload && this.payload.public.pending;
     const open = pending && (pending.kind === "cancel" || pending.kind === "trim") && pending.seat === this.payload.seat;
     if (!open) { this.window = null; return; }
     const key = `${pending.kind}:${pending.seat}:${this.payload.public.moves}`;
-    if (!this.window || this.window.key !== key) this.window = { key, since: Date.now() };
-    const left = Math.max(0, Math.ceil(pending.seconds - (Date.now() - this.window.since) / 1000));
+    if (!this.window || this.window.key !== key) {
+      const seconds = this.payload.deadline === null || this.payload.deadline === undefined
+        ? pending.seconds : this.payload.deadline;
+      this.window = { key, until: Date.now() + seconds * 1000 };
+    }
+    const left = Math.max(0, Math.ceil((this.window.until - Date.now()) / 1000));
     const text = Companion.fill(pending.kind === "cancel" ? this.strings.left : this.strings.left_trim, { n: left });
     root.querySelector(pending.kind === "cancel" ? "#rallye-countdown" : "#rallye-trim-countdown").textContent = text;
   },
