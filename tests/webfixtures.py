@@ -215,7 +215,9 @@ class SecretPrivate(msgspec.Struct):
 
 
 class Say(msgspec.Struct, forbid_unknown_fields=True):
-    """Say something (the seat that speaks is in the public view; what it holds is not)."""
+    """Say something (the seat that speaks is in the public view; what it holds, or whispers, is not)."""
+
+    word: str = ""  # a whisper: recorded with the command, so an export that kept it would leak it
 
 
 def game_spec(**fields) -> GameSpec:
