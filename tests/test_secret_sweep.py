@@ -101,7 +101,8 @@ def minted_for_host(asked: Asked) -> set[str]:
 
 def command_bodies(who: Who, code: str) -> list:
     # A seat whispers its own secret: recorded in the command's args, which the host's export must hide.
-    return [{"kind": "say"}, {"kind": "say", "args": {"word": SECRETS.get(who.seat, "")}}, {"kind": "say", "host_token": who.token}, {"kind": "shout"}, {"kind": "undo"},
+    return [{"kind": "say"}, {"kind": "say", "args": {"word": SECRETS.get(who.seat, "")}},
+            {"kind": "say", "host_token": who.token}, {"kind": "shout"}, {"kind": "undo"},
             {"kind": "end_game"}, {"kind": "new_game", "args": {"game": "secret"}},
             {"kind": "new_game", "args": {"game": "dice"}}]
 
