@@ -29,11 +29,32 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("file", type=Path)
     replay = sub.add_parser("replay", help="rebuild a game from an exported record; print its public view")
     replay.add_argument("log", type=Path)
+    bench = sub.add_parser("bench", help="measure the figures of docs/performance.md on this machine")
+    bench.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    bench.add_argument("--quick", action="store_true", help="fewer samples, a 2 s glass: about a minute")
+    bench.add_argument("--pi-zero", action="store_true",
+                       help="run it again confined to one core at a tenth of its speed, and compare")
+    bench.add_argument("--panel", default="impression-7.3", help="the panel whose refresh the burst waits")
     return parser
+
+
+def _few_malloc_arenas() -> None:
+    """Two malloc arenas, not glibc's eight per core: every waitress thread would otherwise keep an arena
+    of its own (megabytes on a 512 MB Pi). Linux with glibc only; elsewhere nothing changes."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallopt(-8, 2)  # M_ARENA_MAX
+    except (OSError, AttributeError):
+        pass
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command in ("demo", "run"):
+        _few_malloc_arenas()
     from companion.config import ConfigError
 
     try:
@@ -95,4 +116,10 @@ def _serve(config, *, simulate: bool) -> int:
     return 0
 
 
-COMMANDS = {"demo": _demo, "run": _run, "check-config": _check_config, "replay": _replay}
+def _bench(args) -> int:
+    from companion.benchmark.run import main as bench
+
+    return bench(args.json, args.quick, args.pi_zero, args.panel)
+
+
+COMMANDS = {"demo": _demo, "run": _run, "check-config": _check_config, "replay": _replay, "bench": _bench}

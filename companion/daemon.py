@@ -18,9 +18,11 @@ WATCHDOG_EVERY = 10.0  # seconds; the unit's WatchdogSec is 30
 
 
 class Companion:
-    """One table companion: real pins and an inky panel, or mock pins and a PNG panel (simulate)."""
+    """One table companion: real pins and an inky panel, or mock pins and a PNG panel (simulate).
 
-    def __init__(self, config: Config, *, simulate: bool):
+    `pin_factory` replaces the simulator's mock pins (the benchmark's pins time their changes)."""
+
+    def __init__(self, config: Config, *, simulate: bool, pin_factory=None):
         from companion.devices.board import Board
         from companion.devices.display import PngDisplay
         from companion.devices.profile import load_profile
@@ -33,11 +35,10 @@ class Companion:
         state.mkdir(parents=True, exist_ok=True)
         self.store = Store(state / "companion.db")
         self.table = Table(self.store, config.table_setup())
-        pin_factory = None
-        if simulate:
-            from gpiozero.pins.mock import MockFactory
+        if simulate and pin_factory is None:
+            from companion.devices.simulator import simulator_pins
 
-            pin_factory = MockFactory()
+            pin_factory = simulator_pins()
         self.board = Board(load_profile(config.profile), self._on_input, pin_factory=pin_factory)
         self.display = self._display()
         if simulate:
@@ -121,6 +122,7 @@ class Companion:
         from companion.webapp.serve import serve
 
         self.table.subscribe(self._on_update)
+        self.table.on_rolling(self.board.dice.tumble)
         self.refresher.start()
         self._on_update(self.table.latest)  # a resumed game: shown before the table thread runs
         self.table.start()

@@ -237,6 +237,7 @@ class Table:
         self.setup = setup or Setup()
         self._queue: queue.Queue = queue.Queue()
         self._subscribers: list[Subscriber] = []
+        self._rolling: list[Callable[[], None]] = []
         self._thread: threading.Thread | None = None
         try:
             session, version = replay(store.records_since_last(NEW_GAME))
@@ -300,6 +301,12 @@ class Table:
         def unsubscribe():
             self._subscribers = [s for s in self._subscribers if s is not subscriber]
         return unsubscribe
+
+    def on_rolling(self, callback: Callable[[], None]) -> None:
+        """Call `callback()` on the table thread when a command that rolls dice has been applied and is
+        about to be committed: dice may start tumbling at once, since a tumble shows no value (the
+        value comes with the update, once the command is durable)."""
+        self._rolling = [*self._rolling, callback]
 
     def export(self) -> list[dict]:
         """The running game's record, as JSON-ready dicts (what `companion replay` reads).
@@ -451,6 +458,12 @@ class Table:
             # A bug in the rules, not a refusal: logged in full, told to players without detail.
             log.exception("the rules of %s failed on a %s command", latest.game, command.kind)
             return self._refuse(command, IllegalMove(INTERNAL_ERROR), pressed, entry)
+        if self._rolling and session.spec.rolled(events):
+            for callback in self._rolling:
+                try:
+                    callback()
+                except Exception:
+                    log.exception("a rolling callback failed")
         try:
             record = self.store.append(command.kind, command.seat, args, draws.taken)
         except Exception as exc:

@@ -26,6 +26,19 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture
+def seeded_draws(monkeypatch):
+    """The rules' randomness from a fixed seed, so a whole game played through the device repeats."""
+    import random
+
+    import companion.draws
+
+    generator = random.Random(20261123)
+    monkeypatch.setattr(companion.draws, "secrets", type("SeededSecrets", (), {
+        "randbelow": staticmethod(generator.randrange)}))
+    return generator
+
+
+@pytest.fixture
 def factory():
     """gpiozero's own mock pins: real device classes, no hardware."""
     factory = MockFactory()

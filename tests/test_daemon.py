@@ -103,3 +103,12 @@ def test_a_long_press_on_d_makes_a_new_host_link_and_join_code(companion):
     assert companion.table.version == version  # not a game move: nothing to undo
     # only the join code changed, so a new picture on the glass is the new code
     assert eventually(lambda: companion.refresher.shown > frames, timeout=10)
+
+
+def test_the_simulators_pins_keep_no_history_so_a_long_run_does_not_grow(companion):
+    die = companion.board.dice.dice[0]
+    pin = die.leds["centre"].pin
+    for face in [1, 2] * 500:
+        die.set(face)  # the centre pip goes on and off a thousand times
+    assert len(pin.states) == 1  # gpiozero's own mock pins would hold a thousand changes
+    assert die.leds["centre"].is_lit is False

@@ -160,7 +160,7 @@ def test_the_frames_show_the_race_and_the_scores():
 
 # --- a full game through the mock buttons ---------------------------------------------------
 @pytest.fixture
-def table_device(tmp_path):
+def table_device(tmp_path, seeded_draws):
     config = Config(state_dir=str(tmp_path), host="127.0.0.1", port=free_port(), url="http://table.local/",
                     game="gewalt")
     running = Companion(config, simulate=True).start()

@@ -205,3 +205,26 @@ def load_text(name: str) -> str:
     from importlib.resources import files
 
     return files("companion.hardware").joinpath("profiles").joinpath(f"{name}.toml").read_text("utf-8")
+
+
+def test_a_tumble_lights_at_once_and_the_roll_that_follows_gives_its_faces(dice):
+    dice.show([1, 2, 3])
+    dice.tumble(duration=0.3)
+    assert dice.faces != [1, 2, 3]  # the first frame is lit before tumble() returns
+    dice.roll([6, 5, 4])  # the values, once durable: the running tumble ends on them
+    assert dice.wait_idle(5)
+    assert dice.faces == [6, 5, 4]
+
+
+def test_a_tumble_whose_values_never_come_ends_on_the_faces_it_started_from(dice):
+    dice.show([1, 2, 3])
+    dice.tumble(duration=0.2)  # the command failed to save: no roll() follows
+    assert dice.wait_idle(5)
+    assert dice.faces == [1, 2, 3]
+
+
+def test_a_roll_right_after_another_visibly_starts_again(dice):
+    dice.tumble(duration=5)
+    shown = dice.faces
+    dice.tumble(duration=5)  # within the same animation frame
+    assert dice.faces != shown

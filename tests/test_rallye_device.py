@@ -344,7 +344,7 @@ def test_the_frames_say_what_to_press_and_who_is_held_back():
 
 # --- a full game through the mock buttons, and surprise cards from the seats' phones -------------------
 @pytest.fixture
-def table_device(tmp_path):
+def table_device(tmp_path, seeded_draws):
     options = {"players": 3, "route_cards": 12, "laps": 1, "answer_seconds": 120, "discard_seconds": 600}
     config = Config(state_dir=str(tmp_path), host="127.0.0.1", port=free_port(), url="http://table.local/",
                     game="rallye", options={"rallye": options})

@@ -90,6 +90,32 @@ def test_identical_frames_are_never_sent_again(refresher_for):
     assert len(display.shown) == 2
 
 
+def test_a_burst_while_the_glass_refreshes_costs_one_more_render(refresher_for):
+    """The glass is busy (a real refresh takes seconds): 100 offers meanwhile draw one frame, the last."""
+    drawn = []
+    display = RecordingDisplay()
+    display.release.clear()
+    refresher = refresher_for(display, render=lambda key: drawn.append(key) or frame(key))
+    refresher.offer(0)
+    assert display.entered.wait(5)
+    for key in range(1, 101):
+        refresher.offer(key)
+    display.release.set()
+    assert refresher.wait_idle(10)
+    assert drawn == [0, 100] and refresher.rendered == 2 and refresher.shown == 2
+
+
+def test_the_same_state_again_is_not_even_drawn(refresher_for):
+    drawn = []
+    display = RecordingDisplay()
+    refresher = refresher_for(display, render=lambda key: drawn.append(key) or frame(key[0]))
+    refresher.offer((1, {"view": 1}))
+    assert refresher.wait_idle(5)
+    refresher.offer((1, {"view": 1}))  # an equal key: a seat change that altered nothing shown, say
+    assert refresher.wait_idle(5)
+    assert drawn == [(1, {"view": 1})] and refresher.skipped == 1 and len(display.shown) == 1
+
+
 def test_offer_returns_while_a_show_is_in_progress(refresher_for):
     display = RecordingDisplay()
     display.release.clear()

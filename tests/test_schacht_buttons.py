@@ -20,7 +20,7 @@ SIDE_KEYS = "abcd"
 
 
 @pytest.fixture
-def device(tmp_path):
+def device(tmp_path, seeded_draws):
     config = Config(state_dir=str(tmp_path), host="127.0.0.1", port=free_port(), url="http://table.local/",
                     game="schacht")
     running = Companion(config, simulate=True).start()

@@ -9,7 +9,7 @@ from gpiozero import LED
 from gpiozero.exc import GPIOZeroError
 from gpiozero.pins.mock import MockFactory
 
-from companion.devices.buttons import DebouncedButton, OnInput
+from companion.devices.buttons import DEBOUNCE, DebouncedButton, OnInput
 from companion.devices.leds import LedDice, LedDie
 from companion.devices.profile import Profile
 
@@ -29,7 +29,7 @@ class Board:
     works the mock pins for the device twin page.
     """
 
-    def __init__(self, profile: Profile, on_input: OnInput, pin_factory=None, debounce: float = 0.03,
+    def __init__(self, profile: Profile, on_input: OnInput, pin_factory=None, debounce: float = DEBOUNCE,
                  hold: float = 1.0):
         self.profile = profile
         self.buttons: dict[str, DebouncedButton] = {}

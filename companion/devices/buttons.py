@@ -12,6 +12,9 @@ from gpiozero import DigitalInputDevice
 log = logging.getLogger(__name__)
 
 OnInput = Callable[[str, str], None]  # (button name, "press" or "hold")
+# Seconds a level must hold to count: tactile switches bounce for under 5 ms, and every millisecond here
+# is a millisecond before the LEDs and the phones answer a press.
+DEBOUNCE = 0.02
 
 
 class Debounce:
@@ -77,7 +80,7 @@ class DebouncedButton:
     input on.
     """
 
-    def __init__(self, pin: int, name: str, on_input: OnInput, *, debounce: float = 0.03,
+    def __init__(self, pin: int, name: str, on_input: OnInput, *, debounce: float = DEBOUNCE,
                  hold: float = 1.0, pin_factory=None):
         if debounce <= 0 or hold <= debounce:
             raise ValueError(f"button {name!r}: need 0 < debounce ({debounce}) < hold ({hold})")

@@ -77,13 +77,31 @@ class LedDice:
         self._generation = 0
         self._held: Faces = [None] * len(self.dice)  # what the dice show once any animation ends
         self._closed = False
+        self._tumbling: int | None = None  # the generation of a tumble whose faces are still to come
         self._animations = 0  # animation threads still running (a superseded one ends at its next step)
 
     def roll(self, values: Sequence[int | None], duration: float = 0.6) -> None:
-        """Tumble the dice for `duration` seconds, then hold `values`."""
+        """Tumble the dice for `duration` seconds, then hold `values`. If a tumble started by
+        `tumble()` is running, it goes on and ends on `values`."""
         faces = self._check(values)
+        with self._cond:
+            if self._tumbling is not None and self._tumbling == self._generation:
+                self._held = faces  # the running tumble ends on these
+                return
         generation = self._begin(faces)
         self._animate(self._tumble, generation, faces, duration)
+
+    def tumble(self, duration: float = 0.6) -> None:
+        """Start tumbling now, before the values are known: the first frame is lit before this returns,
+        the rest runs on a timer; `roll()` then gives the faces the tumble ends on."""
+        with self._cond:
+            generation = self._begin(self._held)  # if no values come (the command failed), the old stay
+            self._tumbling = generation
+            now = [die.face for die in self.dice]
+            # A roll right after another must visibly start again: never on the frame already lit.
+            start = next(k for k in range(6) if _tumble_frame(k, len(self.dice)) != now)
+            self._set(_tumble_frame(start, len(self.dice)))
+        self._animate(self._tumble, generation, None, duration, start)
 
     def show(self, values: Sequence[int | None]) -> None:
         """Hold `values` at once (None or a missing value is a dark die)."""
@@ -174,19 +192,19 @@ class LedDice:
             self._cond.wait_for(lambda: self._generation != generation, seconds)
             return self._generation == generation
 
-    def _tumble(self, generation: int, faces: Faces, duration: float) -> None:
+    def _tumble(self, generation: int, faces: Faces | None, duration: float, start: int = 0) -> None:
         steps = _frame_times(duration, self.FRAME)
         for k, pause in enumerate(steps):
             with self._cond:
                 if self._generation != generation:
                     return
-                # Each die runs through the faces from its own start, so they never look in step.
-                self._set([(k + 2 * i) % 6 + 1 for i in range(len(self.dice))])
+                self._set(_tumble_frame(start + k, len(self.dice)))
             if not self._pause(generation, pause):
                 return
         with self._cond:
             if self._generation == generation:
-                self._set(faces)
+                self._tumbling = None
+                self._set(self._held if faces is None else faces)
 
     def _blink(self, generation: int, pattern: list[float]) -> None:
         for step, pause in enumerate(pattern):
@@ -200,6 +218,11 @@ class LedDice:
         with self._cond:
             if self._generation == generation:
                 self._set(self._held)
+
+
+def _tumble_frame(k: int, dice: int) -> Faces:
+    # Each die runs through the faces from its own start, so they never look in step.
+    return [(k + 2 * i) % 6 + 1 for i in range(dice)]
 
 
 def _is_face(value) -> bool:

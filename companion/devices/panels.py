@@ -28,6 +28,7 @@ class PanelModel:
     args: tuple[Any, ...] = ()
     kwargs: dict[str, Any] = field(default_factory=dict)
     extra_pins: tuple[int, ...] = ()  # GPIOs beyond PANEL_PINS (the 13.3" has two chip selects)
+    refresh: float = 15.0  # seconds a full refresh takes, about (the makers' figures): the bench's glass
 
     @property
     def inks(self) -> tuple[str, ...]:
@@ -63,25 +64,31 @@ def import_inky(module: str):
 def _catalogue() -> dict[str, PanelModel]:
     models = []
     for colour in ("black", "red", "yellow"):
+        seconds = 4.0 if colour == "black" else 15.0  # a third ink takes many more passes
         models += [
-            PanelModel(f"phat-{colour}", (212, 104), "inky.phat", "InkyPHAT", _two(colour), (colour,)),
+            PanelModel(f"phat-{colour}", (212, 104), "inky.phat", "InkyPHAT", _two(colour), (colour,),
+                       refresh=seconds),
             PanelModel(f"phat-ssd1608-{colour}", (250, 122), "inky.phat", "InkyPHAT_SSD1608",
-                       _two(colour), (colour,)),
-            PanelModel(f"what-{colour}", (400, 300), "inky.what", "InkyWHAT", _two(colour), (colour,)),
+                       _two(colour), (colour,), refresh=seconds),
+            PanelModel(f"what-{colour}", (400, 300), "inky.what", "InkyWHAT", _two(colour), (colour,),
+                       refresh=seconds),
             PanelModel(f"what-ssd1683-{colour}", (400, 300), "inky.inky_ssd1683", "Inky", _two(colour),
-                       ((400, 300), colour)),
+                       ((400, 300), colour), refresh=seconds),
         ]
     models += [
-        PanelModel("phat-4colour", (250, 122), "inky.inky_jd79661", "Inky", FOUR),
-        PanelModel("what-4colour", (400, 300), "inky.inky_jd79668", "Inky", FOUR),
-        PanelModel("what-4colour-ssd2683", (400, 300), "inky.inky_ssd2683", "Inky", FOUR),
-        PanelModel("impression-4", (640, 400), "inky.inky_uc8159", "Inky", SEVEN, ((640, 400),)),
-        PanelModel("impression-5.7", (600, 448), "inky.inky_uc8159", "Inky", SEVEN, ((600, 448),)),
-        PanelModel("impression-7.3", (800, 480), "inky.inky_ac073tc1a", "Inky", SEVEN, ((800, 480),)),
-        PanelModel("spectra-4", (600, 400), "inky.inky_e640", "Inky", SPECTRA, ((600, 400),)),
-        PanelModel("spectra-7.3", (800, 480), "inky.inky_e673", "Inky", SPECTRA, ((800, 480),)),
+        PanelModel("phat-4colour", (250, 122), "inky.inky_jd79661", "Inky", FOUR, refresh=12.0),
+        PanelModel("what-4colour", (400, 300), "inky.inky_jd79668", "Inky", FOUR, refresh=12.0),
+        PanelModel("what-4colour-ssd2683", (400, 300), "inky.inky_ssd2683", "Inky", FOUR, refresh=12.0),
+        PanelModel("impression-4", (640, 400), "inky.inky_uc8159", "Inky", SEVEN, ((640, 400),),
+                   refresh=30.0),
+        PanelModel("impression-5.7", (600, 448), "inky.inky_uc8159", "Inky", SEVEN, ((600, 448),),
+                   refresh=30.0),
+        PanelModel("impression-7.3", (800, 480), "inky.inky_ac073tc1a", "Inky", SEVEN, ((800, 480),),
+                   refresh=35.0),
+        PanelModel("spectra-4", (600, 400), "inky.inky_e640", "Inky", SPECTRA, ((600, 400),), refresh=12.0),
+        PanelModel("spectra-7.3", (800, 480), "inky.inky_e673", "Inky", SPECTRA, ((800, 480),), refresh=15.0),
         PanelModel("spectra-13.3", (1600, 1200), "inky.inky_el133uf1", "Inky", SPECTRA, ((1600, 1200),),
-                   extra_pins=(26, 16)),
+                   extra_pins=(26, 16), refresh=20.0),
     ]
     return {m.name: m for m in models}
 

@@ -21,17 +21,24 @@ class Refresher:
     """Renders and shows frames on its own thread, so the game thread never waits for the glass.
 
     - `offer(key)` only records the newest request and returns at once; `render(key)` draws it.
-    - A frame identical to the one on the glass is never sent again.
+    - A burst costs one render: a frame is drawn once offers have been quiet for `quiet` seconds (or
+      `longest` after the first one waiting, so a long burst is not shown late), and only when the
+      panel can take it: offers made while the glass refreshes only change which frame comes next.
+    - A key equal to the one last drawn is not drawn again, and a frame identical to the one on the
+      glass is never sent again.
     - When `show` raises (no panel, SPI busy, busy-wait timeout), the error is logged once and the
       newest frame is retried after `backoff[0]` seconds, doubling up to `backoff[1]`. Offers made
       meanwhile only change which frame the retry shows: they never cut the wait short.
     """
 
     def __init__(self, display: Display, render: Callable[[object], Image.Image],
-                 backoff: tuple[float, float] = (2.0, 300.0)):
+                 backoff: tuple[float, float] = (2.0, 300.0), quiet: float = 0.15, longest: float = 1.0):
         self.display = display
         self._render = render
         self._backoff = backoff
+        self.quiet, self.longest = quiet, longest
+        self._first_offer = self._last_offer = 0.0
+        self._drawn = _NOTHING  # the key of the frame last drawn
         self._delay = backoff[0]
         self._cond = threading.Condition()
         self._wanted = _NOTHING
@@ -40,7 +47,8 @@ class Refresher:
         self._stopping = False
         self._last_shown: bytes | None = None
         self.shown = 0  # frames sent to the display
-        self.skipped = 0  # frames identical to the one already there
+        self.rendered = 0  # frames drawn
+        self.skipped = 0  # frames identical to the one already there (drawn or not)
         self.failures = 0  # show() calls that raised
         self._streak = 0  # failures since the last frame that reached the glass
         self.failing = False
@@ -53,7 +61,10 @@ class Refresher:
     def offer(self, key) -> None:
         """Ask for a frame of `key`; an older request not yet drawn is dropped. Never blocks on the glass."""
         with self._cond:
-            self._wanted = key
+            now = time.monotonic()
+            if self._wanted is _NOTHING:
+                self._first_offer = now
+            self._wanted, self._last_offer = key, now
             self._cond.notify_all()
 
     def wait_idle(self, timeout: float | None = None) -> bool:
@@ -79,18 +90,30 @@ class Refresher:
                     self._cond.wait(wait)
                     continue
                 self._retry_at = None  # the backoff is over
-                if self._wanted is not _NOTHING:
-                    key, self._wanted = self._wanted, _NOTHING
-                    self._busy = True
-                    return key
-                else:
+                if self._wanted is _NOTHING:
                     self._cond.wait()
+                    continue
+                due = min(self._last_offer + self.quiet, self._first_offer + self.longest)
+                wait = due - time.monotonic()
+                # The first frame goes at once (the glass shows nothing of ours yet); so does a retry,
+                # which waited out its backoff.
+                if wait > 0 and not self.failing and self._last_shown is not None:
+                    self._cond.wait(wait)  # a burst may still be coming: draw its last state only
+                    continue
+                key, self._wanted = self._wanted, _NOTHING
+                self._busy = True
+                return key
             return _NOTHING
 
     def _run(self) -> None:
         while (key := self._next()) is not _NOTHING:
+            if key == self._drawn and self._last_shown is not None:
+                self.skipped += 1  # the same state again: its frame is already on the glass
+                self._settle()
+                continue
             try:
                 image = self._render(key)
+                self.rendered += 1
                 digest = _digest(image)
             except Exception:
                 # A drawing bug: retrying the same key would fail the same way, so drop it.
@@ -98,6 +121,7 @@ class Refresher:
                 self._settle()
                 continue
             if digest == self._last_shown:
+                self._drawn = key
                 self.skipped += 1
                 self._settle()
                 continue
@@ -108,6 +132,7 @@ class Refresher:
             except (Exception, SystemExit) as exc:
                 self._failed(key, exc)
                 continue
+            self._drawn = key
             self._succeeded(digest)
 
     def _settle(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 
 import segno
 from PIL import Image
@@ -15,8 +16,12 @@ def qr_svg(text: str) -> bytes:
     return buf.getvalue()
 
 
+@lru_cache(maxsize=8)
 def qr_image(url: str, max_side: int) -> Image.Image:
-    """A 1-bit QR image of `url`, the largest whole-module scale that fits `max_side` pixels."""
+    """A 1-bit QR image of `url`, the largest whole-module scale that fits `max_side` pixels.
+
+    Kept (never changed by its users): every frame shows the same code until the join code changes.
+    """
     code = segno.make(url, error="m", micro=False)
     modules = code.symbol_size(scale=1, border=2)[0]
     scale = max(1, max_side // modules)

@@ -1,0 +1,1 @@
+"""`companion bench`: the figures a person at the table perceives, measured on the real pipeline."""

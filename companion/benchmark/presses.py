@@ -1,0 +1,129 @@
+"""Button to LED and to phone: ROLL pressed on mock pins, through the daemon, to a live page on waitress."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from companion.benchmark.stats import Figure, timed
+from companion.config import Config
+from companion.devices.simulator import SimulatorPin, simulator_pins
+from companion.games.spec import Command
+
+HELD = 0.04  # seconds a finger holds ROLL down: past the settle, as a quick press is
+
+
+class TimedPin(SimulatorPin):
+    """A mock pin that notes when its state last changed (the LED dice are mock LEDs)."""
+
+    changes: list[tuple[float, object]] = []  # (monotonic time, the pin), shared by every pin
+
+    def _change_state(self, value):
+        if super()._change_state(value):
+            TimedPin.changes.append((self._last_change, self))
+            return True
+        return False
+
+
+class Stream(threading.Thread):
+    """A phone's live page: notes when each version arrives."""
+
+    def __init__(self, port: int):
+        super().__init__(daemon=True, name="bench-phone")
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.conn.request("GET", "/api/events", headers={"Accept": "text/event-stream"})
+        self.response = self.conn.getresponse()
+        self.arrived: dict[int, float] = {}
+        self.cond = threading.Condition()
+
+    def run(self) -> None:
+        try:
+            for raw in self.response:
+                line = raw.decode()
+                if line.startswith("data:"):
+                    version = json.loads(line[5:])["version"]
+                    with self.cond:
+                        self.arrived.setdefault(version, time.monotonic())
+                        self.cond.notify_all()
+        except Exception:  # the page was closed under its reader (http.client then raises several kinds)
+            return
+
+    def wait(self, version: int, timeout: float = 10.0) -> float | None:
+        with self.cond:
+            self.cond.wait_for(lambda: version in self.arrived, timeout)
+            return self.arrived.get(version)
+
+    def close(self) -> None:
+        sock = self.response.fp.raw._sock if self.response.fp is not None else None
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)  # the reading thread wakes up and ends
+            except OSError:
+                pass
+        self.response.close()
+        self.conn.close()
+
+
+def measure(presses: int = 1000) -> list[Figure]:
+    """Press ROLL `presses` times on free dice; each press waits for the phone to hear the last one."""
+    from companion.daemon import Companion
+
+    with tempfile.TemporaryDirectory() as tmp:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        config = Config(state_dir=tmp, host="127.0.0.1", port=port, url=f"http://127.0.0.1:{port}/")
+        factory = simulator_pins(TimedPin)
+        device = Companion(config, simulate=True, pin_factory=factory).start()
+        device.table.call(Command("settle"))  # queued behind the opening game: it is in place after this
+        try:
+            return _press(device, factory, port, presses, Path(tmp))
+        finally:
+            device.stop()
+            factory.reset()
+
+
+def _press(device, factory, port: int, presses: int, tmp: Path) -> list[Figure]:
+    debounced: list[float] = []
+    committed: dict[int, float] = {}
+    table = device.table
+    real_press = table.press
+
+    def press(key: str):
+        debounced.append(time.monotonic())
+        return real_press(key)
+
+    table.press = press  # the button's thread calls this: when the debounce let the press through
+    table.subscribe(lambda update: update.rejected or committed.setdefault(update.version, time.monotonic()))
+    leds = {led.pin for die in device.board.dice.dice for led in die.leds.values()}
+    phone = Stream(port)
+    phone.start()
+    phone.wait(table.version)
+    roll = factory.pin(device.board.profile.buttons["roll"])
+    rows = []
+    for _ in range(presses):
+        version = table.version
+        roll.drive_low()
+        time.sleep(HELD)
+        released = time.monotonic()
+        roll.drive_high()
+        heard = phone.wait(version + 1)
+        if heard is None:
+            raise RuntimeError("a press reached no phone within 10 s")
+        press_at = debounced[-1]
+        led = next(t for t, pin in TimedPin.changes if t >= press_at and pin in leds)
+        rows.append((released, press_at, led, committed[version + 1], heard))
+        time.sleep(0.005)
+    phone.close()
+    return [
+        timed("release → phone hears the roll (SSE)", [h - r for r, _, _, _, h in rows], 40),
+        timed("release → debounced (the settle)", [p - r for r, p, _, _, _ in rows], 30),
+        timed("debounced → first LED change", [led - p for _, p, led, _, _ in rows], 5),
+        timed("debounced → value durable (commit)", [c - p for _, p, _, c, _ in rows]),
+        timed("debounced → phone hears it (SSE)", [h - p for _, p, _, _, h in rows]),
+    ]

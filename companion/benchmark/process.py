@@ -1,0 +1,105 @@
+"""A daemon as its own process (`companion demo`): started, asked, watched from /proc, stopped."""
+
+from __future__ import annotations
+
+import glob
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Daemon:
+    """`companion demo` in `state_dir`, on a free loopback port; `prefix` runs it under another command
+    (a CPU limit) and `module` replaces the command by a script of ours (`python -m module`)."""
+
+    def __init__(self, state_dir: Path, prefix: tuple[str, ...] = (), module: str | None = None,
+                 args: tuple[str, ...] = ()):
+        self.state_dir, self.port = Path(state_dir), free_port()
+        command = [sys.executable, "-m", module or "companion"]
+        command += list(args) if module else ["demo", "--state-dir", str(state_dir)]
+        env = {**os.environ, "COMPANION_PORT": str(self.port), "PYTHONUNBUFFERED": "1"}
+        self.output = self.state_dir / "daemon.out"
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self.started = time.monotonic()
+        with self.output.open("w") as out:
+            self.proc = subprocess.Popen([*prefix, *command], stdout=out, stderr=subprocess.STDOUT, env=env)
+
+    def wait_serving(self, timeout: float = 60.0) -> float:
+        """Seconds from the process start to its first HTTP answer."""
+        deadline = self.started + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the daemon exited: {self.output.read_text()}")
+            try:
+                self.get("/api/state")
+                return time.monotonic() - self.started
+            except OSError:
+                time.sleep(0.005)
+        raise TimeoutError("the daemon did not answer")
+
+    def get(self, path: str) -> dict:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
+        try:
+            conn.request("GET", path)
+            return json.loads(conn.getresponse().read())
+        finally:
+            conn.close()
+
+    def host_token(self) -> str:
+        for line in self.output.read_text().splitlines():
+            if "?host=" in line:
+                return line.rsplit("?host=", 1)[1].strip()
+        raise RuntimeError("no host link printed")
+
+    def status(self) -> dict[str, int]:
+        """VmRSS and VmHWM in kB and the thread count, from /proc."""
+        fields = {}
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM", "Threads"):
+                fields[key] = int(value.split()[0])
+        return fields
+
+    def switches(self) -> int:
+        """Context switches of every thread so far (voluntary and not)."""
+        total = 0
+        for path in glob.glob(f"/proc/{self.proc.pid}/task/*/status"):
+            try:
+                text = Path(path).read_text()
+            except FileNotFoundError:
+                continue  # a thread that just ended
+            total += sum(int(line.split()[1]) for line in text.splitlines() if "ctxt_switches" in line)
+        return total
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+def open_streams(port: int, paths: list[str]) -> list[http.client.HTTPConnection]:
+    """Live pages held open, each from its own loopback address (as many phones are)."""
+    conns = []
+    for i, path in enumerate(paths):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60,
+                                          source_address=(f"127.0.{2 + i // 250}.{2 + i % 250}", 0))
+        conn.request("GET", path, headers={"Accept": "text/event-stream"})
+        response = conn.getresponse()
+        if response.status != 200:
+            raise RuntimeError(f"{path}: {response.status} {response.read()[:200]!r}")
+        conns.append(conn)
+    return conns

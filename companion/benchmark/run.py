@@ -1,0 +1,71 @@
+"""The whole bench: every figure, printed as a table and written as JSON; confined like a Pi Zero 2 W."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from companion.benchmark import daemons, eink, presses, rules
+from companion.benchmark.confine import Confinement
+from companion.benchmark.stats import Figure, table
+
+
+def collect(quick: bool = False, panel: str = "impression-7.3") -> list[Figure]:
+    """Every figure of docs/performance.md; `quick` takes fewer samples and a 2 s glass (a minute)."""
+    figures = presses.measure(100 if quick else 1000)
+    figures += eink.render_times(1 if quick else 3)
+    figures += eink.burst(panel, glass=2.0 if quick else None)
+    figures += daemons.cold_start(2 if quick else 5)
+    figures += daemons.idle(5.0 if quick else 60.0)
+    figures += daemons.peak_memory()
+    figures += rules.throughput(0.5 if quick else 3.0)
+    return figures
+
+
+def main(json_path: Path | None, quick: bool, pi_zero: bool, panel: str) -> int:
+    figures = collect(quick, panel)
+    report = {"figures": [f.json() for f in figures]}
+    print(table(figures, "This machine"), flush=True)
+    if pi_zero:
+        confined, how = run_confined(quick, panel)
+        report |= {"pi_zero": {"how": how, "figures": [f.json() for f in confined]}}
+        print(f"\nPi Zero 2 W stand-in: {how}\n")
+        print(side_by_side(figures, confined))
+    if json_path is not None:
+        json_path.write_text(json.dumps(report, ensure_ascii=False, indent=2), encoding="utf-8")
+    return 0
+
+
+def run_confined(quick: bool, panel: str) -> tuple[list[Figure], str]:
+    """The same bench, run again inside the limit (its daemons inherit it)."""
+    limit = Confinement()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "confined.json"
+            command = [sys.executable, "-m", "companion", "bench", "--json", str(out), "--panel", panel]
+            proc = limit.popen([*command, *(["--quick"] if quick else [])], stdout=sys.stderr)
+            if proc.wait() != 0 or not out.exists():
+                raise RuntimeError("the confined bench failed (see above)")
+            figures = [Figure(**f) for f in json.loads(out.read_text())["figures"]]
+    finally:
+        limit.close()
+    return figures, limit.how
+
+
+def side_by_side(here: list[Figure], there: list[Figure]) -> str:
+    """Each figure's headline value (p99 where there is one) here and on the stand-in."""
+    confined = {f.name: f for f in there}
+    rows = [("figure", "this machine", "Pi Zero stand-in")]
+    for f in here:
+        other = confined.get(f.name)
+        rows.append((f.name, _headline(f), _headline(other) if other else ""))
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows)
+
+
+def _headline(f: Figure) -> str:
+    value = f.p99 if f.p99 is not None else f.p50
+    label = "p99 " if f.p99 is not None else ""
+    return f"{label}{value:.1f} {f.unit}" if f.unit == "ms" else f"{value:g} {f.unit}".strip()

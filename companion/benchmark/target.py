@@ -1,0 +1,57 @@
+"""The daemon the memory figure watches: the simulator, with a player that plays a full game of each game.
+
+Run by the benchmark as `python -m companion.benchmark.target STATE_DIR`: it serves like `companion demo`,
+prints its seat tokens, waits until `phones` live pages are open, plays, then prints "played".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import time
+
+from companion import games
+from companion.benchmark.players import play_game
+from companion.config import Config
+from companion.daemon import Companion
+from companion.games.spec import Command
+from companion.seats import MAX_SEATS
+
+
+def main(state_dir: str, phones: int) -> None:
+    from companion.cli import _few_malloc_arenas
+
+    _few_malloc_arenas()  # as `companion demo` and `companion run` do
+    port = int(os.environ["COMPANION_PORT"])
+    device = Companion(Config(state_dir=state_dir, host="127.0.0.1", port=port,
+                              url=f"http://127.0.0.1:{port}/"), simulate=True).start()
+    table = device.table
+    tokens = [table.seating(lambda roster, count, seat=seat: roster.claim(seat, f"Player {seat + 1}", count))
+              for seat in range(MAX_SEATS)]
+    print("tokens " + json.dumps(tokens), flush=True)
+    hub = device.server.app.extensions["companion.hub"]
+    deadline = time.monotonic() + 60
+    while hub.open_streams < phones and time.monotonic() < deadline:
+        time.sleep(0.05)
+    rng = random.Random(7)
+    for name in games.names():
+        if not table.call(Command("new_game", {"game": name})).ok:
+            raise SystemExit(f"could not start {name}")
+        spec = games.get(name)
+
+        def apply(command):
+            table.call(command)
+            return table.session.state
+
+        played = play_game(spec, table.session.options, rng, apply, table.session.state,
+                           limit=300 if not spec.hidden and name == "dice" else 3000)
+        print(f"game {name}: {played} commands", flush=True)
+    print("played", flush=True)
+    while True:
+        time.sleep(3600)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], int(sys.argv[2]))
