@@ -345,6 +345,45 @@ def test_an_empty_deck_reshuffles_its_discards():
     assert card is None and deck == rules.Deck((), ())
 
 
+# Rulebook, expert game: "Après avoir joué ou défaussé une carte d'action, le joueur pioche une carte de
+# remplacement. Lorsque la pioche est épuisée, on mélange la défausse pour former une nouvelle pioche."
+# The played or discarded card is in the discards before the replacement is drawn.
+TWENTY_ACTIONS = "\n".join(line for line in SPEC.bundled("cards").text.splitlines()
+                           if line.split("=")[0].strip() not in data.ACTIONS) + "\n" + "\n".join(
+    f"{kind} = {count}" for kind, count in (("double", 8), ("relocate", 6), ("counter", 6)))
+
+
+def five_on_twenty_actions() -> rules.State:
+    """5 players on a 20-card action deck: every card is dealt, the pile starts exhausted."""
+    state = start({"players": 5, "expert": True}, SeededDraws(3), TWENTY_ACTIONS)
+    assert state.action_deck == rules.Deck((), ()) and sum(map(len, state.actions)) == 20
+    return state
+
+
+def test_a_discarded_action_card_is_reshuffled_when_the_pile_is_exhausted():
+    state = five_on_twenty_actions()
+    card = state.actions[A][0]
+    new, _ = play(state, "discard_action", {"card": card})
+    # The pile was empty: the discards, holding just that card, became the pile and refilled the hand.
+    assert len(new.actions[A]) == data.HAND and sorted(new.actions[A]) == sorted(state.actions[A])
+    assert new.action_deck == rules.Deck((), ())
+
+
+def test_a_played_relocate_card_is_reshuffled_when_the_pile_is_exhausted():
+    state = replace(five_on_twenty_actions(), sections=((5, 2, 2, 7),) * 5)
+    state = replace(state, actions=(("relocate", "double", "double", "counter"),) + state.actions[1:])
+    state, _ = play(state, "play_section", {"length": 5, "slot": slot(2, 1, 3)})
+    new, _ = play(state, "relocate", {"source": slot(2, 1, 3), "slot": slot(3, 2, 4)})
+    assert sorted(new.actions[A]) == ["counter", "double", "double", "relocate"]
+
+
+def test_an_attack_card_lies_in_front_of_its_target_so_it_cannot_come_back_at_once():
+    state = five_on_twenty_actions()
+    state = replace(state, actions=(("double",) * 4,) + state.actions[1:], counters=((2,) * 5,) * 5)
+    new, _ = play(state, "attack", {"card": "double", "target": B})
+    assert new.front[B] == "double" and len(new.actions[A]) == 3 and new.action_deck == rules.Deck((), ())
+
+
 # --- the data file --------------------------------------------------------------------------
 def test_the_bundled_decks_are_marked_reconstructed_and_have_the_boxs_counts():
     decks = data.load(SPEC.bundled("cards").text, "data.toml")
@@ -425,6 +464,33 @@ def test_random_legal_play_ends_with_every_pawn_finished_and_sound_scores(player
     assert all(0 <= row["total"] <= 3 * players for row in view["scores"])
     assert [row["targets"] for row in view["scores"]] == [list(b) for b in state.bets]
     assert len(checked) > players * 5
+
+
+PLAYED_ACTION = {"action_discarded", "relocated", "attacked"}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(3, 5), extra=st.integers(0, 7), choices=st.data())
+def test_an_action_card_played_or_discarded_is_replaced_whenever_any_card_is_left(players, extra, choices):
+    """On a deck of 20 to 27 action cards, a card played or discarded is replaced unless no card is left."""
+    text = TWENTY_ACTIONS.replace("double = 8", f"double = {8 + extra}")
+    rng = choices.draw(st.randoms(use_true_random=False))
+    draws = SeededDraws(rng.randrange(2**32))
+    state = start({"players": players, "expert": True}, draws, text)
+    for _ in range(3000):
+        if rules.over(state):
+            break
+        try:
+            before = state
+            state, events = rules.apply(state, random_command(state, rng), draws)
+        except IllegalMove:
+            continue
+        for event in events:
+            if event["type"] in PLAYED_ACTION:
+                seat, deck = event["seat"], state.action_deck
+                replaced = len(state.actions[seat]) == len(before.actions[seat])
+                assert replaced or not (deck.pile or deck.discard), (event, before.action_deck, deck)
+    assert rules.over(state)
 
 
 def test_private_view_holds_only_that_seats_secrets():

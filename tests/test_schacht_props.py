@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from schacht_play import SeededDraws, public_view, random_command, start
 
 from companion.games.schacht.data import MODELS
-from companion.games.schacht.rules import Placement, apply
+from companion.games.schacht.rules import Placement, apply, played_out
 from companion.games.schacht.track import space
 
 
@@ -40,6 +40,10 @@ def check(state, first) -> None:
     for lane in state.lanes:
         spaces = [space(p) for p in lane if space(p) is not None]
         assert len(spaces) == len(set(spaces)), lane
+    # Once every seat has recalled and played out its hand, the stage is evaluated and the game ends:
+    # no take-back, no review, no further stage.
+    if played_out(state):
+        assert state.phase in ("decide", "over"), state.phase
     # No secret value reaches the public view before its side is evaluated.
     assert public_view(state) == public_view(hidden_values_changed(state))
 

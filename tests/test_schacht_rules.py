@@ -303,6 +303,22 @@ def test_the_game_ends_early_once_everyone_has_recalled_and_played_out():
     refused(state, "next", {}, None, "game is over")
 
 
+def test_the_early_end_evaluates_the_stage_then_ends_with_no_take_back():
+    # Rulebook, "Cas particuliers": "Si tous les joueurs ont déjà repris leurs cartes Chauffeur et les ont
+    # toutes jouées une deuxième fois, le jeu se termine de manière prématurée. L'étape en cours est encore
+    # évaluée."
+    state = replace(game(3, PLAIN, first=0), hands=((1,), (6,), (2,)), recalled=(True, True, True))
+    state, events = play(state, place(0, 1, 1), place(1, 1, 6), place(2, 2, 2))
+    # Seat 0 lost the right side and moved no loco: the stage is evaluated (both sides move) ...
+    assert [e["type"] for e in events if e["type"] == "moved"] == ["moved", "moved"]
+    assert 0 not in state.moved and state.discards[0] == (1,)
+    # ... and the game is over at once: no take-back, no further stage.
+    assert state.phase == "over" and state.takeback == () and state.final.early and state.stage == 0
+    assert legal(state, 0) == [] and legal(state, None) == []
+    refused(state, "take_back", {"value": 1}, 0, "game is over")
+    refused(state, "next", {}, None, "game is over")
+
+
 def test_a_seat_with_nothing_to_do_is_passed_by_itself():
     state = replace(game(3, PLAIN, first=0), hands=((1,), (), (1,)), recalled=(False, True, False))
     state, _ = play(state, place(0, 1, 1))

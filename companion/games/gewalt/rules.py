@@ -210,13 +210,17 @@ def _draw_actions(state: State, seat: int, count: int, draws) -> State:
     return state
 
 
-def _take_action(state: State, seat: int, card: str, draws) -> State:
-    """`card` leaves the hand for the discards, the turn's action card is used, a replacement drawn."""
+def _take_action(state: State, seat: int, card: str, draws, discarded: bool = True) -> State:
+    """`card` leaves the hand (for the discards unless it is an attack laid in front of an opponent),
+    the turn's action card is used, then a replacement is drawn."""
     _check_card_play(state, seat, state.used_action, "action")
     if card not in state.actions[seat]:
         raise IllegalMove("You hold no action card {card}: choose one from your hand.", card=card)
     hand = without(state.actions[seat], card)
     state = replace(state, used_action=True, actions=put(state.actions, seat, hand))
+    if discarded:
+        # The card reaches the discards before the draw, so an exhausted pile reshuffles it too.
+        state = replace(state, action_deck=state.action_deck.thrown(card))
     return _draw_actions(state, seat, 1, draws)
 
 
@@ -230,7 +234,7 @@ def _attack(state: State, seat: int, args: commands.Attack, draws):
     if state.front[target] is not None:
         raise IllegalMove("Player {player} already has an attack card in front of them: only one at a time.",
                           player=LETTERS[target])
-    state = _take_action(state, seat, args.card, draws)
+    state = _take_action(state, seat, args.card, draws, discarded=False)
     event = {"type": "attacked", "seat": seat, "target": target, "card": args.card}
     if state.counters[target][seat] >= MAX_COUNTERS:
         return replace(state, front=put(state.front, target, args.card)), [event]
@@ -272,15 +276,13 @@ def _relocate(state: State, seat: int, args: commands.Relocate, draws):
     state = _take_action(state, seat, "relocate", draws)
     cards = put(state.cards, board.slot_index(src.lane, src.stage, src.section), NO_CARD)
     cards = put(cards, board.slot_index(args.slot.lane, args.slot.stage, args.slot.section), card)
-    state = replace(state, cards=cards, action_deck=state.action_deck.thrown("relocate"))
+    state = replace(state, cards=cards)
     return state, [{"type": "relocated", "seat": seat, "length": card, "source": msgspec.to_builtins(src),
                     "slot": msgspec.to_builtins(args.slot)}]
 
 
 def _discard_action(state: State, seat: int, args: commands.DiscardAction, draws):
-    state = _take_action(state, seat, args.card, draws)
-    return replace(state, action_deck=state.action_deck.thrown(args.card)), [{"type": "action_discarded",
-                                                                              "seat": seat}]
+    return _take_action(state, seat, args.card, draws), [{"type": "action_discarded", "seat": seat}]
 
 
 def points(effect: str | None, draws) -> tuple[tuple[int, ...], int]:

@@ -414,9 +414,17 @@ def _end_stage(state: State) -> State:
     """Played cards go to the discards; who moved no loco may first take one of them back."""
     order = [(state.first + k) % state.players for k in range(state.players)]
     discards = tuple(tuple(sorted(state.discards[s] + played(state, s))) for s in range(state.players))
+    state = replace(state, discards=discards)
+    if played_out(state):  # the rulebook: the stage in progress is still evaluated, then the game ends
+        return _after_stage(state)
     waiting = tuple(s for s in order if played(state, s) and s not in state.moved)
-    state = replace(state, discards=discards, takeback=waiting, phase="takeback")
+    state = replace(state, takeback=waiting, phase="takeback")
     return state if waiting else _after_stage(state)
+
+
+def played_out(state: State) -> bool:
+    """Every seat has recalled its discards once and played its whole hand out again: the early end."""
+    return all(state.recalled) and not any(state.hands)
 
 
 def _take_back(state: State, who: int, value: int | None) -> tuple[State, list[dict]]:
@@ -436,7 +444,7 @@ def _take_back(state: State, who: int, value: int | None) -> tuple[State, list[d
 
 def _after_stage(state: State) -> State:
     last = state.stage + 1 >= len(state.order)
-    early = all(state.recalled) and not any(state.hands)
+    early = played_out(state)
     if last or early:
         return replace(state, phase="over", takeback=(), final=final_result(state, early and not last))
     return replace(state, phase="review", takeback=())
