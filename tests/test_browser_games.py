@@ -121,9 +121,9 @@ def test_gewalt_turns_from_the_seat_pages_place_a_card_and_roll(browser, tmp_pat
             hand = page.locator("#gewalt-section-hand button")
             hand.nth(turn % hand.count()).click()
             length = int(hand.nth(turn % hand.count()).inner_text())
-            page.select_option("#gewalt-lane", str(seat))
-            page.select_option("#gewalt-stage", "2")
-            page.select_option("#gewalt-section", str(4 - turn))
+            page.locator(f'#gewalt-lane button[data-value="{seat}"]').click()
+            page.locator('#gewalt-stage button[data-value="2"]').click()
+            page.locator(f'#gewalt-section button[data-value="{4 - turn}"]').click()
             state = click_and_wait(page, page.locator("#gewalt-place"), srv)
             placed = {"lane": seat, "stage": 2, "section": 4 - turn, "length": length}
             assert placed in state["public"]["cards"]

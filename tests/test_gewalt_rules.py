@@ -291,10 +291,21 @@ def test_a_counter_cancels_the_attack_and_is_replaced_at_the_end_of_the_countere
     assert {"double", "counter"} <= set(state.action_deck.discard)
     assert len(state.actions[B]) == 3  # not replaced yet
     assert len(state.actions[A]) == 4  # the attacker drew a replacement at once
+    # Everyone, the attacker first, is told who countered which card, until the end of the attacker's turn.
+    assert public_view(state)["countered"] == {"attacker": A, "target": B, "card": "double"}
     state, _ = play(state, "roll", dice=[1, 1])
     assert state.turn == B and len(state.actions[B]) == 3
+    assert public_view(state)["countered"] is None
     state, _ = play(state, "roll", dice=[1, 1])
     assert len(state.actions[B]) == 4  # the end of B's turn
+
+
+def test_the_history_names_who_countered_or_let_the_attack_stand():
+    from companion.i18n import translator
+
+    fr = translator("fr", "gewalt")
+    assert fr(SPEC.history_lines["counter"], who="Zoé") == "Zoé a contré la carte d’attaque"
+    assert fr(SPEC.history_lines["allow"], who="Zoé") == "Zoé a laissé passer la carte d’attaque"
 
 
 def test_counters_against_one_opponent_stop_after_two():

@@ -65,6 +65,7 @@ class State:
     used_action: bool = False
     front: tuple[str | None, ...] = ()  # the attack card in front of each seat
     pending: tuple[int, int, str] | None = None  # (attacker, target, card) waiting for counter/allow
+    countered: tuple[int, int, str] | None = None  # (attacker, target, card) last countered, this turn
     counters: tuple[tuple[int, ...], ...] = ()  # counters[by][against]
     owed: tuple[int, ...] = ()  # action cards a seat draws at the end of its own turn (after a counter)
     extra: bool = False  # the current turn is the second of an extra turn
@@ -234,7 +235,7 @@ def _attack(state: State, seat: int, args: commands.Attack, draws):
     if state.front[target] is not None:
         raise IllegalMove("Player {player} already has an attack card in front of them: only one at a time.",
                           player=LETTERS[target])
-    state = _take_action(state, seat, args.card, draws, discarded=False)
+    state = _take_action(replace(state, countered=None), seat, args.card, draws, discarded=False)
     event = {"type": "attacked", "seat": seat, "target": target, "card": args.card}
     if state.counters[target][seat] >= MAX_COUNTERS:
         return replace(state, front=put(state.front, target, args.card)), [event]
@@ -255,7 +256,8 @@ def _counter(state: State, seat: int, args, draws):
     hand = without(state.actions[target], "counter")
     counters = put(state.counters, target, put(state.counters[target], attacker,
                                                   state.counters[target][attacker] + 1))
-    state = replace(state, pending=None, actions=put(state.actions, target, hand), counters=counters,
+    state = replace(state, pending=None, countered=state.pending, actions=put(state.actions, target, hand),
+                    counters=counters,
                     action_deck=state.action_deck.thrown(card, "counter"),
                     owed=put(state.owed, target, state.owed[target] + 1))
     return state, [{"type": "countered", "seat": target, "attacker": attacker, "card": card}]
@@ -325,7 +327,7 @@ def _end_turn(state: State, seat: int, draws, events: list[dict]):
     owed = state.owed[seat]
     if owed:  # a counter card is replaced only now, at the end of the countering player's turn
         state = _draw_actions(replace(state, owed=put(state.owed, seat, 0)), seat, owed, draws)
-    state = replace(state, used_section=False, used_action=False, extra=False)
+    state = replace(state, used_section=False, used_action=False, extra=False, countered=None)
     if effect == "extra_turn" and state.pawns[seat] != FINISHED:
         events.append({"type": "extra_turn", "seat": seat})
         return replace(state, extra=True), events

@@ -81,6 +81,7 @@ class GewaltPublic(msgspec.Struct):
     trophies: list[list[int]]  # per stage, the seats in crossing order
     front: list[str | None]  # the attack card in front of each seat
     pending: Pending | None
+    countered: Pending | None  # the attack card countered this turn: its attacker, target and card
     counters: list[list[int]]
     hands: list[HandSizes]
     decks: DeckSizes
@@ -129,6 +130,7 @@ def public_view(state: State) -> GewaltPublic:
         trophies=[list(order) for order in state.trophies],
         front=list(state.front),
         pending=None if state.pending is None else Pending(*state.pending),
+        countered=None if state.countered is None else Pending(*state.countered),
         counters=[list(row) for row in state.counters],
         hands=[HandSizes(len(s), len(a)) for s, a in zip(state.sections, state.actions, strict=True)],
         decks=DeckSizes(len(state.section_deck.pile), len(state.section_deck.discard),

@@ -47,6 +47,11 @@ Companion.games.gewalt = {
     pending.textContent = view.pending ? Companion.fill(s.pending, {
       attacker: view.letters[view.pending.attacker], target: view.letters[view.pending.target],
       card: s.cards[view.pending.card] }) : "";
+    const countered = root.querySelector("#gewalt-countered");
+    countered.hidden = !view.countered;
+    countered.textContent = view.countered ? Companion.fill(s.countered, {
+      attacker: who(view.countered.attacker), target: who(view.countered.target),
+      card: s.cards[view.countered.card] }) : "";
     const roll = root.querySelector("#gewalt-roll");
     roll.hidden = !view.last_roll;
     roll.textContent = view.last_roll

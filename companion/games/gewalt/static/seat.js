@@ -3,33 +3,25 @@
 
 Companion.seats.gewalt = {
   chosen: { section: null, action: null },
+  slot: null,  // the lane, stage and section picked for a card: tappable buttons, one pressed per row
+  target: null,
   payload: null,
 
   init(root) {
     Companion.games.gewalt.init(root);
     this.strings = JSON.parse(root.querySelector("#gewalt-seat-strings").textContent);
-    const options = (select, count, label) => select.replaceChildren(...Array.from({ length: count }, (_, i) =>
-      Companion.el("option", { value: String(i), text: Companion.fill(label, { n: i + 1 }) })));
-    options(root.querySelector("#gewalt-lane"), 5, this.strings.lane);
-    options(root.querySelector("#gewalt-stage"), 3, this.strings.stage);
-    options(root.querySelector("#gewalt-section"), 5, this.strings.section);
     const send = (kind, args) => Companion.command(kind, args);
-    const slot = () => ({
-      lane: Number(root.querySelector("#gewalt-lane").value),
-      stage: Number(root.querySelector("#gewalt-stage").value),
-      section: Number(root.querySelector("#gewalt-section").value),
-    });
     root.querySelector("#gewalt-place").addEventListener("click", () =>
-      send("play_section", { length: this.chosen.section, slot: slot() }));
+      send("play_section", { length: this.chosen.section, slot: { ...this.slot } }));
     root.querySelector("#gewalt-discard-section").addEventListener("click", () =>
       send("discard_section", { length: this.chosen.section }));
     root.querySelector("#gewalt-play-action").addEventListener("click", () => {
       const card = this.chosen.action;
       if (card === "relocate") {
         const [lane, stage, section] = root.querySelector("#gewalt-source").value.split("-").map(Number);
-        send("relocate", { source: { lane, stage, section }, slot: slot() });
+        send("relocate", { source: { lane, stage, section }, slot: { ...this.slot } });
       } else {
-        send("attack", { card, target: Number(root.querySelector("#gewalt-target").value) });
+        send("attack", { card, target: this.target });
       }
     });
     root.querySelector("#gewalt-discard-action").addEventListener("click", () =>
@@ -51,7 +43,19 @@ Companion.seats.gewalt = {
     }));
   },
 
+  // A row of tappable choices (lane, stage, section, target) with the chosen one pressed.
+  pick(root, selector, values, current, label, choose) {
+    root.querySelector(selector).replaceChildren(...values.map((value) => {
+      const button = Companion.el("button", { type: "button", "data-value": String(value),
+                                              "aria-pressed": String(value === current), text: label(value) });
+      button.addEventListener("click", () => { choose(value); this.render(root, this.payload); });
+      return button;
+    }));
+  },
+
   render(root, payload) {
+    if (!this.strings) this.init(root);
+    if (!this.slot) this.slot = { lane: payload.seat || 0, stage: 0, section: 0 };  // own lane first
     this.payload = payload;
     const game = Companion.games.gewalt;
     const view = payload.public;
@@ -59,25 +63,49 @@ Companion.seats.gewalt = {
     const mine = payload.private || {};
     const legal = payload.legal || mine.legal || [];
     root.querySelector("#gewalt-bet").textContent = (mine.bet || []).join(" · ");
-    root.querySelector("#gewalt-answer").hidden = !legal.includes("counter");
-    this.hand(root, "#gewalt-section-hand", mine.sections || [], "section", String);
     const actions = mine.actions || [];
+
+    // Answering an attack: "Counter it" is offered (and first) only to a seat that holds a counter card.
+    const holds = actions.includes("counter");
+    root.querySelector("#gewalt-answer").hidden = !legal.includes("counter");
+    root.querySelector("#gewalt-counter").hidden = !holds;
+    root.querySelector("#gewalt-no-counter").hidden = holds;
+    root.querySelector("#gewalt-allow").className = holds ? "" : "primary";
+    const countered = view.countered && view.countered.attacker === payload.seat ? view.countered : null;
+    const notice = root.querySelector("#gewalt-countered-mine");
+    notice.hidden = !countered;
+    notice.textContent = countered ? Companion.fill(this.strings.countered_mine, {
+      card: game.strings.cards[countered.card], target: game.player(view, payload.seats, countered.target) }) : "";
+
+    this.hand(root, "#gewalt-section-hand", mine.sections || [], "section", String);
+    const count = (n) => Array.from({ length: n }, (_, i) => i);
+    const numbered = (i) => String(i + 1);
+    this.pick(root, "#gewalt-lane", count(5), this.slot.lane, numbered, (v) => { this.slot.lane = v; });
+    this.pick(root, "#gewalt-stage", count(3), this.slot.stage, numbered, (v) => { this.slot.stage = v; });
+    this.pick(root, "#gewalt-section", count(5), this.slot.section, numbered, (v) => { this.slot.section = v; });
+    for (const [key, row] of [["lane", "#gewalt-lane"], ["stage", "#gewalt-stage"], ["section", "#gewalt-section"]]) {
+      for (const button of root.querySelectorAll(`${row} button`)) {
+        button.setAttribute("aria-label", Companion.fill(this.strings[key], { n: Number(button.dataset.value) + 1 }));
+      }
+    }
+
     root.querySelector("#gewalt-actions").hidden = !view.expert;
     this.hand(root, "#gewalt-action-hand", actions, "action", (card) => game.strings.cards[card]);
     const relocating = this.chosen.action === "relocate";
     root.querySelector("#gewalt-target-label").hidden = relocating;
     root.querySelector("#gewalt-source-label").hidden = !relocating;
     root.querySelector("#gewalt-relocate-hint").hidden = !relocating;
-    const target = root.querySelector("#gewalt-target");
-    const keep = target.value;
-    target.replaceChildren(...Array.from({ length: view.players }, (_, seat) => seat)
-      .filter((seat) => seat !== payload.seat)
-      .map((seat) => Companion.el("option", { value: String(seat), text: game.player(view, payload.seats, seat) })));
-    if (keep) target.value = keep;
-    root.querySelector("#gewalt-source").replaceChildren(...view.cards.map((c) => Companion.el("option", {
+    const opponents = count(view.players).filter((seat) => seat !== payload.seat);
+    if (!opponents.includes(this.target)) this.target = opponents[0];
+    this.pick(root, "#gewalt-target", opponents, this.target, (seat) => game.player(view, payload.seats, seat),
+              (seat) => { this.target = seat; });
+    const source = root.querySelector("#gewalt-source");
+    const keep = source.value;
+    source.replaceChildren(...view.cards.map((c) => Companion.el("option", {
       value: `${c.lane}-${c.stage}-${c.section}`,
       text: Companion.fill(this.strings.slot, { lane: c.lane + 1, stage: c.stage + 1, section: c.section + 1,
                                            length: c.length }) })));
+    if (keep && view.cards.some((c) => `${c.lane}-${c.stage}-${c.section}` === keep)) source.value = keep;
     const may = (kind) => legal.includes(kind);
     root.querySelector("#gewalt-place").disabled = !may("play_section") || this.chosen.section === null;
     root.querySelector("#gewalt-discard-section").disabled = !may("discard_section") || this.chosen.section === null;

@@ -84,23 +84,48 @@ Companion.games.schacht = {
       ]);
     }));
     const piles = view.piles;
-    root.querySelector("#schacht-piles").textContent = ["turntable", "finish"].map((name) =>
-      `${this.strings[name]}: ${piles[name].top === null ? "–" : piles[name].top} (${this.text("left", { n: piles[name].left })})`).join(" · ");
+    root.querySelector("#schacht-piles").textContent = ["turntable", "finish"].map((name) => this.text("pile", {
+      pile: this.strings[name], top: piles[name].top === null ? "–" : piles[name].top,
+      left: this.text("left", { n: piles[name].left }) })).join(" · ");
     const results = root.querySelector("#schacht-results");
     const lines = view.revealed.filter((r) => r.winner !== null).map((r) => {
-      const head = `${"ABCD"[r.side]}: ${names[r.winner]} ${r.totals[r.winner]} \u2192 `;
-      if (r.pending) return el("li", { text: `${head}?` });
-      if (r.lost) return el("li", { text: head + this.strings.lost });
+      const line = (what) => el("li", { text: this.text("result", {
+        key: "ABCD"[r.side], name: names[r.winner], total: r.totals[r.winner], what }) });
+      if (r.pending) return line("?");
+      if (r.lost) return line(this.strings.lost);
       const got = r.points.filter((p) => p.value !== null).map((p) => `+${p.value}`).join(" ");
-      return el("li", { text: head + r.moves.map((m) => `${m.loco}+${m.steps}`).join(" ") + (got ? ` (${got})` : "") });
+      return line(r.moves.map((m) => `${m.loco}+${m.steps}`).join(" ") + (got ? ` (${got})` : ""));
     });
     if (view.final) {
       for (const [seat, value] of view.final.penalties) {
-        lines.push(el("li", { text: `${names[seat]}: ${this.strings.penalty} -${value}` }));
+        lines.push(el("li", { text: this.text("penalty", { name: names[seat], value }) }));
       }
       if (view.final.early) lines.push(el("li", { text: this.strings.early }));
     }
     results.replaceChildren(...lines);
     root.querySelector("#schacht-results-title").hidden = !lines.length;
+    this.ranking(root, view, names, payload);
+  },
+
+  // The end: every seat by points, the winners first (they won the tie-break on the rearmost loco).
+  ranking(root, view, names, payload) {
+    root.querySelector("#schacht-final").hidden = !view.final;
+    if (!view.final) return;
+    const el = Companion.el;
+    const final = view.final;
+    const rearmost = (seat) => Math.min(...view.lanes[seat].map((loco) => loco.progress));
+    const key = (seat) => [final.winners.includes(seat) ? 1 : 0, final.scores[seat], rearmost(seat)];
+    const seats = Array.from({ length: view.players }, (_, s) => s)
+      .sort((a, b) => { const [x, y] = [key(a), key(b)]; return y[0] - x[0] || y[1] - x[1] || y[2] - x[2] || a - b; });
+    let rank = 0;
+    root.querySelector("#schacht-ranking").replaceChildren(...seats.map((seat, i) => {
+      if (i === 0 || key(seat).join() !== key(seats[i - 1]).join()) rank = i + 1;
+      const won = final.winners.includes(seat);
+      const item = el("li", { class: won ? "winner" : "", value: String(rank), "data-seat": String(seat),
+                              style: `border-left-color:${this.ink(payload, seat)}` }, [
+        this.text("rank", { name: names[seat], points: final.scores[seat] })]);
+      if (won) item.append(" ", el("strong", { text: `\u2605 ${this.strings.winner}` }));
+      return item;
+    }));
   },
 };

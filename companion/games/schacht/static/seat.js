@@ -34,15 +34,26 @@ Companion.seats.schacht = {
     if (moment !== this.key) { this.key = moment; this.split = {}; }
     const hand = mine.hand || [];
     if (!hand.includes(this.value)) this.value = hand.length ? hand[0] : null;
-    root.querySelector("#schacht-turn").textContent = legal.includes("place") || legal.includes("pass")
-      ? this.strings.your_turn : this.strings.wait;
+    // A seat the rules wait on is told what to do; only the others are told whom they wait for.
+    const acting = legal.includes("place") || legal.includes("pass") ? "your_turn"
+      : legal.includes("move") ? "your_move" : legal.includes("take_back") ? "your_take_back" : null;
+    const status = root.querySelector("#schacht-turn");
+    status.dataset.acting = String(Boolean(acting));
+    if (view.phase === "over") status.textContent = this.strings.over;
+    else if (acting) status.textContent = this.strings[acting];
+    else if (view.phase === "review") status.textContent = this.strings.review;
+    else status.textContent = this.text("wait", { name: Companion.games.schacht.names(payload, view)[view.turn] });
+    root.querySelector("#schacht-bidding").hidden = view.phase === "over";
     root.querySelector("#schacht-hand").replaceChildren(...hand.map((value, i) => {
       const button = el("button", { type: "button", "aria-pressed": String(value === this.value && hand.indexOf(value) === i),
                                     text: String(value) });
       button.addEventListener("click", () => { this.value = value; this.render(root, payload); });
       return button;
     }));
-    root.querySelector("#schacht-discards").textContent = (mine.discards || []).join(" ");
+    const discards = mine.discards || [];
+    root.querySelector("#schacht-discards").replaceChildren(...(discards.length
+      ? discards.map((value) => el("li", { class: "schacht-chip", text: String(value) }))
+      : [el("li", { class: "hint", text: this.strings.no_discards })]));
     const open = mine.placements || [];
     root.querySelector("#schacht-sides").replaceChildren(...[0, 1, 2, 3].map((side) => {
       const face = view.card ? view.card.sides[side] : { loco: "", distance: "" };
