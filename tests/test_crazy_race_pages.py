@@ -256,5 +256,8 @@ def test_a_whole_expert_gewalt_game_on_three_phones_at_390_px(browser, tmp_path,
             box = seen.locator("#gewalt-score-table").bounding_box()
             assert box["x"] >= MARGIN and box["x"] + box["width"] <= WIDTH - MARGIN, box
             check_layout(seen, "#seat-game" if seen is not public[1] else "#game", "the final scores")
+        for _, seen in seats:  # no card or roll control after the end
+            for control in ("#gewalt-sections", "#gewalt-actions", "#gewalt-roll-button"):
+                expect(seen.locator(control)).to_be_hidden()
         for ctx, _ in [*seats, public]:
             ctx.close()

@@ -89,7 +89,10 @@ Companion.seats.gewalt = {
       }
     }
 
-    root.querySelector("#gewalt-actions").hidden = !view.expert;
+    // The race is over: the scores above say it all, no card or roll control is left.
+    root.querySelector("#gewalt-sections").hidden = view.over;
+    root.querySelector("#gewalt-roll-button").hidden = view.over;
+    root.querySelector("#gewalt-actions").hidden = !view.expert || view.over;
     this.hand(root, "#gewalt-action-hand", actions, "action", (card) => game.strings.cards[card]);
     const relocating = this.chosen.action === "relocate";
     root.querySelector("#gewalt-target-label").hidden = relocating;
