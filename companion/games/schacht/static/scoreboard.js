@@ -78,7 +78,8 @@ Companion.games.schacht = {
       const notes = [view.first === seat ? "\u2605" : "", view.out[seat] ? `(${this.strings.out})` : "",
                      view.recalled[seat] ? `(${this.strings.recalled})` : ""].filter(Boolean).join(" ");
       return el("tr", { class: view.turn === seat ? "turn" : "" }, [
-        el("th", { style: `border-left: 0.4em solid ${this.ink(payload, seat)}`, text: `${names[seat]} ${notes}` }),
+        el("th", { style: `border-left: 0.4em solid ${this.ink(payload, seat)}` },
+           [names[seat], ...(notes ? [el("small", { text: notes })] : [])]),
         el("td", { text: zone.filter(Boolean).join(" ") }), ...cells,
         el("td", { class: "points", text: String(view.points[seat]) }),
       ]);
