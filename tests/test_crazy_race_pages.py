@@ -110,7 +110,7 @@ def test_a_whole_schacht_game_on_three_phones_at_390_px(browser, tmp_path, seede
             runtime.table.call(schacht_play.random_command(state, rng))
         else:
             pytest.fail("the game did not end in 500 commands")
-        assert {"bid", "decide", "review", "over"} <= phases
+        assert {"bid", "decide", "takeback", "review", "over"} <= phases
         assert any(loco > 0 for lane in state.lanes for loco in lane)  # locos moved: the lanes were checked
         # The end: a ranking with every seat's points, the winners marked; no bidding controls any more.
         final = state.final
@@ -236,13 +236,18 @@ def test_a_whole_expert_gewalt_game_on_three_phones_at_390_px(browser, tmp_path,
 
         # The rest of the race, every page checked at every step, to the final scores.
         rng = random.Random(5)
+        answers = 0
         for step in range(3000):
             state, version = runtime.table.session.state, runtime.table.version
             for seat, (_, seat_page) in enumerate(seats):
                 synced(seat_page, version)
                 assert WAITING not in seat_page.locator("#seat-game").inner_text()
-                if "roll" in gewalt_rules.legal(state, seat):
+                legal = gewalt_rules.legal(state, seat)
+                if "roll" in legal:
                     expect(seat_page.locator("#gewalt-roll-button")).to_be_enabled()
+                answer = seat_page.locator("#gewalt-answer")
+                expect(answer).to_be_visible() if "counter" in legal else expect(answer).to_be_hidden()
+                answers += "counter" in legal
                 if step % 10 == 0 or gewalt_rules.over(state):
                     check_layout(seat_page, "#seat-game", f"step {step}, seat {seat}")
             if gewalt_rules.over(state):
@@ -250,6 +255,7 @@ def test_a_whole_expert_gewalt_game_on_three_phones_at_390_px(browser, tmp_path,
             runtime.table.call(gewalt_command(state, rng))  # a refused one changes nothing: try another
         else:
             pytest.fail("the race did not end")
+        assert answers, "no attack card was answered on a phone"
         synced(public[1], runtime.table.version)
         for _, seen in [*seats, public]:
             expect(seen.locator("#gewalt-scores")).to_be_visible()
