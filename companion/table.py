@@ -29,6 +29,7 @@ UNDO = "undo"
 END_GAME = "end_game"
 HOST_COMMANDS = frozenset({NEW_GAME, UNDO, END_GAME})
 HISTORY_LENGTH = 12  # public history entries a session keeps: what a phone's scoreboard lists
+UNDO_IN_MEMORY = 16  # earlier sessions kept for undo; older ones are rebuilt from the record on demand
 REISSUE_HOST = "d:hold"  # a long press on D, whatever the game: a new host link and join code
 LEGACY_IDLE = "dice"  # what an end_game recorded before the idle game was a setting went back to
 
@@ -50,13 +51,41 @@ class Session:
     game: str
     options: Mapping[str, Any]
     state: Any
-    before: Session | None = None
+    before: Session | Evicted | None = field(default=None, compare=False, repr=False)
     history: tuple[dict, ...] = ()
     undoable: bool = True  # whether the command that made this session may be undone
+    # Records of this game (counted from its new_game) applied to reach this session, and when it
+    # was first made: replaying the game's first `made_at` records rebuilds it exactly.
+    count: int = field(default=1, compare=False)
+    made_at: int = field(default=1, compare=False)
 
     @property
     def spec(self) -> GameSpec:
         return games.get(self.game)
+
+
+@dataclass(frozen=True)
+class Evicted:
+    """An earlier session dropped from memory: `rebuild(made_at)` replays the game's records to it."""
+
+    made_at: int
+    rebuild: Callable[[int], Session] = field(compare=False, repr=False)
+
+
+def bounded(session: Session, rebuild: Callable[[int], Session], keep: int = UNDO_IN_MEMORY) -> Session:
+    """The session with at most 2 × `keep` earlier ones in memory: past that, only the newest `keep`
+    stay and the rest become one Evicted marker (trimmed in batches, so a command copies nothing)."""
+    chain, node = [], session
+    while isinstance(node, Session) and len(chain) <= 2 * keep:
+        chain.append(node)
+        node = node.before
+    if not isinstance(node, Session):
+        return session
+    kept = chain[:keep + 1]
+    older: Session | Evicted = Evicted(kept[-1].before.made_at, rebuild)
+    for node in reversed(kept):
+        older = replace(node, before=older)
+    return older
 
 
 @dataclass(frozen=True)
@@ -126,7 +155,9 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
         if session is None or session.game == args.get("game", LEGACY_IDLE):
             raise IllegalMove("No game is running: start one first.")
         session, _ = advance(None, NEW_GAME, None, {"game": LEGACY_IDLE, **args}, draws)
-        return replace(session, history=({"seat": None, "kind": END_GAME},)), [{"type": "game_ended"}]
+        count = session.count + 1
+        return (replace(session, history=({"seat": None, "kind": END_GAME},), count=count, made_at=count),
+                [{"type": "game_ended"}])
     if kind == NEW_GAME:
         spec = _spec(args.get("game"))
         options, texts = _legacy_data(spec, dict(args.get("options") or {}))
@@ -142,22 +173,36 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
         if not session.undoable:
             raise IllegalMove("The last move cannot be undone: it showed the table something new (cards "
                               "turned up or dice rolled), and nobody may choose again knowing it.")
-        return session.before, [{"type": "undone"}]
+        before = session.before
+        if isinstance(before, Evicted):
+            before = before.rebuild(before.made_at)
+        return replace(before, count=session.count + 1), [{"type": "undone"}]
     spec = session.spec
     if seat is not None and not 0 <= seat < spec.seats_in_play(session.options):
         raise IllegalMove("Your seat is not playing in this game: ask the host to start one with "
                           "more players.")
     state, events = spec.apply(session.state, Command(kind, args, seat), draws)
     line = {"seat": seat if seat is not None else spec.actor(session.state), "kind": kind}
+    count = session.count + 1
     return Session(session.game, session.options, state, session, (*session.history, line)[-HISTORY_LENGTH:],
-                   spec.undoable(events)), events
+                   spec.undoable(events), count, count), events
 
 
-def replay(records: Iterable[Record]) -> tuple[Session | None, int]:
-    """Rebuild a session from its records, with the draws they recorded. Returns (session, version)."""
+def replay(records: Iterable[Record], rebuild: Callable[[int], Session] | None = None
+           ) -> tuple[Session | None, int]:
+    """Rebuild a session from its records (from a new_game on), with the draws they recorded.
+    Returns (session, version). Undo's older sessions are rebuilt by `rebuild`, by default from
+    these same records."""
+    records, start = list(records), 0
+    if rebuild is None:
+        def rebuild(made_at: int) -> Session:
+            return replay(records[start:start + made_at])[0]
     session, version = None, 0
-    for rec in records:
+    for index, rec in enumerate(records):
+        if rec.kind == NEW_GAME:
+            start = index  # a record may hold several games; undo stays within the running one
         session, _ = advance(session, rec.kind, rec.seat, rec.args, Draws(rec.draws))
+        session = bounded(session, rebuild)
         version = rec.version
     return session, version
 
@@ -240,7 +285,7 @@ class Table:
         self._rolling: list[Callable[[], None]] = []
         self._thread: threading.Thread | None = None
         try:
-            session, version = replay(store.records_since_last(NEW_GAME))
+            session, version = replay(store.records_since_last(NEW_GAME), self._rebuild)
         except (IllegalMove, DrawsExhausted, ValueError, KeyError, TypeError) as exc:
             raise StoreError(f"{store.path}: the running game no longer replays ({exc}); the rules may "
                              "have changed. Export it with an older version, or move the file aside."
@@ -458,6 +503,7 @@ class Table:
             # A bug in the rules, not a refusal: logged in full, told to players without detail.
             log.exception("the rules of %s failed on a %s command", latest.game, command.kind)
             return self._refuse(command, IllegalMove(INTERNAL_ERROR), pressed, entry)
+        session = bounded(session, self._rebuild)
         if self._rolling and session.spec.rolled(events):
             for callback in self._rolling:
                 try:
@@ -474,6 +520,11 @@ class Table:
         self._schedule()
         self._publish(self._latest)
         return Result(True, record.version)
+
+    def _rebuild(self, made_at: int) -> Session:
+        """An earlier session of the running game, replayed from the record (undo past memory)."""
+        session, _ = replay(self.store.records_since_last(NEW_GAME)[:made_at], self._rebuild)
+        return session
 
     def _apply_for_host(self, command: Command) -> Result:
         """The host's own command; a move for a seat a phone holds is that phone's alone to make, so

@@ -15,7 +15,7 @@ from companion import games
 from companion.games.spec import Command, IllegalMove
 from companion.seats import MAX_SEATS
 from companion.store import Record, Store, StoreError
-from companion.table import NEW_GAME, SAVE_FAILED, UNDO, Setup, Table, Update, replay
+from companion.table import NEW_GAME, SAVE_FAILED, UNDO, UNDO_IN_MEMORY, Setup, Table, Update, replay
 
 EMPTY_THREE = {"count": 3, "last": [], "total": 0, "rolls": 0, "history": []}
 
@@ -216,6 +216,49 @@ def test_roll_after_undo_replaces_the_undone_roll(table):
     assert [h["dice"] for h in view["history"]] == [third, first]
     assert [h["n"] for h in view["history"]] == [2, 1]
     assert view == replayed_view(table)
+
+
+def in_memory(session) -> int:
+    """How many earlier sessions undo holds in memory behind this one."""
+    depth, node = 0, session.before
+    while isinstance(node, type(session)):
+        depth, node = depth + 1, node.before
+    return depth
+
+
+def test_undo_memory_is_bounded_and_older_states_come_back_from_the_record(db):
+    with running(db) as table:
+        views = [table.latest.public]
+        for _ in range(3 * UNDO_IN_MEMORY):
+            roll(table)
+            views.append(table.latest.public)
+            assert in_memory(table.session) <= 2 * UNDO_IN_MEMORY
+        assert in_memory(table.session) > 0
+        # Back past what memory holds: each older state is replayed from the record, dice for dice.
+        for expected in reversed(views[:-1]):
+            assert table.call(Command(UNDO)).ok
+            assert table.latest.public == expected
+            assert in_memory(table.session) <= 2 * UNDO_IN_MEMORY
+        assert not table.call(Command(UNDO)).ok
+        rolled_again = roll(table)
+    with running(db) as again:  # the record replays to the same place, undo and all
+        assert again.latest.public["last"] == rolled_again and again.latest.public["rolls"] == 1
+        assert again.call(Command(UNDO)).ok and again.latest.public == views[0]
+
+
+def test_a_replayed_record_undoes_past_memory_within_its_own_game():
+    records, version = [Record(1, NEW_GAME, None, {"game": "dice", "options": {"count": 1}}, [])], 1
+    records.append(Record(2, NEW_GAME, None, {"game": "dice", "options": {"count": 2}}, []))
+    version = 2
+    for face in range(3 * UNDO_IN_MEMORY):
+        version += 1
+        records.append(Record(version, "roll", None, {}, [face % 6, (face + 1) % 6]))
+    for _ in range(3 * UNDO_IN_MEMORY):
+        version += 1
+        records.append(Record(version, UNDO, None, {}, []))
+    session, last = replay(records)
+    assert last == version and session.state == replay(records[:2])[0].state
+    assert session.spec.public_json(session.state)["count"] == 2
 
 
 # --- new game ----------------------------------------------------------------------------
