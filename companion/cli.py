@@ -30,6 +30,9 @@ def _parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="rebuild a game from an exported record; print its public view")
     replay.add_argument("log", type=Path)
     bench = sub.add_parser("bench", help="measure the figures of docs/performance.md on this machine")
+    bench.add_argument("part", nargs="?", choices=("speed", "load", "soak"), default="speed",
+                       help="speed: the figures' table (the default); load: 30 phones while 100 commands a "
+                            "second are posted for 60 s; soak: 10,000 commands of every game, memory watched")
     bench.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     bench.add_argument("--quick", action="store_true", help="fewer samples, a 2 s glass: about a minute")
     bench.add_argument("--pi-zero", action="store_true",
@@ -119,7 +122,7 @@ def _serve(config, *, simulate: bool) -> int:
 def _bench(args) -> int:
     from companion.benchmark.run import main as bench
 
-    return bench(args.json, args.quick, args.pi_zero, args.panel)
+    return bench(args.json, args.quick, args.pi_zero, args.panel, args.part)
 
 
 COMMANDS = {"demo": _demo, "run": _run, "check-config": _check_config, "replay": _replay, "bench": _bench}

@@ -63,6 +63,13 @@ class Session:
     def spec(self) -> GameSpec:
         return games.get(self.game)
 
+    def remembered(self) -> int:
+        """How many earlier sessions undo holds in memory behind this one."""
+        depth, node = 0, self.before
+        while isinstance(node, Session):
+            depth, node = depth + 1, node.before
+        return depth
+
 
 @dataclass(frozen=True)
 class Evicted:

@@ -218,27 +218,19 @@ def test_roll_after_undo_replaces_the_undone_roll(table):
     assert view == replayed_view(table)
 
 
-def in_memory(session) -> int:
-    """How many earlier sessions undo holds in memory behind this one."""
-    depth, node = 0, session.before
-    while isinstance(node, type(session)):
-        depth, node = depth + 1, node.before
-    return depth
-
-
 def test_undo_memory_is_bounded_and_older_states_come_back_from_the_record(db):
     with running(db) as table:
         views = [table.latest.public]
         for _ in range(3 * UNDO_IN_MEMORY):
             roll(table)
             views.append(table.latest.public)
-            assert in_memory(table.session) <= 2 * UNDO_IN_MEMORY
-        assert in_memory(table.session) > 0
+            assert table.session.remembered() <= 2 * UNDO_IN_MEMORY
+        assert table.session.remembered() > 0
         # Back past what memory holds: each older state is replayed from the record, dice for dice.
         for expected in reversed(views[:-1]):
             assert table.call(Command(UNDO)).ok
             assert table.latest.public == expected
-            assert in_memory(table.session) <= 2 * UNDO_IN_MEMORY
+            assert table.session.remembered() <= 2 * UNDO_IN_MEMORY
         assert not table.call(Command(UNDO)).ok
         rolled_again = roll(table)
     with running(db) as again:  # the record replays to the same place, undo and all

@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -62,6 +63,18 @@ class Daemon:
                 return line.rsplit("?host=", 1)[1].strip()
         raise RuntimeError("no host link printed")
 
+    def wait_line(self, start: str, timeout: float = 60.0) -> str:
+        """The rest of the first line of the daemon's output that begins with `start`, once printed."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in self.output.read_text().splitlines():
+                if line.startswith(start):
+                    return line[len(start):]
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the daemon exited: {self.output.read_text()[-2000:]}")
+            time.sleep(0.1)
+        raise TimeoutError(f"no line starting {start!r}: {self.output.read_text()[-2000:]}")
+
     def status(self) -> dict[str, int]:
         """VmRSS and VmHWM in kB and the thread count, from /proc."""
         fields = {}
@@ -103,3 +116,59 @@ def open_streams(port: int, paths: list[str]) -> list[http.client.HTTPConnection
             raise RuntimeError(f"{path}: {response.status} {response.read()[:200]!r}")
         conns.append(conn)
     return conns
+
+
+class LivePage(threading.Thread):
+    """A phone's live page on its own connection: notes each event's kind and version as it arrives."""
+
+    def __init__(self, port: int, path: str = "/api/events", source: str | None = None):
+        super().__init__(daemon=True, name="bench-phone")
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60,
+                                               source_address=(source, 0) if source else None)
+        self.conn.request("GET", path, headers={"Accept": "text/event-stream"})
+        self.response = self.conn.getresponse()
+        if self.response.status != 200:
+            raise RuntimeError(f"{path}: {self.response.status} {self.response.read()[:200]!r}")
+        self.events: list[tuple[str, int]] = []  # (event, version) in the order they came
+        self.arrived: dict[int, float] = {}  # version → when it first came (monotonic)
+        self.cond = threading.Condition()
+        self.start()
+
+    def run(self) -> None:
+        event = ""
+        try:
+            for raw in self.response:
+                line = raw.decode()
+                if line.startswith("event:"):
+                    event = line[6:].strip()
+                elif line.startswith("data:") and event in ("snapshot", "update"):
+                    version = json.loads(line[5:])["version"]
+                    with self.cond:
+                        self.events.append((event, version))
+                        self.arrived.setdefault(version, time.monotonic())
+                        self.cond.notify_all()
+        except Exception:  # the page was closed under its reader (http.client then raises several kinds)
+            return
+
+    def wait(self, version: int, timeout: float = 10.0) -> float | None:
+        """When `version` (or a later snapshot) reached this page, or None if it did not in time."""
+        with self.cond:
+            self.cond.wait_for(lambda: any(v >= version for v in self.arrived), timeout)
+            return min((t for v, t in self.arrived.items() if v >= version), default=None)
+
+    def gaps(self) -> int:
+        """Updates that skipped a version without a snapshot to heal it."""
+        with self.cond:
+            events = list(self.events)
+        return sum(1 for (_, before), (kind, after) in zip(events, events[1:], strict=False)
+                   if kind == "update" and after != before + 1)
+
+    def close(self) -> None:
+        sock = self.response.fp.raw._sock if self.response.fp is not None else None
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)  # the reading thread wakes up and ends
+            except OSError:
+                pass
+        self.response.close()
+        self.conn.close()
