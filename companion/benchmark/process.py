@@ -76,24 +76,10 @@ class Daemon:
         raise TimeoutError(f"no line starting {start!r}: {self.output.read_text()[-2000:]}")
 
     def status(self) -> dict[str, int]:
-        """VmRSS and VmHWM in kB and the thread count, from /proc."""
-        fields = {}
-        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-            key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM", "Threads"):
-                fields[key] = int(value.split()[0])
-        return fields
+        return status(self.proc.pid)
 
     def switches(self) -> int:
-        """Context switches of every thread so far (voluntary and not)."""
-        total = 0
-        for path in glob.glob(f"/proc/{self.proc.pid}/task/*/status"):
-            try:
-                text = Path(path).read_text()
-            except FileNotFoundError:
-                continue  # a thread that just ended
-            total += sum(int(line.split()[1]) for line in text.splitlines() if "ctxt_switches" in line)
-        return total
+        return switches(self.proc.pid)
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -102,6 +88,28 @@ class Daemon:
                 self.proc.wait(15)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+
+
+def status(pid: int) -> dict[str, int]:
+    """VmRSS and VmHWM in kB and the thread count of a process, from /proc."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM", "Threads"):
+            fields[key] = int(value.split()[0])
+    return fields
+
+
+def switches(pid: int) -> int:
+    """Context switches of every thread of a process so far (voluntary and not)."""
+    total = 0
+    for path in glob.glob(f"/proc/{pid}/task/*/status"):
+        try:
+            text = Path(path).read_text()
+        except FileNotFoundError:
+            continue  # a thread that just ended
+        total += sum(int(line.split()[1]) for line in text.splitlines() if "ctxt_switches" in line)
+    return total
 
 
 def open_streams(port: int, paths: list[str]) -> list[http.client.HTTPConnection]:
