@@ -22,10 +22,11 @@ def free_port() -> int:
 
 class Daemon:
     """`companion demo` in `state_dir`, on a free loopback port; `prefix` runs it under another command
-    (a CPU limit) and `module` replaces the command by a script of ours (`python -m module`)."""
+    (a CPU limit), `launch` starts it (inside a Confinement, say) and `module` replaces the command by a
+    script of ours (`python -m module`)."""
 
     def __init__(self, state_dir: Path, prefix: tuple[str, ...] = (), module: str | None = None,
-                 args: tuple[str, ...] = ()):
+                 args: tuple[str, ...] = (), launch=subprocess.Popen):
         self.state_dir, self.port = Path(state_dir), free_port()
         command = [sys.executable, "-m", module or "companion"]
         command += list(args) if module else ["demo", "--state-dir", str(state_dir)]
@@ -34,7 +35,7 @@ class Daemon:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.started = time.monotonic()
         with self.output.open("w") as out:
-            self.proc = subprocess.Popen([*prefix, *command], stdout=out, stderr=subprocess.STDOUT, env=env)
+            self.proc = launch([*prefix, *command], stdout=out, stderr=subprocess.STDOUT, env=env)
 
     def wait_serving(self, timeout: float = 60.0) -> float:
         """Seconds from the process start to its first HTTP answer."""
