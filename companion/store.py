@@ -73,10 +73,21 @@ class Store:
         """Commit one record and return it with its version."""
         at = datetime.now(UTC).isoformat(timespec="milliseconds")
         with self._using("save a record"):
-            cur = self._db.execute(
-                "INSERT INTO records (kind, seat, args, draws, at) VALUES (?, ?, ?, ?, ?)",
-                (kind, seat, json.dumps(args, sort_keys=True), json.dumps(draws), at),
-            )
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = self._db.execute(
+                    "INSERT INTO records (kind, seat, args, draws, at) VALUES (?, ?, ?, ?, ?)",
+                    (kind, seat, json.dumps(args, sort_keys=True), json.dumps(draws), at),
+                )
+                # The settings page, table id included, changes with every commit, so any WAL this
+                # table writes holds its id: a WAL from another table is told apart at start-up.
+                self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('last_version', ?)",
+                                 (str(cur.lastrowid),))
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
             return Record(cur.lastrowid, kind, seat, args, draws, at)
 
     def records_since_last(self, kind: str) -> list[Record]:

@@ -209,7 +209,8 @@ def _read_only(path: Path, immutable: bool = False) -> sqlite3.Connection:
 def _check_contents(path: Path, id_file: str | None, wal_size: int) -> Found:
     """The tables, `PRAGMA quick_check` and the table id, read through a read-only connection."""
     try:
-        db = _read_only(path)
+        # With no WAL to read, immutable: SQLite then makes no WAL or index file of its own either.
+        db = _read_only(path, immutable=not wal_size)
         try:
             db.text_factory = bytes  # a damaged row must not fail to decode before quick_check says so
             names = {row[0].decode("utf-8") for row in db.execute("SELECT name FROM sqlite_master")}

@@ -142,7 +142,7 @@ def _row_by_row(copy: Path) -> tuple[list[tuple], dict[str, str]]:
     db.text_factory = lambda b: b.decode("utf-8", "replace")
     try:
         try:
-            versions = [v for (v,) in db.execute("SELECT version FROM records ORDER BY version")]
+            versions = sorted({v for (v,) in db.execute("SELECT version FROM records")})
         except sqlite3.Error:
             versions = _probe_versions(db)
         for version in versions:
@@ -220,7 +220,7 @@ def _replayable(rows: list[tuple]) -> tuple[list[tuple], int]:
     from companion.draws import Draws
     from companion.table import NEW_GAME, advance
 
-    rows = sorted(rows)
+    rows = sorted({row[0]: row for row in reversed(rows)}.values())  # one row per version
     start = max((i for i, r in enumerate(rows) if r[1] == NEW_GAME), default=0)
     session = None
     for i in range(start, len(rows)):
