@@ -26,7 +26,8 @@ def read_bounded(path: Path) -> bytes:
     import os
     import stat
 
-    with path.open("rb") as f:
+    # Non-blocking: opening a named pipe would otherwise wait for a writer for ever.
+    with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:
         mode = os.fstat(f.fileno()).st_mode
         if not stat.S_ISREG(mode):
             kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file (a device or a pipe)"
