@@ -348,3 +348,27 @@ def test_a_read_only_state_dir_is_told_apart_and_the_files_are_fine(tmpfs):
         assert store.last_version() == 31
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("fault", [DAMAGED, FOREIGN])
+def test_the_daemon_stops_at_start_up_with_the_fault_s_status(tmp_path, fault):
+    import sys
+
+    from daemon_process import free_port
+
+    path = killed(tmp_path / "state", 20)
+    if fault == DAMAGED:
+        path.write_bytes(b"")
+    else:
+        theirs = killed(tmp_path / "theirs", 20)
+        shutil.copy2(theirs.with_name(WAL), path.with_name(WAL))
+    before = fingerprint(path.parent)
+    config = tmp_path / "c.toml"
+    config.write_text(f'host = "127.0.0.1"\nport = {free_port()}\nstate_dir = "{path.parent}"\n')
+    done = subprocess.run([sys.executable, "-m", "companion", "demo", "--config", str(config)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == EXIT_STATUS[fault], done.stderr
+    assert done.stderr.startswith("companion: ") and "Traceback" not in done.stderr
+    assert f"companion store fresh --state-dir {path.parent}" in done.stderr
+    assert "serving" not in done.stdout
+    assert fingerprint(path.parent) == before
