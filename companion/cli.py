@@ -174,8 +174,13 @@ def _records(args) -> int:
 
         raise ConfigError("companion records show: give the id of a record (companion records list shows "
                           "them).")
-    record = records.load(state, args.id)
-    out = records.bgstats(record) if args.format == "bgstats" else record
+    try:
+        record = records.load(state, args.id)
+        out = records.bgstats(record) if args.format == "bgstats" else record
+    except (records.RecordError, KeyError, TypeError, ValueError) as exc:
+        from companion.config import ConfigError
+
+        raise ConfigError(f"records: {exc}") from None
     print(json.dumps(out, ensure_ascii=False, indent=2))
     return 0
 

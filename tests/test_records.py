@@ -1,0 +1,123 @@
+"""Game records: a finished game kept as JSON in the state dir, listed, downloaded, exported for BG Stats."""
+
+from __future__ import annotations
+
+import json
+
+import crash_play
+import pytest
+from daemon_process import DaemonProcess
+from test_chaos import Mirror
+from webfixtures import running_app
+
+from companion import records
+from companion.cli import main
+from companion.games.spec import Command
+from companion.table import NEW_GAME, replay
+
+BGSTATS_KEYS = {"games", "players", "locations", "plays"}
+
+
+def play_crash_to_the_end(daemon: DaemonProcess, names: list[str]) -> Mirror:
+    """A game of Crash! through HTTP: two seats the host names, each phone steering the quick way."""
+    host = {"X-Host-Token": daemon.host_token}
+    assert daemon.post("/api/command", {"kind": NEW_GAME, "args": {"game": "crash"}}, host)[0] == 200
+    phones = {}
+    for seat, name in enumerate(names):
+        status, answer = daemon.post(f"/api/seats/{seat}/assign", {"name": name}, host)
+        assert status == 200, answer
+        phones[seat] = {"X-Seat-Token": answer["token"]}
+    mirror = Mirror(daemon.state_dir / "companion.db")
+    for _ in range(3000):
+        mirror.sync()
+        state = mirror.session.state
+        if mirror.session.spec.over(state):
+            return mirror
+        command = crash_play.quick_command(state)
+        actor = mirror.session.spec.actor(state)
+        status, answer = daemon.post("/api/command", {"kind": command.kind, "args": command.args},
+                                     phones.get(actor, host))
+        assert status == 200, answer
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.slow
+def test_a_finished_game_is_kept_listed_downloaded_and_exported(tmp_path, capsys):
+    daemon = DaemonProcess(tmp_path / "state").start()
+    try:
+        assert daemon.get("/api/state")["game"] == "dice"
+        mirror = play_crash_to_the_end(daemon, ["Ada", "Zoé"])
+        kept = list((daemon.state_dir / "records").glob("*.json"))
+        assert len(kept) == 1, "the record is written when the game ends"
+        record = json.loads(kept[0].read_text())
+        downloaded = daemon.get("/api/record")
+        bgsplay = daemon.get("/api/record?format=bgstats")
+    finally:
+        daemon.stop()
+    assert downloaded == record
+    assert record["game"] == "crash" and record["id"] == kept[0].stem
+    assert [p["name"] for p in record["players"]] == ["Ada", "Zoé"]
+    assert record["final"] == mirror.session.spec.public_json(mirror.session.state)
+    assert record["result"]["winners"] == [record["final"]["match"]["winner"]]
+    session, version = replay(records_of(record))
+    assert version == mirror.version and session.spec.public_json(session.state) == record["final"]
+    assert all("draws" in r for r in record["records"]) and any(r["draws"] for r in record["records"])
+
+    assert main(["records", "list", "--state-dir", str(daemon.state_dir)]) == 0
+    listed = capsys.readouterr().out
+    assert record["id"] in listed and "Ada, Zoé" in listed
+    assert main(["records", "show", record["id"], "--format", "bgstats", "--state-dir",
+                 str(daemon.state_dir)]) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert exported == bgsplay
+    assert BGSTATS_KEYS <= set(exported)
+    (play,) = exported["plays"]
+    winners = [p["playerRefId"] for p in play["playerScores"] if p["winner"]]
+    assert winners == [record["result"]["winners"][0] + 1]
+    assert {p["id"]: p["name"] for p in exported["players"]} == {1: "Ada", 2: "Zoé"}
+    assert play["gameRefId"] == exported["games"][0]["id"] and exported["games"][0]["name"] == "Crash!"
+
+
+def records_of(record: dict):
+    from companion.store import Record
+
+    return [Record(r["version"], r["kind"], r["seat"], r["args"], r["draws"], r["at"]) for r in record["records"]]
+
+
+def test_no_record_before_the_game_is_over(tmp_path):
+    """A game that hides hands has no record to download while it runs: its draws would tell them."""
+    with running_app(tmp_path, game="schacht", options={"players": 3}) as (runtime, app):
+        client = app.test_client()
+        answer = client.get("/api/record", headers={"Accept-Language": "fr"})
+        assert answer.status_code == 409
+        assert "pas finie\u202f:" in answer.get_json()["error"]
+        with pytest.raises(records.RecordError):
+            records.build(runtime.table.store, runtime.table.latest)
+        page = client.get("/").get_data(as_text=True)
+        assert 'id="download-game"' in page and "hidden" in page.split('id="download-game"')[1].split(">")[0]
+
+
+def test_an_unknown_or_malformed_record_id_is_refused_by_name(tmp_path, capsys):
+    assert main(["records", "show", "../../etc/passwd", "--state-dir", str(tmp_path)]) == 2
+    assert "not a record id" in capsys.readouterr().err
+    assert main(["records", "show", "20261123-220000-crash-v3", "--state-dir", str(tmp_path)]) == 2
+    assert "no such record" in capsys.readouterr().err
+    assert main(["records", "list", "--state-dir", str(tmp_path)]) == 0
+    assert "no finished game" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("public, players, expected", [
+    ({"final": {"scores": [3, 5, 1], "winners": [1]}}, 3, {"winners": [1], "scores": [3, 5, 1], "ranks": None}),
+    ({"winners": [0, 2], "rows": [{"total": 9}, {"total": 4}, {"total": 9}]}, 3,
+     {"winners": [0, 2], "scores": [9, 4, 9], "ranks": None}),
+    ({"match": {"over": True, "winner": None, "wins": [1, 1]}}, 2, {"winners": [], "scores": [1, 1], "ranks": None}),
+    ({"ranking": [2, 0, 1]}, 3, {"winners": [2], "scores": None, "ranks": [2, 3, 1]}),
+])
+def test_the_result_is_read_from_each_game_s_final_view(public, players, expected):
+    assert records.result(public, players) == expected
+
+
+def test_the_table_s_own_commands_are_unchanged_by_the_record(tmp_path):
+    with running_app(tmp_path) as (runtime, app):
+        assert runtime.table.call(Command("roll")).ok
+        assert app.test_client().get("/api/state").get_json()["version"] == runtime.table.version
