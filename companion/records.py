@@ -64,6 +64,8 @@ def result(public: dict, players: int) -> dict[str, Any]:
                                                               for s in range(players)]}
     else:
         winners = []
+    if isinstance(scores, list) and scores and all(isinstance(row, dict) for row in scores):
+        scores = [row.get("total") for row in scores]  # score sheets: each seat's total
     if scores is not None and (not isinstance(scores, list) or len(scores) != players):
         scores = None
     return {"winners": winners, "scores": scores, "ranks": None}

@@ -81,7 +81,8 @@ def test_a_finished_game_is_kept_listed_downloaded_and_exported(tmp_path, capsys
 def records_of(record: dict):
     from companion.store import Record
 
-    return [Record(r["version"], r["kind"], r["seat"], r["args"], r["draws"], r["at"]) for r in record["records"]]
+    return [Record(r["version"], r["kind"], r["seat"], r["args"], r["draws"], r["at"])
+            for r in record["records"]]
 
 
 def test_no_record_before_the_game_is_over(tmp_path):
@@ -107,10 +108,14 @@ def test_an_unknown_or_malformed_record_id_is_refused_by_name(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("public, players, expected", [
-    ({"final": {"scores": [3, 5, 1], "winners": [1]}}, 3, {"winners": [1], "scores": [3, 5, 1], "ranks": None}),
+    ({"final": {"scores": [3, 5, 1], "winners": [1]}}, 3,
+     {"winners": [1], "scores": [3, 5, 1], "ranks": None}),
     ({"winners": [0, 2], "rows": [{"total": 9}, {"total": 4}, {"total": 9}]}, 3,
      {"winners": [0, 2], "scores": [9, 4, 9], "ranks": None}),
-    ({"match": {"over": True, "winner": None, "wins": [1, 1]}}, 2, {"winners": [], "scores": [1, 1], "ranks": None}),
+    ({"match": {"over": True, "winner": None, "wins": [1, 1]}}, 2,
+     {"winners": [], "scores": [1, 1], "ranks": None}),
+    ({"winners": [2], "scores": [{"seat": 0, "total": 1}, {"seat": 1, "total": 1}, {"seat": 2, "total": 4}]},
+     3, {"winners": [2], "scores": [1, 1, 4], "ranks": None}),
     ({"ranking": [2, 0, 1]}, 3, {"winners": [2], "scores": None, "ranks": [2, 3, 1]}),
 ])
 def test_the_result_is_read_from_each_game_s_final_view(public, players, expected):
