@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from companion.store import Record, Store, create, new_table_id
-from companion.storecheck import StoreError, companions, id_file_of
+from companion.store import SCHEMA, Record, Store, create, new_table_id
+from companion.storecheck import StoreError, companions, id_file_of, wal_of
 
 DB_NAME = "companion.db"
 BACKUPS = "backups"
@@ -97,13 +97,13 @@ def repair(state_dir: Path) -> str:
     folder, moved = _move_aside(path, "repair")
     if not moved:
         return f"{state_dir}: there is no state database here to repair."
-    kept_db = folder / path.name
     with tempfile.TemporaryDirectory(dir=state_dir, prefix=".repair-") as scratch:
         # SQLite may write beside a file it reads (its index, a recovered WAL): only ever on copies.
         for f in moved:
             if f.is_file():
                 shutil.copy2(f, Path(scratch) / f.name)
-        recovered = _recover(Path(scratch) / path.name) if kept_db.is_file() else Recovered([], {}, "nothing")
+        _blank_beside_a_wal(Path(scratch) / path.name)
+        recovered = _recover(Path(scratch) / path.name)
     rows, dropped = _replayable(recovered.rows)
     table_id = (recovered.meta.pop("table_id", None) or _id_from(folder / id_file_of(path).name)
                 or new_table_id())
@@ -112,6 +112,27 @@ def repair(state_dir: Path) -> str:
             if dropped else "")
     return (f"Kept the damaged files in {folder}. Recovered {len(rows)} records ({recovered.how}) into a new "
             f"{path}, table {table_id}.{note}")
+
+
+def _blank_beside_a_wal(copy: Path) -> None:
+    """In the scratch copy, an empty or missing main file beside a WAL becomes a blank database of the
+    WAL's page size, so SQLite reads the WAL's pages: a WAL holds every page its commits changed, the
+    header page and the schema among them whenever the file grew."""
+    wal = wal_of(copy)
+    if not wal.is_file() or wal.stat().st_size < 32 or (copy.is_file() and copy.stat().st_size > 0):
+        return
+    with wal.open("rb") as f:
+        page = int.from_bytes(f.read(12)[8:12], "big")
+    blank = copy.with_name("blank.db")
+    db = sqlite3.connect(blank, isolation_level=None)
+    try:
+        db.execute(f"PRAGMA page_size = {int(page)}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.executescript(SCHEMA)
+    finally:
+        db.close()
+    os.replace(blank, copy)
+    copy.with_name(copy.name + "-shm").unlink(missing_ok=True)  # a scratch copy's index: rebuilt from the WAL
 
 
 def _id_from(path: Path) -> str | None:

@@ -372,3 +372,24 @@ def test_the_daemon_stops_at_start_up_with_the_fault_s_status(tmp_path, fault):
     assert f"companion store fresh --state-dir {path.parent}" in done.stderr
     assert "serving" not in done.stdout
     assert fingerprint(path.parent) == before
+
+
+@pytest.mark.parametrize("harm", ["emptied", "moved"])
+def test_repair_rebuilds_the_game_from_its_wal_when_the_main_file_is_gone(tmp_path, capsys, harm):
+    path = killed(tmp_path / "state")
+    table_id = path.with_name(ID).read_text().strip()
+    if harm == "emptied":
+        path.write_bytes(b"")
+    else:
+        path.rename(tmp_path / "elsewhere.db")
+    wal = hashlib.sha256(path.with_name(WAL).read_bytes()).hexdigest()
+    assert main(["store", "repair", "--state-dir", str(path.parent)]) == 0
+    assert "Recovered 121 records" in capsys.readouterr().out
+    (kept,) = [p for p in path.parent.iterdir() if p.name.startswith("kept-")]
+    assert hashlib.sha256((kept / WAL).read_bytes()).hexdigest() == wal
+    store = Store(path)
+    try:
+        assert store.table_id == table_id and store.last_version() == 121
+        assert Table(store).latest.game == "dice"
+    finally:
+        store.close()
