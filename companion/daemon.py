@@ -111,10 +111,10 @@ class Companion:
             if minutes <= 0:
                 return
             now = time.monotonic()
-            if self._backup_due is None:
-                self._backup_due = now + minutes * 60
-            elif now >= self._backup_due or records.is_over(update):
+            if records.is_over(update) or (self._backup_due is not None and now >= self._backup_due):
                 self.backup()
+            elif self._backup_due is None:  # the first command since the last backup starts the count
+                self._backup_due = now + minutes * 60
         except Exception:  # a full disk, say: the game goes on, and the log says why
             log.exception("could not keep a record or a backup")
 
