@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 
 import crash_play
 import pytest
@@ -127,3 +128,58 @@ def test_the_table_s_own_commands_are_unchanged_by_the_record(tmp_path):
     with running_app(tmp_path) as (runtime, app):
         assert runtime.table.call(Command("roll")).ok
         assert app.test_client().get("/api/state").get_json()["version"] == runtime.table.version
+
+
+def test_the_daemon_keeps_the_record_and_a_backup_when_a_game_ends(tmp_path, seeded_draws):
+    from daemon_process import free_port
+
+    from companion.config import Config
+    from companion.daemon import Companion
+
+    config = Config(state_dir=str(tmp_path), host="127.0.0.1", port=free_port(), backup_minutes=60,
+                    backup_keep=2)
+    companion = Companion(config, simulate=True).start()
+    try:
+        table = companion.table
+        assert table.call(Command(NEW_GAME, {"game": "crash"}), host=True).ok
+        for _ in range(3000):
+            state = table.session.state
+            if table.session.spec.over(state):
+                break
+            assert table.call(crash_play.quick_command(state)).ok
+        assert table.session.spec.over(table.session.state)
+        kept = list((tmp_path / "records").glob("*.json"))
+        backups = list((tmp_path / "backups").glob("companion-*.db"))
+        assert len(kept) == 1 and len(backups) == 1  # the game's end: its record and a backup at once
+        first = json.loads(kept[0].read_text())
+        assert first["final"] == table.latest.public
+    finally:
+        companion.stop()
+    kept[0].unlink()  # as if the power went between the last commit and the record
+    again = Companion(config, simulate=True).start()
+    again.stop()
+    assert json.loads(kept[0].read_text()) == first
+
+
+def test_the_daemon_backs_up_after_enough_play_keeping_the_newest(tmp_path):
+    from daemon_process import free_port
+
+    from companion.config import Config
+    from companion.daemon import Companion
+
+    config = Config(state_dir=str(tmp_path), host="127.0.0.1", port=free_port(), backup_minutes=1e-7,
+                    backup_keep=2)
+    companion = Companion(config, simulate=True).start()
+    try:
+        for _ in range(10):  # every second command finds a backup due (the first starts the count)
+            assert companion.table.call(Command("roll")).ok
+        version = companion.table.version
+    finally:
+        companion.stop()
+    backups = sorted((tmp_path / "backups").glob("companion-*.db"))
+    assert [int(p.name.split("-")[1]) for p in backups] == [4, 5]
+    newest = sqlite3.connect(f"file:{backups[-1]}?mode=ro", uri=True)
+    try:  # the newest backup was made after the last command but one (the last started a new count)
+        assert newest.execute("SELECT max(version) FROM records").fetchone()[0] == version - 1
+    finally:
+        newest.close()
