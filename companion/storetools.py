@@ -74,8 +74,35 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def in_use(path: Path) -> bool:
+    """Whether a process has the database open: SQLite holds a read lock on a byte of the WAL index
+    (the "DMS" byte, offset 128 of the -shm file) for as long as a connection is open. Only for a
+    process that has no connection of its own to it: closing the probe drops this process's locks."""
+    import fcntl
+
+    shm = path.with_name(path.name + "-shm")
+    try:
+        fd = os.open(shm, os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 128)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # closing releases the probe's lock; the file is not written
+    return False
+
+
+def _not_running(path: Path, action: str) -> None:
+    if in_use(path):
+        raise StoreError(f"{path}: the table is running (a process has the database open): stop it "
+                         f"first (sudo systemctl stop companion), then {action} again. Nothing was changed.")
+
+
 def fresh(state_dir: Path) -> str:
     """Move the database, its WAL, SHM and table id aside together; the next start makes a new table."""
+    _not_running(db_path(state_dir), "companion store fresh")
     folder, moved = _move_aside(db_path(state_dir), "fresh")
     if not moved:
         return f"{state_dir}: there is no state database here; the next start makes a new table."
@@ -94,6 +121,7 @@ def repair(state_dir: Path) -> str:
     """Keep the database's files in a dated folder, rebuild a database from whatever SQLite can still
     read of them, and say how many records were kept."""
     path = db_path(state_dir)
+    _not_running(path, "companion store repair")
     folder, moved = _move_aside(path, "repair")
     if not moved:
         return f"{state_dir}: there is no state database here to repair."

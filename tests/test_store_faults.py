@@ -393,3 +393,26 @@ def test_repair_rebuilds_the_game_from_its_wal_when_the_main_file_is_gone(tmp_pa
         assert Table(store).latest.game == "dice"
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("action", ["fresh", "repair"])
+def test_fresh_and_repair_refuse_while_the_table_runs(tmp_path, capsys, action):
+    import sys
+
+    # Another process holds the store open, as the running daemon does (locks are per process).
+    script = ("import sys; from companion.store import Store; s = Store(sys.argv[1]); "
+              "s.append('roll', None, {}, [1]); print('open', flush=True); sys.stdin.readline(); "
+              "print(s.append('roll', None, {}, [2]).version); s.close()")
+    holder = subprocess.Popen([sys.executable, "-c", script, str(tmp_path / "state" / DB)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "open"
+        before = fingerprint(tmp_path / "state")
+        assert main(["store", action, "--state-dir", str(tmp_path / "state")]) == 1
+        assert "the table is running" in capsys.readouterr().err
+        assert fingerprint(tmp_path / "state") == before
+        out, _ = holder.communicate("go\n", timeout=30)
+        assert out.strip() == "2"  # the running table was not disturbed
+    finally:
+        holder.kill()
+    assert main(["store", action, "--state-dir", str(tmp_path / "state")]) == 0  # once it stopped
