@@ -416,3 +416,28 @@ def test_fresh_and_repair_refuse_while_the_table_runs(tmp_path, capsys, action):
     finally:
         holder.kill()
     assert main(["store", action, "--state-dir", str(tmp_path / "state")]) == 0  # once it stopped
+
+
+def test_a_store_from_before_table_ids_is_adopted(tmp_path):
+    path = tmp_path / "state" / DB
+    path.parent.mkdir()
+    old = sqlite3.connect(path)
+    old.executescript("PRAGMA journal_mode=WAL;"
+                      "CREATE TABLE records (version INTEGER PRIMARY KEY, kind TEXT NOT NULL, seat INTEGER, "
+                      "args TEXT NOT NULL, draws TEXT NOT NULL, at TEXT NOT NULL);"
+                      "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                      "INSERT INTO records VALUES (1, 'new_game', NULL, '{\"game\": \"dice\"}', '[]', '');"
+                      "INSERT INTO meta VALUES ('host_token', 'abc');")
+    old.close()
+    store = Store(path)
+    try:
+        assert store.last_version() == 1 and store.get_meta("host_token") == "abc"
+        table_id = store.table_id
+    finally:
+        store.close()
+    assert path.with_name(ID).read_text().strip() == table_id
+    again = Store(path)  # and from then on it is checked like any other
+    try:
+        assert again.table_id == table_id
+    finally:
+        again.close()
