@@ -183,3 +183,21 @@ def test_the_daemon_backs_up_after_enough_play_keeping_the_newest(tmp_path):
         assert newest.execute("SELECT max(version) FROM records").fetchone()[0] == version - 1
     finally:
         newest.close()
+
+
+def test_the_scoreboard_offers_the_download_once_the_game_ends(tmp_path, seeded_draws):
+    with running_app(tmp_path, game="crash") as (runtime, app):
+        table, client = runtime.table, app.test_client()
+        while not table.session.spec.over(table.session.state):
+            assert table.call(crash_play.quick_command(table.session.state)).ok
+        page = client.get("/", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+        link = page.split('id="download-game"')[1].split(">")[0]
+        assert "hidden" not in link and "Télécharger cette partie" in page
+        answer = client.get("/api/record")
+        assert answer.status_code == 200
+        record = answer.get_json()
+        assert answer.headers["Content-Disposition"] == f'attachment; filename="{record["id"]}.json"'
+        assert record["final"] == table.latest.public
+        answer = client.get("/api/record?format=bgstats")
+        assert answer.headers["Content-Disposition"].endswith('.bgsplay"')
+        assert BGSTATS_KEYS <= set(answer.get_json())
