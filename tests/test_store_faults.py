@@ -307,6 +307,7 @@ def test_a_full_disk_is_told_apart_and_the_files_are_fine(tmpfs):
     filler = fill(tmpfs)
     message = refused(path, FULL)
     assert "the disk is full" in message and "Your files are fine" in message and "move" not in message
+    assert main(["store", "check", "--state-dir", str(path.parent)]) == EXIT_STATUS[FULL]
     filler.unlink()
     store = Store(path)
     try:
