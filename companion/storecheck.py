@@ -133,7 +133,7 @@ def inspect(path: Path) -> Found:
         raise fault(UNREADABLE, path, f"{folder} is not a directory")
     if not _writable(folder):
         raise fault(READ_ONLY, path, "the companion's user may not write there")
-    id_file = _read_id_file(id_file_of(path))
+    id_file = _read_id_file(path)
     wal = wal_of(path)
     wal_size = wal.stat().st_size if wal.exists() else 0
     if not path.exists() and not path.is_symlink():
@@ -173,13 +173,15 @@ def _first_file(folder: Path) -> Path:
     return folder
 
 
-def _read_id_file(path: Path) -> str | None:
+def _read_id_file(db: Path) -> str | None:
+    """The table id in the file beside the database `db` (None: no such file)."""
+    path = id_file_of(db)
     try:
         return path.read_text(encoding="utf-8", errors="replace").strip()[:100] or None
     except FileNotFoundError:
         return None
-    except OSError:
-        return "(unreadable)"
+    except OSError as exc:
+        raise fault(UNREADABLE, db, f"{path} cannot be read ({exc.strerror or exc})") from None
 
 
 def _check_wal(path: Path, wal: Path, size: int, page: int) -> None:
