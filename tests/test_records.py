@@ -201,3 +201,34 @@ def test_the_scoreboard_offers_the_download_once_the_game_ends(tmp_path, seeded_
         answer = client.get("/api/record?format=bgstats")
         assert answer.headers["Content-Disposition"].endswith('.bgsplay"')
         assert BGSTATS_KEYS <= set(answer.get_json())
+
+
+@pytest.mark.browser
+def test_the_download_appears_live_on_a_phone_when_the_game_ends(tmp_path, browser, seeded_draws):
+    from playwright.sync_api import expect
+    from webfixtures import live_server
+
+    with running_app(tmp_path, game="crash", keepalive=1.0) as (runtime, app), live_server(app) as srv:
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                  is_mobile=True, has_touch=True, locale="fr-FR", accept_downloads=True)
+        try:
+            page = ctx.new_page()
+            page.goto(srv.url)
+            expect(page.locator("#live")).to_have_attribute("data-state", "live")
+            link = page.locator("#download-game")
+            expect(link).to_be_hidden()
+            table = runtime.table
+            while not table.session.spec.over(table.session.state):
+                assert table.call(crash_play.quick_command(table.session.state)).ok
+            expect(page.locator("body")).to_have_attribute("data-version", str(table.version))
+            expect(link).to_be_visible()
+            expect(link).to_have_text("Télécharger cette partie")
+            assert link.bounding_box()["height"] >= 44
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            with page.expect_download() as download:
+                link.click()
+            saved = json.loads(open(download.value.path(), encoding="utf-8").read())
+            assert saved["final"] == table.latest.public
+            assert download.value.suggested_filename == f"{saved['id']}.json"
+        finally:
+            ctx.close()
