@@ -1,4 +1,4 @@
-"""The `companion` command: demo, run, check-config, replay, --version."""
+"""The `companion` command: demo, run, check-config, replay, store, records, bench, --version."""
 
 from __future__ import annotations
 
@@ -29,6 +29,22 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("file", type=Path)
     replay = sub.add_parser("replay", help="rebuild a game from an exported record; print its public view")
     replay.add_argument("log", type=Path)
+    store = sub.add_parser("store", help="check, repair, back up or set aside the state database")
+    store.add_argument("action", choices=["check", "repair", "fresh", "backup"],
+                       help="check: report; repair: keep the files and recover what SQLite can read; "
+                            "fresh: move the files aside so the next start makes a new table; "
+                            "backup: an online backup into the backups folder")
+    where = store.add_mutually_exclusive_group(required=True)
+    where.add_argument("--state-dir", type=Path, help="the state directory (the config's state_dir)")
+    where.add_argument("--config", type=Path, help="read state_dir from this TOML config")
+    records = sub.add_parser("records", help="list the finished games kept, or export one")
+    records.add_argument("show", nargs="?", choices=["list", "show"], default="list")
+    records.add_argument("id", nargs="?", help="the record to export (from the list)")
+    records.add_argument("--format", choices=["json", "bgstats"], default="json",
+                         help="json: the whole record; bgstats: a file the BG Stats app imports")
+    rwhere = records.add_mutually_exclusive_group()
+    rwhere.add_argument("--state-dir", type=Path, help="the state directory (the config's state_dir)")
+    rwhere.add_argument("--config", type=Path, help="read state_dir from this TOML config")
     bench = sub.add_parser("bench", help="measure the figures of docs/performance.md on this machine")
     bench.add_argument("part", nargs="?", choices=("speed", "load", "soak"), default="speed",
                        help="speed: the figures' table (the default); load: 30 phones while 100 commands a "
@@ -59,12 +75,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("demo", "run"):
         _few_malloc_arenas()
     from companion.config import ConfigError
+    from companion.storecheck import StoreError
 
     try:
         return COMMANDS[args.command](args)
     except ConfigError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 2
+    except StoreError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return exc.exit_status
 
 
 def _check_config(args) -> int:
@@ -88,26 +108,25 @@ def _demo(args) -> int:
 
     state = args.state_dir or str(DEMO_STATE.expanduser())
     config = load(args.config, port=args.port, state_dir=state if args.state_dir or not args.config else None)
-    return _serve(config, simulate=True)
+    return _serve(config, args.config, simulate=True)
 
 
 def _run(args) -> int:
     from companion.config import load
 
-    return _serve(load(args.config), simulate=False)
+    return _serve(load(args.config), args.config, simulate=False)
 
 
-def _serve(config, *, simulate: bool) -> int:
+def _serve(config, source: Path | None, *, simulate: bool) -> int:
     from companion.config import ConfigError
     from companion.daemon import Companion
-    from companion.store import StoreError
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     started = time.monotonic()
     try:
         companion = Companion(config, simulate=simulate).start()
-    except (StoreError, OSError) as exc:
-        raise ConfigError(str(exc)) from None
+    except ConfigError as exc:  # a key of the config (state_dir, port, host): named with its file
+        raise ConfigError(f"{source or '(defaults)'}: {exc}") from None
     local = f"http://127.0.0.1:{config.port}/"
     print(f"companion {__version__} serving on {local} (phones: {companion.url})", flush=True)
     if simulate:
@@ -119,10 +138,61 @@ def _serve(config, *, simulate: bool) -> int:
     return 0
 
 
+def _state_dir(args) -> Path:
+    from companion.config import load
+
+    if args.state_dir is not None:
+        return args.state_dir.expanduser()
+    if args.config is not None:
+        return load(args.config).state_path
+    return DEMO_STATE.expanduser()
+
+
+def _store(args) -> int:
+    from companion import storetools
+    from companion.config import load
+
+    state = _state_dir(args)
+    if args.action == "check":
+        print(storetools.check(state))
+    elif args.action == "repair":
+        print(storetools.repair(state))
+    elif args.action == "fresh":
+        print(storetools.fresh(state))
+    else:
+        keep = load(args.config).backup_keep if args.config else load(None).backup_keep
+        print(storetools.backup_now(state, keep))
+    return 0
+
+
+def _records(args) -> int:
+    from companion import records
+
+    state = _state_dir(args)
+    if args.show == "list":
+        print(records.listing(state))
+        return 0
+    if not args.id:
+        from companion.config import ConfigError
+
+        raise ConfigError("companion records show: give the id of a record (companion records list shows "
+                          "them).")
+    try:
+        record = records.load(state, args.id)
+        out = records.bgstats(record) if args.format == "bgstats" else record
+    except (records.RecordError, KeyError, TypeError, ValueError) as exc:
+        from companion.config import ConfigError
+
+        raise ConfigError(f"records: {exc}") from None
+    print(json.dumps(out, ensure_ascii=False, indent=2))
+    return 0
+
+
 def _bench(args) -> int:
     from companion.benchmark.run import main as bench
 
     return bench(args.json, args.quick, args.pi_zero, args.panel, args.part)
 
 
-COMMANDS = {"demo": _demo, "run": _run, "check-config": _check_config, "replay": _replay, "bench": _bench}
+COMMANDS = {"demo": _demo, "run": _run, "check-config": _check_config, "replay": _replay, "bench": _bench,
+            "store": _store, "records": _records}

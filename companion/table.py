@@ -21,6 +21,7 @@ from companion.games.spec import Command, DataText, Entry, GameSpec, IllegalMove
 from companion.i18n import N_
 from companion.seats import MAX_SEATS, TABLE_COLOURS, Roster
 from companion.store import Record, Store, StoreError
+from companion.storecheck import DAMAGED
 
 log = logging.getLogger(__name__)
 
@@ -295,8 +296,10 @@ class Table:
             session, version = replay(store.records_since_last(NEW_GAME), self._rebuild)
         except (IllegalMove, DrawsExhausted, ValueError, KeyError, TypeError) as exc:
             raise StoreError(f"{store.path}: the running game no longer replays ({exc}); the rules may "
-                             "have changed. Export it with an older version, or move the file aside."
-                             ) from exc
+                             "have changed. Nothing was changed: the files were kept as they are. Export "
+                             "the game with the older version, or start a fresh table (the files are moved "
+                             f"aside, never deleted): companion store fresh --state-dir {store.path.parent}",
+                             DAMAGED) from exc
         self._stopped = False
         self._latest = self._published = self._update(session, version, [], None)
         self._due: tuple[float, int, Command] | None = None  # (monotonic time, version, command)

@@ -140,6 +140,7 @@ RULES: dict[str, Rule] = {
     "/api/state": Rule(),
     "/api/command": Rule(bodies=command_bodies),
     "/api/export": Rule(),
+    "/api/record": Rule(),  # a finished game's record: refused while the game (and its secrets) runs
     "/api/events": Rule(stream=True),
     "/api/seat/<token>": Rule(private=True),
     "/api/seat/<token>/events": Rule(private=True, stream=True),

@@ -185,6 +185,25 @@ def export():
             "records": table.export()}
 
 
+@bp.get("/record")
+def game_record():
+    """The finished game's record, to keep: for every phone once the game is over (its secrets are
+    then open), for none before. `?format=bgstats` gives the file BG Stats imports."""
+    from companion import records
+
+    table = runtime().table
+    latest = table.latest
+    if not records.is_over(latest):
+        raise ApiError(409, _("The game is not over yet: its record can be downloaded once it ends."))
+    record = records.build(table.store, latest)
+    bgstats = request.args.get("format") == "bgstats"
+    body = records.bgstats(record) if bgstats else record
+    name = f"{record['id']}.{'bgsplay' if bgstats else 'json'}"
+    response = jsonify(body)
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
 @bp.get("/events")
 def events():
     return _stream(None)

@@ -45,7 +45,8 @@ def public_payload(update: Update, lang: str) -> dict:
     return {"version": update.version, "game": update.game, "public": update.public,
             "seats": [{**seat, "label": tr(seat["label"])} for seat in update.seats],
             "history": list(update.session.history) if update.session else [],
-            "deadline": left}  # seconds until the table sends the game's default itself (see GameSpec)
+            "deadline": left,  # seconds until the table sends the game's default itself (see GameSpec)
+            "over": update.session is not None and update.session.spec.over(update.session.state)}
 
 
 def refusal(exc: IllegalMove, lang: str, game: str | None) -> dict:

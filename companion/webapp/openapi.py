@@ -198,6 +198,13 @@ def document() -> dict:
         "/api/export": {"get": {"summary": "The running game's record (host only).", "security": HOST,
                                 "responses": {"200": _ok("The records, oldest first."),
                                               "403": _error("Missing or wrong host token.")}}},
+        "/api/record": {"get": {
+            "summary": "The finished game's record (commands with their draws, players, final view, "
+                       "result), once the game is over; ?format=bgstats gives BG Stats' import file.",
+            "parameters": [{"name": "format", "in": "query", "required": False,
+                            "schema": {"type": "string", "enum": ["json", "bgstats"]}}],
+            "responses": {"200": _ok("The record, as a file to keep."),
+                          "409": _error("The game is not over yet.")}}},
         "/api/seat/{token}": {"get": {"summary": "A seat's private view (each game's is in x-views).",
                                       "parameters": [SEAT_PARAM],
                                       "responses": {"200": _ok("The private view."),

@@ -24,6 +24,8 @@
     if (payload.version < version) return;
     version = payload.version;
     document.body.dataset.version = String(version);
+    // A finished game's record is everyone's to keep; before it ends it would tell secrets.
+    for (const id of ["download-game", "download-bgstats"]) document.getElementById(id).hidden = !payload.over;
     Companion.renderSeats(document.getElementById("seats-bar"), payload.seats, payload.public && payload.public.turn);
     renderHistory(payload.history, payload.seats);
     const renderer = Companion.games[payload.game];
