@@ -46,14 +46,13 @@ class Command:
 class Colour:
     """A seat's colour: `key` for code and CSS, `label` a msgid, `ink` an sRGB hex for pages.
 
-    `panel` lists the panel inks nearest to it, best first (see render/palette.py): a panel with none
-    of them draws the seat in black, and the seat's initial tells it apart.
+    The e-ink draws the panel ink nearest in hue (`Palette.seat`), else black: the seat's initial or
+    name always goes with it, so colour is never the only cue.
     """
 
     key: str
     label: str
     ink: str
-    panel: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
