@@ -90,6 +90,9 @@ const Companion = (() => {
     }
     let data = null;
     try { data = await response.json(); } catch (e) { data = null; }
+    // A long press on D made a new host link: this browser's is dead, and keeping it would hide
+    // "become the host" on /join and refuse every host action.
+    if (response.headers.get("X-Host-Token-Stale")) forgetHost();
     if (!response.ok) show((data && data.error) || t("offline"));
     return { ok: response.ok, status: response.status, data };
   }
