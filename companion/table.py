@@ -142,7 +142,13 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
         if not session.undoable:
             raise IllegalMove("The last move cannot be undone: it showed the table something new (cards "
                               "turned up or dice rolled), and nobody may choose again knowing it.")
-        return session.before, [{"type": "undone"}]
+        # The history keeps a line saying what was taken back (the undone line itself goes).
+        undone = next((line for line in reversed(session.history) if line["kind"] != UNDO), None)
+        said = {"seat": undone["seat"], "kind": UNDO, "undone": undone["kind"]} if undone else \
+            {"seat": None, "kind": UNDO, "undone": None}
+        restored = session.before
+        return (replace(restored, history=(*restored.history, said)[-HISTORY_LENGTH:]),
+                [{"type": "undone", "kind": said["undone"], "seat": said["seat"]}])
     spec = session.spec
     if seat is not None and not 0 <= seat < spec.seats_in_play(session.options):
         raise IllegalMove("Your seat is not playing in this game: ask the host to start one with "
@@ -498,6 +504,12 @@ class Table:
             raise IllegalMove("Malformed command: its arguments must be a JSON object.") from None
         if command.kind == NEW_GAME:
             return self.setup.new_game(args)
+        if command.kind == UNDO and set(args) == {"expect"} and type(args["expect"]) is int:
+            # The host confirmed taking back what the table showed at that version: not a later move.
+            if args["expect"] != self.version:
+                raise IllegalMove("The table moved on since you confirmed: check what Undo would take back "
+                                  "now, and confirm again.")
+            return args
         if command.kind in (UNDO, END_GAME) and args:
             raise IllegalMove("{kind} takes no arguments: send it with none.", kind=command.kind)
         if command.kind == END_GAME:

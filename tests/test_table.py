@@ -181,7 +181,29 @@ def test_undo_is_a_recorded_command_and_deletes_nothing(table, db):
     assert table.latest.public == after_first
     assert table.latest.public["last"] == first
     assert stored(db) == [(1, NEW_GAME), (2, "roll"), (3, "roll"), (4, UNDO)]
-    assert table.latest.events == [{"type": "undone"}]
+    assert table.latest.events == [{"type": "undone", "kind": "roll", "seat": None}]
+
+
+def test_undo_says_what_it_took_back_in_the_history_one_move_at_a_time(table):
+    assert table.call(Command("roll", {}, 1)).ok
+    assert table.call(Command("set_dice", {"count": 3}, 1)).ok
+    assert table.call(Command(UNDO)).ok
+    assert table.latest.session.history[-2:] == ({"seat": 1, "kind": "roll"},
+                                                  {"seat": 1, "kind": UNDO, "undone": "set_dice"})
+    assert table.call(Command(UNDO)).ok  # the next undo names the move before, not the undo line
+    assert table.latest.session.history[-1] == {"seat": 1, "kind": UNDO, "undone": "roll"}
+    assert table.latest.events == [{"type": "undone", "kind": "roll", "seat": 1}]
+
+
+def test_an_undo_confirmed_for_an_older_version_takes_nothing_back(table):
+    roll(table)
+    confirmed = table.version
+    roll(table)  # someone moved between the host's two taps
+    result = table.call(Command(UNDO, {"expect": confirmed}))
+    assert not result.ok and "moved on" in str(result.error)
+    assert table.version == confirmed + 1
+    assert table.call(Command(UNDO, {"expect": table.version})).ok
+    assert not table.call(Command(UNDO, {"expect": "3"})).ok  # only a version number may go with it
 
 
 def test_undo_with_nothing_to_undo_is_refused(table, db):
@@ -545,11 +567,11 @@ def test_the_history_lists_who_did_what_and_never_a_value(db):
         assert table.call(Command("roll", {}, 1)).ok
         assert table.call(Command("set_dice", {"count": 3}, 1)).ok
         assert history(table) == [(None, "new_game"), (None, "roll"), (1, "roll"), (1, "set_dice")]
-        assert all(set(line) == {"seat", "kind"} for line in table.latest.session.history)
-        assert table.call(Command(UNDO)).ok  # the undone line goes with the undone move
-        assert history(table) == [(None, "new_game"), (None, "roll"), (1, "roll")]
+        assert all(set(line) == {"seat", "kind"} for line in table.latest.session.history)  # no values
+        assert table.call(Command(UNDO)).ok  # the undone line goes with the undone move; a line says so
+        assert history(table) == [(None, "new_game"), (None, "roll"), (1, "roll"), (1, UNDO)]
     with running(db) as table:  # a restart rebuilds it from the record
-        assert history(table) == [(None, "new_game"), (None, "roll"), (1, "roll")]
+        assert history(table) == [(None, "new_game"), (None, "roll"), (1, "roll"), (1, UNDO)]
         assert table.call(Command("end_game")).ok is False  # free dice is the idle game: nothing to end
         assert table.call(Command(NEW_GAME, {"game": "dice"})).ok
         assert history(table) == [(None, "new_game")]

@@ -43,10 +43,12 @@ def _context() -> dict:
 
 def _history_lines(spec) -> dict[str, str]:
     """Each command kind's history line in the reader's language, `{who}` left for the page to fill."""
-    table = {"new_game": N_("New game"), "end_game": N_("Game over: back to {game}")}
+    table = {"new_game": N_("New game"), "end_game": N_("Game over: back to {game}"),
+             "undo": N_("Undone: {what}")}
     lines = {**table, **(spec.history_lines if spec else {})}
     title = _(spec.title) if spec else ""
-    return {kind: _(msgid, who="{who}", game=title) for kind, msgid in lines.items()}
+    return {kind: _(msgid, who="{who}", what="{what}", game=title) for kind, msgid in lines.items()} | {
+        "the_device": _("The device")}
 
 
 @bp.get("/")
