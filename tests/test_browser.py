@@ -177,6 +177,23 @@ def test_host_undo_names_the_move_asks_again_then_says_what_it_took_back(browser
         board_ctx.close()
 
 
+def test_the_host_page_title_follows_the_running_game(browser, server):
+    """Issue 13, defect 8: it kept "Hôte · Dés libres" after Schacht started."""
+    from playwright.sync_api import expect
+
+    runtime, srv = server
+    ctx, page = open_page(browser, f"{srv.url}host?host={runtime.table.host_token()}")
+    try:
+        expect(page.locator("h1")).to_have_text("Hôte · Dés libres")
+        expect(page).to_have_title(re.compile("^Hôte · Dés libres"))
+        assert post_json(srv.port, "/api/command", {"kind": "new_game", "args": {"game": "schacht"}},
+                         host_of(runtime))[0] == 200
+        expect(page.locator("h1")).to_have_text("Hôte · Crazy Race (Schacht)")
+        expect(page).to_have_title(re.compile("^Hôte · Crazy Race \\(Schacht\\)"))
+    finally:
+        ctx.close()
+
+
 def test_a_refused_command_shows_the_readable_reason(browser, server):
     from playwright.sync_api import expect
 

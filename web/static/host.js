@@ -169,6 +169,12 @@
     choice.addEventListener("change", showOptions);
     showOptions();
     Companion.live("/api/events", (payload) => {
+      // The page follows the running game: another game started since it was loaded.
+      const shown = document.getElementById("game-title");
+      if (payload.title && shown.textContent !== payload.title) {
+        document.title = document.title.replace(shown.textContent, payload.title);
+        shown.textContent = payload.title;
+      }
       latest = payload;
       renderSeats(payload.seats || []);
       document.body.dataset.version = String(payload.version);
