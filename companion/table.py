@@ -53,6 +53,7 @@ class Session:
     before: Session | None = None
     history: tuple[dict, ...] = ()
     undoable: bool = True  # whether the command that made this session may be undone
+    started: Mapping[str, Any] = field(default_factory=dict)  # the new_game args, as recorded ("play again")
 
     @property
     def spec(self) -> GameSpec:
@@ -132,7 +133,8 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
         options, texts = _legacy_data(spec, dict(args.get("options") or {}))
         texts |= {key: DataText(file["name"], file["text"]) for key, file in (args.get("data") or {}).items()}
         options, state = spec.start(options, draws, texts)
-        return (Session(spec.name, options, state, history=({"seat": None, "kind": NEW_GAME},)),
+        return (Session(spec.name, options, state, history=({"seat": None, "kind": NEW_GAME},),
+                        started=dict(args)),
                 [{"type": "new_game", "game": spec.name}])
     if session is None:
         raise IllegalMove("No game is running: start one first.")
@@ -156,7 +158,7 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
     state, events = spec.apply(session.state, Command(kind, args, seat), draws)
     line = {"seat": seat if seat is not None else spec.actor(session.state), "kind": kind}
     return Session(session.game, session.options, state, session, (*session.history, line)[-HISTORY_LENGTH:],
-                   spec.undoable(events)), events
+                   spec.undoable(events), session.started), events
 
 
 def replay(records: Iterable[Record]) -> tuple[Session | None, int]:
@@ -502,6 +504,13 @@ class Table:
             args = json.loads(json.dumps(dict(command.args), sort_keys=True, allow_nan=False))
         except (TypeError, ValueError):
             raise IllegalMove("Malformed command: its arguments must be a JSON object.") from None
+        if command.kind == NEW_GAME and args == {"again": True}:
+            # Play again: the running game's own setup (game, options, data files), recorded in full;
+            # the seats and their links are the roster's and stay as they are.
+            session = self._latest.session
+            if session is None or not session.started:
+                raise IllegalMove("No game to play again: start one first.")
+            return self.setup.new_game(dict(session.started))
         if command.kind == NEW_GAME:
             return self.setup.new_game(args)
         if command.kind == UNDO and set(args) == {"expect"} and type(args["expect"]) is int:

@@ -194,6 +194,30 @@ def test_the_host_page_title_follows_the_running_game(browser, server):
         ctx.close()
 
 
+def test_play_again_from_the_host_page_keeps_the_seats(browser, server):
+    from playwright.sync_api import expect
+
+    runtime, srv = server
+    table = runtime.table
+    table.seating(lambda roster, count: roster.claim(1, "Zoé", count))
+    token = table.seat_token(1)
+    assert post_json(srv.port, "/api/command", {"kind": "new_game", "args": {"game": "dice",
+                                                "options": {"count": 3}}}, host_of(runtime))[0] == 200
+    post_json(srv.port, "/api/command", {"kind": "roll"}, host_of(runtime))
+    ctx, page = open_page(browser, f"{srv.url}host?host={table.host_token()}")
+    try:
+        again = page.locator("#play-again")
+        again.click()
+        expect(again).to_have_text("Touchez encore\u202f: nouvelle partie, mêmes places")
+        played = table.version
+        again.click()
+        expect(page.locator("body")).to_have_attribute("data-version", str(played + 1))
+        assert table.latest.public["rolls"] == 0 and table.latest.public["count"] == 3
+        assert table.seat_token(1) == token and table.roster.name(1) == "Zoé"
+    finally:
+        ctx.close()
+
+
 def test_a_refused_command_shows_the_readable_reason(browser, server):
     from playwright.sync_api import expect
 

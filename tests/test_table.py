@@ -592,3 +592,24 @@ def test_a_device_command_is_put_down_to_whose_turn_it_is(table):
     assert history(table)[-1] == (first, "roll")
     assert table.call(Command("end_game")).ok
     assert table.latest.game == "dice" and history(table) == [(None, "end_game")]
+
+
+# --- play again ------------------------------------------------------------------------------------
+def test_play_again_starts_the_same_game_with_the_same_options_and_keeps_every_seat(db):
+    """Issue 13, defect 11: no game offered "play again" with the same seats."""
+    with running(db) as table:
+        table.seating(lambda roster, count: roster.claim(0, "Anna", count))
+        table.seating(lambda roster, count: roster.claim(2, "Zoé", count))
+        tokens = [table.seat_token(seat) for seat in range(3)]
+        assert table.call(Command(NEW_GAME, {"game": "crash", "options": {"dice_only": True}})).ok
+        first = table.latest.session
+        assert table.call(Command("roll", {}, 0)).ok
+        assert table.call(Command(NEW_GAME, {"again": True})).ok
+        again = table.latest.session
+        assert again.game == "crash" and again.options == first.options and again.options["dice_only"] is True
+        assert again.state == first.state  # a fresh game, not the played one
+        assert [table.seat_token(seat) for seat in range(3)] == tokens
+        assert [table.roster.name(seat) for seat in (0, 2)] == ["Anna", "Zoé"]
+        assert stored(db)[-1][1] == NEW_GAME
+    with running(db) as table:  # recorded in full: a replay needs no "again"
+        assert table.latest.session.game == "crash" and table.latest.session.options["dice_only"] is True

@@ -216,6 +216,8 @@
     if (answer.ok) Companion.show(Companion.fill(strings.undone, { what }), "ok");
   });
   twoTaps(document.getElementById("end-game"), () => Companion.command("end_game"));
+  // The same game again, with the same options and seats: every phone keeps its link.
+  twoTaps(document.getElementById("play-again"), () => Companion.command("new_game", { again: true }));
   twoTaps(document.getElementById("start-game"), async () => {
     const form = document.getElementById("new-game");
     if (!form.reportValidity()) return;
