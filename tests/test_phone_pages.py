@@ -11,7 +11,7 @@ import json
 import random
 
 import pytest
-from webfixtures import live_server, post_json, running_app
+from webfixtures import live_server, post_json, running_app, shoot
 
 from companion import games
 
@@ -68,7 +68,9 @@ def phase_of(public: dict) -> str:
     return json.dumps([public.get("phase"), kind, public.get("over"), bool(public.get("revealed"))])
 
 
-def check_pages(page, srv, table, game: str, label: str, problems: list[str]) -> None:
+def check_pages(page, srv, table, game: str, label: str, problems: list[str], tmp_path=None) -> None:
+    """Check every page now; with `tmp_path`, also photograph the seat page in light and dark (the docs'
+    screenshots: $COMPANION_SCREENSHOTS=docs/screenshots)."""
     latest = table.latest
     waiting = latest.spec.waiting_on(latest.session.state)
     seats = latest.spec.seats_in_play(latest.session.options)
@@ -86,6 +88,11 @@ def check_pages(page, srv, table, game: str, label: str, problems: list[str]) ->
             problems.append(f"{where}: controls under 44 px: {found['small'][:4]}")
         if name.startswith("/seat") and int(name.split()[1]) in waiting and found["waitTold"]:
             problems.append(f"{where}: the rules wait on this seat, and its page says to wait")
+        if tmp_path is not None and name == f"/seat {waiting[0] if waiting else 0}":
+            for scheme in ("light", "dark"):
+                page.emulate_media(color_scheme=scheme)
+                shoot(page, f"{game}-seat-{scheme}", tmp_path)
+            page.emulate_media(color_scheme="light")
 
 
 @pytest.mark.parametrize("game", games.names())
@@ -108,7 +115,9 @@ def test_every_page_fits_a_phone_in_every_phase(game, browser, tmp_path, seeded_
                 phase = phase_of(latest.public)
                 if phase not in seen and len(seen) < PHASES_PER_GAME:
                     seen.append(phase)
-                    check_pages(page, srv, table, game, phase, problems)
+                    # the docs' screenshot: a moment into the game (its second kind of moment)
+                    photo = tmp_path if len(seen) == min(2, PHASES_PER_GAME) or game == "dice" else None
+                    check_pages(page, srv, table, game, phase, problems, photo)
                 if spec.over(latest.session.state):
                     break
                 command = next_command(game, latest.session.state, rng)
