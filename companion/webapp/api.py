@@ -12,7 +12,7 @@ import msgspec
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion import games
-from companion.games.spec import Command
+from companion.games.spec import Command, IllegalMove
 from companion.table import HOST_COMMANDS, NEW_GAME
 from companion.webapp import _, request_game, request_language
 from companion.webapp.events import Hub, Stream, TooManyStreams, refusal, seat_legal
@@ -130,7 +130,10 @@ def is_host(token: str | None) -> bool:
     if not same_token(token, table.host_token()):
         return False
     if not table.roster.host_claimed():
-        table.seating(lambda roster, count: roster.host_used(token))
+        try:
+            table.seating(lambda roster, count: roster.host_used(token))
+        except (IllegalMove, TimeoutError):
+            pass  # shutting down or busy: the next use claims it; the token is the host's all the same
     return True
 
 
