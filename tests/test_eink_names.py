@@ -21,7 +21,7 @@ from companion.devices.panels import PANELS
 from companion.games.spec import TableInfo
 from companion.i18n import translator
 from companion.locale.update import domains, load
-from companion.render.layout import ELLIPSIS, text_box
+from companion.render.layout import ELLIPSIS, seat_initials, text_box
 from companion.render.palette import INKS, Palette
 from companion.render.screens import render
 
@@ -91,8 +91,12 @@ def test_a_seat_is_drawn_in_the_panel_ink_nearest_its_hue_never_a_misleading_one
 def test_schacht_card_backs_carry_the_seats_initial_besides_its_colour():
     view, entry = schacht_frames()["mid-stage"]
     canvas = render("schacht", view, PANELS["what-black"], "en", TableInfo(URL, "K7QF", NAMES, entry))
-    initials = {e.label for e in canvas.elements if e.kind == "text" and len(e.label) == 1}
-    assert "F" in initials  # every long name starts with F: black-only glass still tells backs by initial
+    texts = {e.label for e in canvas.elements if e.kind == "text"}
+    backs = {seat for side in view["bids"] for seat in side}
+    # every long name starts with F: the seat number tells them apart on black-only glass
+    assert {f"F{seat + 1}" for seat in backs} <= texts
+    assert seat_initials(["Zoé", "anna", "", "Bob"]) == ["Z", "A", "3", "B"]
+    assert seat_initials(["Fanny", "Félix", "Zoé"]) == ["F1", "F2", "Z"]
 
 
 # --- the button's name --------------------------------------------------------------------------

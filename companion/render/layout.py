@@ -87,6 +87,14 @@ def short_name(name: str) -> str:
     return name if len(name) <= NAME_START + 1 else name[:NAME_START].rstrip() + ELLIPSIS
 
 
+def seat_initials(names: list[str]) -> list[str]:
+    """Each seat's initial, to mark what is the seat's beside its colour ("Z"); seats whose names share
+    an initial add their seat number ("F1", "F2"), so no two seats read the same on a black-only panel."""
+    first = [name[:1].upper() or str(seat + 1) for seat, name in enumerate(names)]
+    return [letter if first.count(letter) == 1 else f"{letter}{seat + 1}"
+            for seat, letter in enumerate(first)]
+
+
 class Canvas:
     """One e-ink frame being drawn. Text shrinks to fit its box; nothing is drawn outside it."""
 

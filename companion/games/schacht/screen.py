@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.games.schacht.colours import COLOURS
 from companion.games.spec import TableInfo
 from companion.render.frame import standard_frame
-from companion.render.layout import Box, Canvas
+from companion.render.layout import Box, Canvas, seat_initials
 
 KEYS = "ABCD"  # the buttons that choose the top, right, bottom and left side
 OUT, HOME = "\u25b6", "\u25c0"  # which way a loco faces: away from the start, or home
@@ -18,7 +18,7 @@ def seat_ink(canvas: Canvas, seat: int) -> tuple[int, int, int]:
 
 def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
     names = [table.name(s, COLOURS, _) for s in range(view["players"])]
-    initials = [name[:1].upper() for name in names]
+    initials = seat_initials(names)
     if view["phase"] == "bid":
         status = _("Stage {n}/{total}, round {r}/{rounds}", n=view["stage"], total=view["stages"],
                    r=view["round"], rounds=view["rounds"])
