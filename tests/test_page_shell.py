@@ -9,6 +9,8 @@ import pytest
 from polling import wait_for
 from webfixtures import live_server, post_json, running_app
 
+from companion import games
+
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
 
@@ -110,9 +112,15 @@ CONTRAST = """() => {
 }"""
 
 
+@pytest.mark.parametrize("game", games.names())
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_shared_page_reads_at_wcag_contrast_in_light_and_dark(browser, crash_table, scheme):
-    runtime, srv = crash_table
+def test_every_page_reads_at_wcag_contrast_in_light_and_dark(browser, tmp_path, game, scheme):
+    with running_app(tmp_path, game=game, keepalive=1.0) as (runtime, app), live_server(app) as srv:
+        runtime.table.seating(lambda roster, count: roster.claim(0, "Anna", count))
+        check_contrast(browser, runtime, srv, scheme)
+
+
+def check_contrast(browser, runtime, srv, scheme: str) -> None:
     table = runtime.table
     host = table.host_token()
     ctx = browser.new_context(viewport=PHONE, locale="fr-FR", color_scheme=scheme)
