@@ -107,3 +107,24 @@ def test_the_french_glass_names_the_roll_button_as_the_twin_does():
         for message in load("fr", domain):
             text = message.string if isinstance(message.string, str) else " ".join(message.string or ())
             assert not re.search(r"\bROLL\b", text or ""), f"{domain.name}: {text!r} says ROLL, not {twin}"
+
+
+# --- one long name does not shrink the others (issue 13, defect 3) ------------------------------
+def sizes(game: str, frame: str, names: tuple[str, ...], labels: set[str]) -> dict[str, int]:
+    view, entry = FRAMES[game][frame]
+    canvas = render(game, view, PANELS["impression-7.3"], "fr", TableInfo(URL, "K7QF", names, entry))
+    return {e.label: e.size for e in canvas.elements if e.kind == "text" and e.label in labels}
+
+
+def test_a_long_name_leaves_schachts_lanes_and_gewalts_scores_at_their_size():
+    short, long = ("Anna", "Zoé", "Chloé", "Dana", "Eve"), (NAMES[0], "Zoé", "Chloé", "Dana", "Eve")
+    # A long name keeps its first letters ("Fran…") at about the size the others set: a few points less
+    # at most, where its first letters are wider than the short names (it drew at 8 px before).
+    alone = sizes("schacht", "mid-stage", short[:4], {"Zoé★", "Chloé"})
+    beside = sizes("schacht", "mid-stage", long[:4], {"Zoé★", "Chloé"})
+    assert alone.keys() == beside.keys() and len(set(beside.values())) == 1  # one size for the lanes' names
+    assert all(beside[k] >= 0.85 * alone[k] and beside[k] >= 14 for k in alone), (alone, beside)
+    table = {"Joueur", "Total", "B Zoé", "C Chloé"}
+    scores = sizes("gewalt", "end", short, table)
+    assert scores == sizes("gewalt", "end", long, table) and len(scores) == 4
+    assert min(scores.values()) >= 14  # the whole table dropped to 8 px type before

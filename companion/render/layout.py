@@ -79,7 +79,8 @@ ELLIPSIS = "\u2026"
 
 REFERENCE_SIZE = 100  # px: where fit() first measures a text
 READABLE_SIZE = 14  # px on the 800x480 reference: the smallest type still read across a table
-NAME_START = 8  # characters of a name kept before an ellipsis when names set a table's type size
+NAME_START = 8  # characters of a long name kept before an ellipsis in a line that says more
+NAME_KEEP = 4  # characters a long name keeps at least when it gives way to its table's type size
 
 
 def short_name(name: str) -> str:
@@ -212,9 +213,10 @@ class Canvas:
         """One size for a role: the largest at which every (box, text) fits; None if one does not fit
         even at MIN_TEXT.
 
-        With `names`, a text limits the size only as far as its first NAME_START characters need, and
-        never below the panel's readable `min_size` (where the boxes are that high): draw them with
-        `text(..., size=)`, and a 24-letter name ends in an ellipsis instead of shrinking the table.
+        With `names`, a name longer than NAME_START limits the size only as far as its first NAME_KEEP
+        characters need, and nothing goes below the panel's readable `min_size` (where the boxes are that
+        high): draw them with `text(..., size=)`, and a 24-letter name ends in an ellipsis at the size
+        the other names set, instead of shrinking the table.
         """
         sizes = []
         for box, text in items:
@@ -223,7 +225,8 @@ class Canvas:
             if not names:
                 sizes.append(self.fit(text, box, bold, max_size))
                 continue
-            fitted = self.fit(short_name(text), box, bold, max_size)
+            start = text if len(text) <= NAME_START else text[:NAME_KEEP].rstrip() + ELLIPSIS
+            fitted = self.fit(start, box, bold, max_size)
             floor = self.floor(text, box, bold, max_size)
             sizes.append(max(filter(None, (fitted, floor)), default=None))
         return min(sizes) if sizes and None not in sizes else None
