@@ -130,9 +130,7 @@ def _serve(config, source: Path | None, *, simulate: bool) -> int:
     local = f"http://127.0.0.1:{config.port}/"
     print(f"companion {__version__} serving on {local} (phones: {companion.url})", flush=True)
     if simulate:
-        # On a Pi the first phone to claim it becomes the host; this console is the demo's host.
-        print(f"  host link: {local}?host={companion.table.host_token()}", flush=True)
-        print(f"  device twin: {local}device", flush=True)
+        _announce_simulator(companion, local)
     logging.getLogger("companion").info("started in %.2f s", time.monotonic() - started)
     companion.run()
     return 0
@@ -186,6 +184,28 @@ def _records(args) -> int:
         raise ConfigError(f"records: {exc}") from None
     print(json.dumps(out, ensure_ascii=False, indent=2))
     return 0
+
+
+def _announce_simulator(companion, local: str) -> None:
+    """Print where the simulator is: on a Pi the first phone to claim becomes the host; here the console
+    hands out the host link (its first opening claims the host), again after each long press on D."""
+    from companion.table import REISSUE_HOST
+
+    def host_links() -> None:
+        token = companion.table.host_token()
+        print(f"  host link: {local}?host={token}", flush=True)
+        print(f"  device twin with host rights: {local}device?host={token}", flush=True)
+
+    host_links()
+    print(f"  device twin: {local}device (its buttons work from this machine without the link)", flush=True)
+    print(f"  e-ink frame (PNG): {companion.display.path}", flush=True)
+
+    def on_update(update) -> None:
+        if update.pressed == REISSUE_HOST and update.rejected is None:
+            print("  a long press on D made a new host link and join code:", flush=True)
+            host_links()
+
+    companion.table.subscribe(on_update)
 
 
 def _bench(args) -> int:

@@ -55,6 +55,7 @@ class Session:
     before: Session | Evicted | None = field(default=None, compare=False, repr=False)
     history: tuple[dict, ...] = ()
     undoable: bool = True  # whether the command that made this session may be undone
+    started: Mapping[str, Any] = field(default_factory=dict)  # the new_game args, as recorded ("play again")
     # Records of this game (counted from its new_game) applied to reach this session, and when it
     # was first made: replaying the game's first `made_at` records rebuilds it exactly.
     count: int = field(default=1, compare=False)
@@ -171,7 +172,8 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
         options, texts = _legacy_data(spec, dict(args.get("options") or {}))
         texts |= {key: DataText(file["name"], file["text"]) for key, file in (args.get("data") or {}).items()}
         options, state = spec.start(options, draws, texts)
-        return (Session(spec.name, options, state, history=({"seat": None, "kind": NEW_GAME},)),
+        return (Session(spec.name, options, state, history=({"seat": None, "kind": NEW_GAME},),
+                        started=dict(args)),
                 [{"type": "new_game", "game": spec.name}])
     if session is None:
         raise IllegalMove("No game is running: start one first.")
@@ -181,10 +183,16 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
         if not session.undoable:
             raise IllegalMove("The last move cannot be undone: it showed the table something new (cards "
                               "turned up or dice rolled), and nobody may choose again knowing it.")
-        before = session.before
-        if isinstance(before, Evicted):
-            before = before.rebuild(before.made_at)
-        return replace(before, count=session.count + 1), [{"type": "undone"}]
+        # The history keeps a line saying what was taken back (the undone line itself goes).
+        undone = next((line for line in reversed(session.history) if line["kind"] != UNDO), None)
+        said = {"seat": undone["seat"], "kind": UNDO, "undone": undone["kind"]} if undone else \
+            {"seat": None, "kind": UNDO, "undone": None}
+        restored = session.before
+        if isinstance(restored, Evicted):
+            restored = restored.rebuild(restored.made_at)
+        history = (*restored.history, said)[-HISTORY_LENGTH:]
+        return (replace(restored, history=history, count=session.count + 1),
+                [{"type": "undone", "kind": said["undone"], "seat": said["seat"]}])
     spec = session.spec
     if seat is not None and not 0 <= seat < spec.seats_in_play(session.options):
         raise IllegalMove("Your seat is not playing in this game: ask the host to start one with "
@@ -193,7 +201,7 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
     line = {"seat": seat if seat is not None else spec.actor(session.state), "kind": kind}
     count = session.count + 1
     return Session(session.game, session.options, state, session, (*session.history, line)[-HISTORY_LENGTH:],
-                   spec.undoable(events), count, count), events
+                   spec.undoable(events), session.started, count, count), events
 
 
 def replay(records: Iterable[Record], rebuild: Callable[[int], Session] | None = None
@@ -557,8 +565,21 @@ class Table:
             args = json.loads(json.dumps(dict(command.args), sort_keys=True, allow_nan=False))
         except (TypeError, ValueError):
             raise IllegalMove("Malformed command: its arguments must be a JSON object.") from None
+        if command.kind == NEW_GAME and args == {"again": True}:
+            # Play again: the running game's own setup (game, options, data files), recorded in full;
+            # the seats and their links are the roster's and stay as they are.
+            session = self._latest.session
+            if session is None or not session.started:
+                raise IllegalMove("No game to play again: start one first.")
+            return self.setup.new_game(dict(session.started))
         if command.kind == NEW_GAME:
             return self.setup.new_game(args)
+        if command.kind == UNDO and set(args) == {"expect"} and type(args["expect"]) is int:
+            # The host confirmed taking back what the table showed at that version: not a later move.
+            if args["expect"] != self.version:
+                raise IllegalMove("The table moved on since you confirmed: check what Undo would take back "
+                                  "now, and confirm again.")
+            return args
         if command.kind in (UNDO, END_GAME) and args:
             raise IllegalMove("{kind} takes no arguments: send it with none.", kind=command.kind)
         if command.kind == END_GAME:

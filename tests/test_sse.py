@@ -54,8 +54,8 @@ def test_two_streams_both_receive_a_roll(server):
             assert msg["event"] == "update"
             assert msg["data"]["version"] == start + 1
             assert len(msg["data"]["public"]["last"]) == 2
-            assert set(msg["data"]) == {"version", "game", "public", "seats", "history", "deadline",
-                                        "over"}  # no args
+            assert set(msg["data"]) == {"version", "game", "title", "public", "seats", "history", "waiting",
+                                         "deadline", "over"}  # no args, no events
             assert msg["data"]["over"] is False
             assert msg["data"]["history"][-1] == {"seat": None, "kind": "roll"}  # who and what, no values
     finally:

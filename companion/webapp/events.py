@@ -43,6 +43,9 @@ def public_payload(update: Update, lang: str) -> dict:
     tr = translator(lang, update.game)
     left = None if update.due is None else round(max(0.0, update.due - time.monotonic()), 1)
     return {"version": update.version, "game": update.game, "public": update.public,
+            "title": tr(update.spec.title) if update.session else None,
+            # whose move it is is public (the e-ink shows it): each seat's page says "Your turn" from it
+            "waiting": update.spec.waiting_on(update.session.state) if update.session else [],
             "seats": [{**seat, "label": tr(seat["label"])} for seat in update.seats],
             "history": list(update.session.history) if update.session else [],
             "deadline": left,  # seconds until the table sends the game's default itself (see GameSpec)

@@ -121,12 +121,16 @@ def _games_schema() -> tuple[dict, dict, dict]:
     specs = _specs()
     components: dict = {}
     table = {
-        "new_game": {"type": "object", "required": ["game"], "properties": {
-            "game": {"enum": [spec.name for spec in specs]},
+        "new_game": {"type": "object", "properties": {
+            "game": {"enum": [spec.name for spec in specs], "description": "Required unless `again`."},
+            "again": {"const": True, "description": "Play the running game again: the same game, options "
+                                                    "and data files; the seats and their links stay."},
             "options": {"type": "object", "description": "The game's options: see GET /api/games."},
             "data": {"type": "object", "description": "Your own copy of a data file of the game, by its "
                                                       "key: its name and its text (see GET /api/games)."}}},
-        "undo": {"type": "object"},
+        "undo": {"type": "object", "properties": {
+            "expect": {"type": "integer", "description": "The table's version the host confirmed: the undo "
+                                                         "is refused if the table moved on since."}}},
         "end_game": {"type": "object"},
     }
     commands = {"table (host token)": table}
