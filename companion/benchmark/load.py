@@ -54,6 +54,7 @@ class Poster:
         self.answered: list[float] = []  # seconds from the due time to the answer
         self.failures: list[str] = []
         self.started = time.monotonic() + 0.5
+        self.finished = self.started  # when the last answer came
         self.threads = [threading.Thread(target=self._send, daemon=True) for _ in range(senders)]
 
     def run(self) -> Poster:
@@ -80,6 +81,7 @@ class Poster:
                 conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
                 continue
             done = time.monotonic()
+            self.finished = max(self.finished, done)
             if status != 200 or not answer.get("ok"):
                 self.failures.append(f"{status}: {answer}")
                 continue
@@ -110,7 +112,7 @@ def measure(phones: int = 30, rate: float = 100.0, seconds: float = 60.0,
             for page in pages:
                 page.close()
             daemon.stop()
-    rate_seen = len(poster.sent) / seconds
+    rate_seen = len(poster.sent) / max(poster.finished - poster.started, 1e-9)  # answered, not just sent
     return [
         count(f"load: commands answered, {phones} phones", len(poster.sent), "", int(rate * seconds),
               most=False),
