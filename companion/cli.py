@@ -1,4 +1,4 @@
-"""The `companion` command: demo, run, check-config, replay, --version."""
+"""The `companion` command: demo, run, check-config, replay, store, records, bench, --version."""
 
 from __future__ import annotations
 
@@ -29,7 +29,26 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("file", type=Path)
     replay = sub.add_parser("replay", help="rebuild a game from an exported record; print its public view")
     replay.add_argument("log", type=Path)
+    store = sub.add_parser("store", help="check, repair, back up or set aside the state database")
+    store.add_argument("action", choices=["check", "repair", "fresh", "backup"],
+                       help="check: report; repair: keep the files and recover what SQLite can read; "
+                            "fresh: move the files aside so the next start makes a new table; "
+                            "backup: an online backup into the backups folder")
+    where = store.add_mutually_exclusive_group(required=True)
+    where.add_argument("--state-dir", type=Path, help="the state directory (the config's state_dir)")
+    where.add_argument("--config", type=Path, help="read state_dir from this TOML config")
+    records = sub.add_parser("records", help="list the finished games kept, or export one")
+    records.add_argument("show", nargs="?", choices=["list", "show"], default="list")
+    records.add_argument("id", nargs="?", help="the record to export (from the list)")
+    records.add_argument("--format", choices=["json", "bgstats"], default="json",
+                         help="json: the whole record; bgstats: a file the BG Stats app imports")
+    rwhere = records.add_mutually_exclusive_group()
+    rwhere.add_argument("--state-dir", type=Path, help="the state directory (the config's state_dir)")
+    rwhere.add_argument("--config", type=Path, help="read state_dir from this TOML config")
     bench = sub.add_parser("bench", help="measure the figures of docs/performance.md on this machine")
+    bench.add_argument("part", nargs="?", choices=("speed", "load", "soak"), default="speed",
+                       help="speed: the figures' table (the default); load: 30 phones while 100 commands a "
+                            "second are posted for 60 s; soak: 10,000 commands of every game, memory watched")
     bench.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     bench.add_argument("--quick", action="store_true", help="fewer samples, a 2 s glass: about a minute")
     bench.add_argument("--pi-zero", action="store_true",
@@ -56,12 +75,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("demo", "run"):
         _few_malloc_arenas()
     from companion.config import ConfigError
+    from companion.storecheck import StoreError
 
     try:
         return COMMANDS[args.command](args)
     except ConfigError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 2
+    except StoreError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return exc.exit_status
 
 
 def _check_config(args) -> int:
@@ -85,41 +108,111 @@ def _demo(args) -> int:
 
     state = args.state_dir or str(DEMO_STATE.expanduser())
     config = load(args.config, port=args.port, state_dir=state if args.state_dir or not args.config else None)
-    return _serve(config, simulate=True)
+    return _serve(config, args.config, simulate=True)
 
 
 def _run(args) -> int:
     from companion.config import load
 
-    return _serve(load(args.config), simulate=False)
+    return _serve(load(args.config), args.config, simulate=False)
 
 
-def _serve(config, *, simulate: bool) -> int:
+def _serve(config, source: Path | None, *, simulate: bool) -> int:
     from companion.config import ConfigError
     from companion.daemon import Companion
-    from companion.store import StoreError
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     started = time.monotonic()
     try:
         companion = Companion(config, simulate=simulate).start()
-    except (StoreError, OSError) as exc:
-        raise ConfigError(str(exc)) from None
+    except ConfigError as exc:  # a key of the config (state_dir, port, host): named with its file
+        raise ConfigError(f"{source or '(defaults)'}: {exc}") from None
     local = f"http://127.0.0.1:{config.port}/"
     print(f"companion {__version__} serving on {local} (phones: {companion.url})", flush=True)
     if simulate:
-        # On a Pi the first phone to claim it becomes the host; this console is the demo's host.
-        print(f"  host link: {local}?host={companion.table.host_token()}", flush=True)
-        print(f"  device twin: {local}device", flush=True)
+        _announce_simulator(companion, local)
     logging.getLogger("companion").info("started in %.2f s", time.monotonic() - started)
     companion.run()
     return 0
 
 
+def _state_dir(args) -> Path:
+    from companion.config import load
+
+    if args.state_dir is not None:
+        return args.state_dir.expanduser()
+    if args.config is not None:
+        return load(args.config).state_path
+    return DEMO_STATE.expanduser()
+
+
+def _store(args) -> int:
+    from companion import storetools
+    from companion.config import load
+
+    state = _state_dir(args)
+    if args.action == "check":
+        print(storetools.check(state))
+    elif args.action == "repair":
+        print(storetools.repair(state))
+    elif args.action == "fresh":
+        print(storetools.fresh(state))
+    else:
+        keep = load(args.config).backup_keep if args.config else load(None).backup_keep
+        print(storetools.backup_now(state, keep))
+    return 0
+
+
+def _records(args) -> int:
+    from companion import records
+
+    state = _state_dir(args)
+    if args.show == "list":
+        print(records.listing(state))
+        return 0
+    if not args.id:
+        from companion.config import ConfigError
+
+        raise ConfigError("companion records show: give the id of a record (companion records list shows "
+                          "them).")
+    try:
+        record = records.load(state, args.id)
+        out = records.bgstats(record) if args.format == "bgstats" else record
+    except (records.RecordError, KeyError, TypeError, ValueError) as exc:
+        from companion.config import ConfigError
+
+        raise ConfigError(f"records: {exc}") from None
+    print(json.dumps(out, ensure_ascii=False, indent=2))
+    return 0
+
+
+def _announce_simulator(companion, local: str) -> None:
+    """Print where the simulator is: on a Pi the first phone to claim becomes the host; here the console
+    hands out the host link (its first opening claims the host), again after each long press on D."""
+    from companion.table import REISSUE_HOST
+
+    def host_links() -> None:
+        token = companion.table.host_token()
+        print(f"  host link: {local}?host={token}", flush=True)
+        print(f"  device twin with host rights: {local}device?host={token}", flush=True)
+
+    host_links()
+    print(f"  device twin: {local}device (its buttons work from this machine without the link)", flush=True)
+    print(f"  e-ink frame (PNG): {companion.display.path}", flush=True)
+
+    def on_update(update) -> None:
+        if update.pressed == REISSUE_HOST and update.rejected is None:
+            print("  a long press on D made a new host link and join code:", flush=True)
+            host_links()
+
+    companion.table.subscribe(on_update)
+
+
 def _bench(args) -> int:
     from companion.benchmark.run import main as bench
 
-    return bench(args.json, args.quick, args.pi_zero, args.panel)
+    return bench(args.json, args.quick, args.pi_zero, args.panel, args.part)
 
 
-COMMANDS = {"demo": _demo, "run": _run, "check-config": _check_config, "replay": _replay, "bench": _bench}
+COMMANDS = {"demo": _demo, "run": _run, "check-config": _check_config, "replay": _replay, "bench": _bench,
+            "store": _store, "records": _records}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -33,6 +34,9 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     port: Annotated[int, msgspec.Meta(ge=1, le=65535)] = DEFAULT_PORT
     game: str = "dice"  # the game the table offers between games (and on its first start)
     url: str = ""  # the address phones use (QR code); default http://<hostname>.local:<port>/
+    # An online backup of the store after this many minutes of play (0: none), keeping the newest few.
+    backup_minutes: Annotated[float, msgspec.Meta(ge=0)] = 10
+    backup_keep: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 5
     # [options.<game>]: default options of a game's new games, e.g. [options.dice] count = 3
     options: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
     # [data.<game>]: the user's own copy of a data file, e.g. [data.schacht] stages = "/etc/my.toml"
@@ -99,6 +103,9 @@ def check(config: Config, name: str) -> None:
     from companion.devices.panels import PANELS, panel
     from companion.devices.profile import ProfileError, load_profile
 
+    if not _is_host(config.host):
+        raise ConfigError(f"{name}: key 'host': {config.host!r} is not an address to listen on. Give an IP "
+                          "address of this machine, a host name, or 0.0.0.0 for every network.")
     if config.language not in LANGUAGES:
         raise ConfigError(f"{name}: key 'language': {config.language!r} is not one of "
                           f"{', '.join(LANGUAGES)}.")
@@ -117,6 +124,21 @@ def check(config: Config, name: str) -> None:
             profile.check_against_panel(panel(config.panel))
     except ProfileError as exc:
         raise ConfigError(f"{name}: key 'profile': {exc}") from None
+
+
+LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+HOST_NAME = re.compile(rf"^(?=.{{1,253}}$){LABEL}(\.{LABEL})*\.?$")
+
+
+def _is_host(host: str) -> bool:
+    """An IP address or a well-formed host name (not looked up: a name may resolve only later)."""
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+        return True
+    except ValueError:
+        return bool(HOST_NAME.match(host))
 
 
 def _check_games(config: Config, name: str) -> None:
@@ -143,10 +165,15 @@ def _check_games(config: Config, name: str) -> None:
 
 def _read_text(path: str, key: str, config: str) -> str:
     try:
-        return Path(path).expanduser().read_text(encoding="utf-8")
+        return tomlfile.read_bounded(Path(path).expanduser()).decode("utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{config}: key '{key}': {path}: file not found. Give the path of your own copy "
                           "of the data file, or remove the key to use the bundled one.") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{config}: key '{key}': {path}: cannot read it as UTF-8 text "
-                          f"({type(exc).__name__}).") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{config}: key '{key}': {path}: not UTF-8 text (a bad byte at position "
+                          f"{exc.start}): save the file as UTF-8.") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{config}: key '{key}': {path}: it is a directory: give the path of a text file."
+                          ) from None
+    except OSError as exc:
+        raise ConfigError(f"{config}: key '{key}': {path}: cannot read it ({exc.strerror or exc}).") from None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+import time
 from pathlib import Path
 
 from companion.config import Config, ConfigError
@@ -32,9 +33,12 @@ class Companion:
         self.simulate = simulate
         self.url = config.public_url()
         state = config.state_path
-        state.mkdir(parents=True, exist_ok=True)
+        if state.exists() and not state.is_dir():
+            raise ConfigError(f"key 'state_dir': {state} is a file, not a directory. Give the path of a "
+                              "directory (it is made if missing) in state_dir.")
         self.store = Store(state / "companion.db")
         self.table = Table(self.store, config.table_setup())
+        self._backup_due: float | None = None  # when play since the last backup makes the next one due
         if simulate and pin_factory is None:
             from companion.devices.simulator import simulator_pins
 
@@ -91,6 +95,38 @@ class Companion:
                 self.board.reject()
             return
         self._show(update)
+        if update.command is not None:
+            self._keep(update)
+
+    def _keep(self, update: Update) -> None:
+        """After a durable command: the finished game's record, and a backup once enough play is due.
+
+        On the table thread, between commands: no timer wakes the daemon while nobody plays."""
+        from companion import records
+
+        try:
+            if records.is_over(update):
+                records.write(self.config.state_path, self.store, update)
+            minutes = self.config.backup_minutes
+            if minutes <= 0:
+                return
+            now = time.monotonic()
+            if records.is_over(update) or (self._backup_due is not None and now >= self._backup_due):
+                self.backup()
+            elif self._backup_due is None:  # the first command since the last backup starts the count
+                self._backup_due = now + minutes * 60
+        except Exception:  # a full disk, say: the game goes on, and the log says why
+            log.exception("could not keep a record or a backup")
+
+    def backup(self):
+        """An online backup into the state dir's backups folder, keeping the newest `backup_keep`."""
+        from companion.storetools import backup
+
+        started = time.monotonic()
+        self._backup_due = None
+        target = backup(self.store, self.config.state_path, self.config.backup_keep)
+        log.info("backed up to %s in %.0f ms", target, (time.monotonic() - started) * 1000)
+        return target
 
     def _show(self, update: Update) -> None:
         """The LED dice and the e-ink for `update`, with the button input in progress if any."""
@@ -125,9 +161,25 @@ class Companion:
         self.table.on_rolling(self.board.dice.tumble)
         self.refresher.start()
         self._on_update(self.table.latest)  # a resumed game: shown before the table thread runs
+        self._keep_unwritten_record()
         self.table.start()
-        self.server = serve(create_app(self), self.config.host, self.config.port)
+        try:
+            self.server = serve(create_app(self), self.config.host, self.config.port)
+        except OSError as exc:
+            self.stop()
+            raise ConfigError(_listen_error(exc, self.config)) from None
         return self
+
+    def _keep_unwritten_record(self) -> None:
+        """A game that ended just before a power cut has its record written now."""
+        from companion import records
+
+        latest = self.table.latest
+        if records.is_over(latest):
+            try:
+                records.write(self.config.state_path, self.store, latest)
+            except OSError:
+                log.exception("could not keep the finished game's record")
 
     def run(self) -> None:
         """Serve until SIGTERM or SIGINT, telling systemd READY and feeding its watchdog."""
@@ -154,33 +206,59 @@ class Companion:
         self.store.close()
 
 
+def _listen_error(exc: OSError, config: Config) -> str:
+    """Why the web server could not listen, naming the key to change."""
+    import errno
+
+    if exc.errno == errno.EADDRINUSE:
+        return (f"key 'port': port {config.port} is already in use by another program. Stop that program, "
+                "or choose another port (port = ... in the config, or --port).")
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return (f"key 'port': port {config.port} may not be used by this user (ports below 1024 need "
+                "privileges). Choose a port from 1024 up.")
+    return (f"key 'host': cannot listen on {config.host}:{config.port} ({exc.strerror or exc}). Give an "
+            "address of this machine, or 0.0.0.0 for all of them.")
+
+
 def replay_file(path: Path) -> dict:
-    """Rebuild a game from an exported record (GET /api/export) and return its public view."""
+    """Rebuild a game from an exported record (GET /api/export, or a kept game record) and return its
+    public view. An edited or damaged file is refused by name, never with a traceback."""
     import json
 
-    from companion.draws import DrawsExhausted
+    from companion import tomlfile
     from companion.store import Record
     from companion.table import replay
 
+    fix = "Export the game again (GET /api/export, or companion records show ID)."
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        rows = data["records"] if isinstance(data, dict) else data
-        records = [Record(int(r["version"]), str(r["kind"]), r.get("seat"), dict(r.get("args") or {}),
-                          [int(d) for d in r.get("draws") or []]) for r in rows]
+        data = json.loads(tomlfile.read_bounded(Path(path)).decode("utf-8"))
     except FileNotFoundError:
         raise ConfigError(f"{path}: file not found.") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read it ({exc.strerror or exc}).") from None
+    except (ValueError, RecursionError) as exc:
+        raise ConfigError(f"{path}: not a JSON game record ({type(exc).__name__}). {fix}") from None
+    try:
+        rows = data["records"] if isinstance(data, dict) else data
+        records = [Record(int(r["version"]), str(r["kind"]), _seat(r.get("seat")), dict(r.get("args") or {}),
+                          [int(d) for d in r.get("draws") or []]) for r in rows]
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise ConfigError(f"{path}: not an exported game record ({type(exc).__name__}: {exc}). "
-                          "Export one with GET /api/export.") from None
+        raise ConfigError(f"{path}: not an exported game record ({type(exc).__name__}: {exc}). {fix}"
+                          ) from None
     try:
         session, version = replay(records)
-    except (IllegalMove, DrawsExhausted) as exc:
-        raise ConfigError(f"{path}: the record does not replay: {exc}") from None
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+    except IllegalMove as exc:
+        raise ConfigError(f"{path}: the record does not replay: {exc}. It may have been edited. {fix}"
+                          ) from None
+    except Exception as exc:  # noqa: BLE001 - an edited record can trip the rules anywhere
         raise ConfigError(f"{path}: the record does not replay; it may have been edited "
-                          f"({type(exc).__name__}).") from None
+                          f"({type(exc).__name__}: {exc}). {fix}") from None
     if session is None:
         raise ConfigError(f"{path}: the record holds no game.")
     return {"version": version, "game": session.game, "public": session.spec.public_json(session.state)}
 
 
+def _seat(seat) -> int | None:
+    if seat is None or type(seat) is int:
+        return seat
+    raise TypeError(f"seat {seat!r} is not a seat number")

@@ -159,6 +159,11 @@ class Roster:
         self.store.set_meta("host_claimed", "1")
         return self.host_token()
 
+    def host_used(self, token: str) -> None:
+        """The host link was opened: the table has its host, so no phone can claim a second one."""
+        if token and token == self.host_token():  # not a link a long press on D has just replaced
+            self.store.set_meta("host_claimed", "1")
+
     def reissue_host(self) -> None:
         """A long press on the device: the old host link and join code stop working; the next phone
         to claim becomes the host."""

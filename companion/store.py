@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -11,6 +13,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from companion.storecheck import DAMAGED, StoreError, classify, id_file_of, inspect
+
+__all__ = ["Record", "Store", "StoreError"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
@@ -23,10 +29,6 @@ CREATE TABLE IF NOT EXISTS records (
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
-
-
-class StoreError(Exception):
-    """The state database cannot be used; the message names the file and the fix."""
 
 
 @dataclass(frozen=True)
@@ -51,27 +53,41 @@ class Store:
     def __init__(self, path: Path | str):
         self.path = Path(path)
         self._lock = threading.Lock()
+        found = inspect(self.path)  # raises the fault it finds, before SQLite may touch a file
+        if not found.exists:
+            create(self.path, new_table_id())
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             # FULL: a power cut after the commit returns must not lose the command.
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
-        except (sqlite3.DatabaseError, OSError) as exc:
-            raise StoreError(
-                f"{self.path}: cannot open the state database ({exc}). "
-                "Move the file aside to start afresh, or restore it from a backup."
-            ) from exc
+            # A store made before table ids gets one now, in the database and beside it.
+            self.table_id = self.meta_default("table_id", found.table_id or new_table_id())
+        except (sqlite3.Error, OSError, StoreError) as exc:
+            raise classify(exc.__cause__ or exc, self.path) from exc
+        if found.id_file is None:
+            write_durably(id_file_of(self.path), self.table_id + "\n")
 
     def append(self, kind: str, seat: int | None, args: dict, draws: list[int]) -> Record:
         """Commit one record and return it with its version."""
         at = datetime.now(UTC).isoformat(timespec="milliseconds")
         with self._using("save a record"):
-            cur = self._db.execute(
-                "INSERT INTO records (kind, seat, args, draws, at) VALUES (?, ?, ?, ?, ?)",
-                (kind, seat, json.dumps(args, sort_keys=True), json.dumps(draws), at),
-            )
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = self._db.execute(
+                    "INSERT INTO records (kind, seat, args, draws, at) VALUES (?, ?, ?, ?, ?)",
+                    (kind, seat, json.dumps(args, sort_keys=True), json.dumps(draws), at),
+                )
+                # The settings page, table id included, changes with every commit, so any WAL this
+                # table writes holds its id: a WAL from another table is told apart at start-up.
+                self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('last_version', ?)",
+                                 (str(cur.lastrowid),))
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
             return Record(cur.lastrowid, kind, seat, args, draws, at)
 
     def records_since_last(self, kind: str) -> list[Record]:
@@ -104,6 +120,27 @@ class Store:
             self._db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", (key, value))
             return self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0]
 
+    def count(self) -> int:
+        """How many records the store holds."""
+        with self._using("read the records"):
+            return self._db.execute("SELECT count(*) FROM records").fetchone()[0]
+
+    def backup(self, target: Path) -> Path:
+        """An online copy of the whole database at `target`, via SQLite's backup API; a power cut while
+        it is written leaves whatever was at `target` before intact (temp file, fsync, rename)."""
+        temp = target.with_name(target.name + ".part")
+        temp.unlink(missing_ok=True)  # a leftover of our own interrupted backup
+        copy = sqlite3.connect(temp)
+        try:
+            with self._using("back up the records"):
+                self._db.backup(copy)
+        finally:
+            copy.close()
+        _fsync(temp)
+        os.replace(temp, target)
+        _fsync(target.parent)
+        return target
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
@@ -119,14 +156,57 @@ class Store:
                 yield
             except sqlite3.Error as exc:
                 raise StoreError(
-                    f"{self.path}: cannot {action} ({exc}). Check that the disk has space and the file is "
-                    "writable; if the file is damaged, move it aside to start afresh, or restore it from a "
-                    "backup."
-                ) from exc
+                    f"{self.path}: cannot {action} ({exc}). If the disk is full, free some space; to learn "
+                    f"what else is wrong: companion store check --state-dir {self.path.parent}") from exc
 
     def _record(self, row) -> Record:
         version, kind, seat, args, draws, at = row
         try:
             return Record(version, kind, seat, json.loads(args), json.loads(draws), at)
         except json.JSONDecodeError as exc:
-            raise StoreError(f"{self.path}: record {version} is corrupt ({exc}); restore a backup.") from exc
+            raise StoreError(f"{self.path}: record {version} is corrupt ({exc}); to save the rest: "
+                             f"companion store repair --state-dir {self.path.parent}", DAMAGED) from exc
+
+
+def new_table_id() -> str:
+    return secrets.token_hex(8)
+
+
+def create(path: Path, table_id: str, rows: list[tuple] = (), meta: dict[str, str] | None = None) -> None:
+    """A new database at `path` holding `table_id` (and `rows`, `meta`): built under a temporary name
+    and renamed into place, so the file either does not exist or is whole, never empty."""
+    temp = path.with_name(path.name + ".creating")
+    for leftover in (temp, temp.with_name(temp.name + "-journal")):
+        leftover.unlink(missing_ok=True)  # ours, from a creation cut short
+    db = sqlite3.connect(temp, isolation_level=None)
+    try:
+        db.executescript(SCHEMA)
+        db.execute("BEGIN")
+        db.executemany("INSERT INTO records (version, kind, seat, args, draws, at) VALUES (?, ?, ?, ?, ?, ?)",
+                       rows)
+        db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                       [*(meta or {}).items(), ("table_id", table_id)])
+        db.execute("COMMIT")
+    finally:
+        db.close()
+    _fsync(temp)
+    os.replace(temp, path)
+    _fsync(path.parent)
+    write_durably(id_file_of(path), table_id + "\n")
+
+
+def write_durably(path: Path, text: str) -> None:
+    """Write a small file whole or not at all: temp file, fsync, rename, fsync the directory."""
+    temp = path.with_name(path.name + ".part")
+    temp.write_text(text, encoding="utf-8")
+    _fsync(temp)
+    os.replace(temp, path)
+    _fsync(path.parent)
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

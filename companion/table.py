@@ -21,6 +21,7 @@ from companion.games.spec import Command, DataText, Entry, GameSpec, IllegalMove
 from companion.i18n import N_
 from companion.seats import MAX_SEATS, TABLE_COLOURS, Roster
 from companion.store import Record, Store, StoreError
+from companion.storecheck import DAMAGED
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,7 @@ UNDO = "undo"
 END_GAME = "end_game"
 HOST_COMMANDS = frozenset({NEW_GAME, UNDO, END_GAME})
 HISTORY_LENGTH = 12  # public history entries a session keeps: what a phone's scoreboard lists
+UNDO_IN_MEMORY = 16  # earlier sessions kept for undo; older ones are rebuilt from the record on demand
 REISSUE_HOST = "d:hold"  # a long press on D, whatever the game: a new host link and join code
 LEGACY_IDLE = "dice"  # what an end_game recorded before the idle game was a setting went back to
 
@@ -50,13 +52,49 @@ class Session:
     game: str
     options: Mapping[str, Any]
     state: Any
-    before: Session | None = None
+    before: Session | Evicted | None = field(default=None, compare=False, repr=False)
     history: tuple[dict, ...] = ()
     undoable: bool = True  # whether the command that made this session may be undone
+    started: Mapping[str, Any] = field(default_factory=dict)  # the new_game args, as recorded ("play again")
+    # Records of this game (counted from its new_game) applied to reach this session, and when it
+    # was first made: replaying the game's first `made_at` records rebuilds it exactly.
+    count: int = field(default=1, compare=False)
+    made_at: int = field(default=1, compare=False)
 
     @property
     def spec(self) -> GameSpec:
         return games.get(self.game)
+
+    def remembered(self) -> int:
+        """How many earlier sessions undo holds in memory behind this one."""
+        depth, node = 0, self.before
+        while isinstance(node, Session):
+            depth, node = depth + 1, node.before
+        return depth
+
+
+@dataclass(frozen=True)
+class Evicted:
+    """An earlier session dropped from memory: `rebuild(made_at)` replays the game's records to it."""
+
+    made_at: int
+    rebuild: Callable[[int], Session] = field(compare=False, repr=False)
+
+
+def bounded(session: Session, rebuild: Callable[[int], Session], keep: int = UNDO_IN_MEMORY) -> Session:
+    """The session with at most 2 × `keep` earlier ones in memory: past that, only the newest `keep`
+    stay and the rest become one Evicted marker (trimmed in batches, so a command copies nothing)."""
+    chain, node = [], session
+    while isinstance(node, Session) and len(chain) <= 2 * keep:
+        chain.append(node)
+        node = node.before
+    if not isinstance(node, Session):
+        return session
+    kept = chain[:keep + 1]
+    older: Session | Evicted = Evicted(kept[-1].before.made_at, rebuild)
+    for node in reversed(kept):
+        older = replace(node, before=older)
+    return older
 
 
 @dataclass(frozen=True)
@@ -126,13 +164,16 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
         if session is None or session.game == args.get("game", LEGACY_IDLE):
             raise IllegalMove("No game is running: start one first.")
         session, _ = advance(None, NEW_GAME, None, {"game": LEGACY_IDLE, **args}, draws)
-        return replace(session, history=({"seat": None, "kind": END_GAME},)), [{"type": "game_ended"}]
+        count = session.count + 1
+        return (replace(session, history=({"seat": None, "kind": END_GAME},), count=count, made_at=count),
+                [{"type": "game_ended"}])
     if kind == NEW_GAME:
         spec = _spec(args.get("game"))
         options, texts = _legacy_data(spec, dict(args.get("options") or {}))
         texts |= {key: DataText(file["name"], file["text"]) for key, file in (args.get("data") or {}).items()}
         options, state = spec.start(options, draws, texts)
-        return (Session(spec.name, options, state, history=({"seat": None, "kind": NEW_GAME},)),
+        return (Session(spec.name, options, state, history=({"seat": None, "kind": NEW_GAME},),
+                        started=dict(args)),
                 [{"type": "new_game", "game": spec.name}])
     if session is None:
         raise IllegalMove("No game is running: start one first.")
@@ -142,22 +183,42 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
         if not session.undoable:
             raise IllegalMove("The last move cannot be undone: it showed the table something new (cards "
                               "turned up or dice rolled), and nobody may choose again knowing it.")
-        return session.before, [{"type": "undone"}]
+        # The history keeps a line saying what was taken back (the undone line itself goes).
+        undone = next((line for line in reversed(session.history) if line["kind"] != UNDO), None)
+        said = {"seat": undone["seat"], "kind": UNDO, "undone": undone["kind"]} if undone else \
+            {"seat": None, "kind": UNDO, "undone": None}
+        restored = session.before
+        if isinstance(restored, Evicted):
+            restored = restored.rebuild(restored.made_at)
+        history = (*restored.history, said)[-HISTORY_LENGTH:]
+        return (replace(restored, history=history, count=session.count + 1),
+                [{"type": "undone", "kind": said["undone"], "seat": said["seat"]}])
     spec = session.spec
     if seat is not None and not 0 <= seat < spec.seats_in_play(session.options):
         raise IllegalMove("Your seat is not playing in this game: ask the host to start one with "
                           "more players.")
     state, events = spec.apply(session.state, Command(kind, args, seat), draws)
     line = {"seat": seat if seat is not None else spec.actor(session.state), "kind": kind}
+    count = session.count + 1
     return Session(session.game, session.options, state, session, (*session.history, line)[-HISTORY_LENGTH:],
-                   spec.undoable(events)), events
+                   spec.undoable(events), session.started, count, count), events
 
 
-def replay(records: Iterable[Record]) -> tuple[Session | None, int]:
-    """Rebuild a session from its records, with the draws they recorded. Returns (session, version)."""
+def replay(records: Iterable[Record], rebuild: Callable[[int], Session] | None = None
+           ) -> tuple[Session | None, int]:
+    """Rebuild a session from its records (from a new_game on), with the draws they recorded.
+    Returns (session, version). Undo's older sessions are rebuilt by `rebuild`, by default from
+    these same records."""
+    records, start = list(records), 0
+    if rebuild is None:
+        def rebuild(made_at: int) -> Session:
+            return replay(records[start:start + made_at])[0]
     session, version = None, 0
-    for rec in records:
+    for index, rec in enumerate(records):
+        if rec.kind == NEW_GAME:
+            start = index  # a record may hold several games; undo stays within the running one
         session, _ = advance(session, rec.kind, rec.seat, rec.args, Draws(rec.draws))
+        session = bounded(session, rebuild)
         version = rec.version
     return session, version
 
@@ -240,11 +301,13 @@ class Table:
         self._rolling: list[Callable[[], None]] = []
         self._thread: threading.Thread | None = None
         try:
-            session, version = replay(store.records_since_last(NEW_GAME))
+            session, version = replay(store.records_since_last(NEW_GAME), self._rebuild)
         except (IllegalMove, DrawsExhausted, ValueError, KeyError, TypeError) as exc:
             raise StoreError(f"{store.path}: the running game no longer replays ({exc}); the rules may "
-                             "have changed. Export it with an older version, or move the file aside."
-                             ) from exc
+                             "have changed. Nothing was changed: the files were kept as they are. Export "
+                             "the game with the older version, or start a fresh table (the files are moved "
+                             f"aside, never deleted): companion store fresh --state-dir {store.path.parent}",
+                             DAMAGED) from exc
         self._stopped = False
         self._latest = self._published = self._update(session, version, [], None)
         self._due: tuple[float, int, Command] | None = None  # (monotonic time, version, command)
@@ -458,6 +521,7 @@ class Table:
             # A bug in the rules, not a refusal: logged in full, told to players without detail.
             log.exception("the rules of %s failed on a %s command", latest.game, command.kind)
             return self._refuse(command, IllegalMove(INTERNAL_ERROR), pressed, entry)
+        session = bounded(session, self._rebuild)
         if self._rolling and session.spec.rolled(events):
             for callback in self._rolling:
                 try:
@@ -474,6 +538,11 @@ class Table:
         self._schedule()
         self._publish(self._latest)
         return Result(True, record.version)
+
+    def _rebuild(self, made_at: int) -> Session:
+        """An earlier session of the running game, replayed from the record (undo past memory)."""
+        session, _ = replay(self.store.records_since_last(NEW_GAME)[:made_at], self._rebuild)
+        return session
 
     def _apply_for_host(self, command: Command) -> Result:
         """The host's own command; a move for a seat a phone holds is that phone's alone to make, so
@@ -496,8 +565,21 @@ class Table:
             args = json.loads(json.dumps(dict(command.args), sort_keys=True, allow_nan=False))
         except (TypeError, ValueError):
             raise IllegalMove("Malformed command: its arguments must be a JSON object.") from None
+        if command.kind == NEW_GAME and args == {"again": True}:
+            # Play again: the running game's own setup (game, options, data files), recorded in full;
+            # the seats and their links are the roster's and stay as they are.
+            session = self._latest.session
+            if session is None or not session.started:
+                raise IllegalMove("No game to play again: start one first.")
+            return self.setup.new_game(dict(session.started))
         if command.kind == NEW_GAME:
             return self.setup.new_game(args)
+        if command.kind == UNDO and set(args) == {"expect"} and type(args["expect"]) is int:
+            # The host confirmed taking back what the table showed at that version: not a later move.
+            if args["expect"] != self.version:
+                raise IllegalMove("The table moved on since you confirmed: check what Undo would take back "
+                                  "now, and confirm again.")
+            return args
         if command.kind in (UNDO, END_GAME) and args:
             raise IllegalMove("{kind} takes no arguments: send it with none.", kind=command.kind)
         if command.kind == END_GAME:

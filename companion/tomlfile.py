@@ -7,15 +7,35 @@ from pathlib import Path
 
 import msgspec
 
+MAX_BYTES = 1024 * 1024  # no config, profile, data file or record is near this; /dev/zero is endless
+
 
 def read(path: Path | str, error: type[Exception], missing_hint: str) -> bytes:
     """The bytes of `path`; `error` names the file, with `missing_hint` when it does not exist."""
     try:
-        return Path(path).read_bytes()
+        return read_bounded(Path(path))
     except FileNotFoundError:
         raise error(f"{path}: file not found. {missing_hint}") from None
     except OSError as exc:
-        raise error(f"{path}: cannot read it ({exc.strerror}).") from None
+        raise error(f"{path}: cannot read it ({exc.strerror or exc}).") from None
+
+
+def read_bounded(path: Path) -> bytes:
+    """A regular file's bytes, at most MAX_BYTES: a device, a pipe or a huge file is refused, not read
+    for ever. Raises OSError with a reader's reason."""
+    import os
+    import stat
+
+    # Non-blocking: opening a named pipe would otherwise wait for a writer for ever.
+    with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:
+        mode = os.fstat(f.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file (a device or a pipe)"
+            raise OSError(0, f"it is {kind}: give the path of a text file")
+        data = f.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise OSError(0, f"it is larger than {MAX_BYTES // 1024} KB, too large for this kind of file")
+    return data
 
 
 def decode(data: bytes | str, schema: type, source: str, error: type[Exception]):

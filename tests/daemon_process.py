@@ -58,13 +58,25 @@ class DaemonProcess:
         with urllib.request.urlopen(self.base + path, timeout=10) as response:
             return json.load(response)
 
+    def get_host(self, path: str) -> dict:
+        """GET as the host."""
+        request = urllib.request.Request(self.base + path, headers={"X-Host-Token": self.host_token})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+
     @property
     def host_token(self) -> str:
-        """The host token from the "host link" line `companion demo` prints."""
-        for line in self.output.read_text().splitlines():
+        """The host token from the last "host link" line `companion demo` printed (a long press on D
+        prints a new one)."""
+        for line in reversed(self.output.read_text().splitlines()):
             if "host link:" in line:
                 return line.rsplit("?host=", 1)[1].strip()
         raise RuntimeError(f"no host link in {self.output}")
+
+    def printed(self, label: str) -> list[str]:
+        """What the daemon printed after `label:` on each line that has it, oldest first."""
+        return [line.split(f"{label}:", 1)[1].strip() for line in self.output.read_text().splitlines()
+                if f"{label}:" in line]
 
     def post(self, path: str, body: dict, headers: dict | None = None,
              timeout: float = 10) -> tuple[int, dict]:

@@ -132,11 +132,90 @@ def test_only_the_host_sees_the_host_link_and_undo_works_from_the_host_page(brow
     page.locator("#host-link").click()
     expect(page.locator("#host-controls")).to_be_visible()
     page.locator("#undo").click()
+    page.locator("#undo").click()  # the second tap confirms
     expect(guest.locator("#dice-history li")).to_have_count(1)
     page.reload()  # the token was kept on this phone
     expect(page.locator("#host-controls")).to_be_visible()
     guest_ctx.close()
     ctx.close()
+
+
+def test_host_undo_names_the_move_asks_again_then_says_what_it_took_back(browser, server):
+    """Issue 13, defect 7: two taps used to take back two moves without a word. Now the first tap names
+    the move, the second takes back that one only, the page says so, and the history keeps a line."""
+    from playwright.sync_api import expect
+
+    runtime, srv = server
+    table = runtime.table
+    table.seating(lambda roster, count: roster.claim(1, "Zoé", count))
+    ctx, page = open_page(browser, f"{srv.url}host?host={table.host_token()}")
+    board_ctx, board = open_page(browser, srv.url)
+    try:
+        expect(page.locator("#host-controls")).to_be_visible()
+        undo = page.locator("#undo")
+        expect(undo).to_have_text("Revenir en arrière")  # not "Annuler", which reads as Cancel
+        post_json(srv.port, "/api/command", {"kind": "roll"}, host_of(runtime))
+        seat_token = table.seat_token(1)
+        post_json(srv.port, "/api/command", {"kind": "set_dice", "args": {"count": 3}},
+                  {"X-Seat-Token": seat_token})
+        expect(page.locator("body")).to_have_attribute("data-version", str(table.version))
+        moves = table.version
+        undo.click()
+        expect(undo).to_have_text("Touchez encore pour revenir sur\u202f: Zoé a changé le nombre de dés")
+        assert table.version == moves  # nothing taken back on the first tap
+        undo.click()
+        expect(page.locator("#message")).to_have_text("Annulé\u202f: Zoé a changé le nombre de dés")
+        assert table.version == moves + 1 and table.latest.public["count"] != 3
+        expect(undo).to_have_text("Revenir en arrière")  # disarmed: a third tap asks again
+        undo.click()
+        expect(undo).to_have_text(re.compile("revenir sur.*a lancé les dés"))
+        assert table.version == moves + 1
+        expect(board.locator("#table-history li").first).to_have_text(
+            "Annulé\u202f: Zoé a changé le nombre de dés")
+    finally:
+        ctx.close()
+        board_ctx.close()
+
+
+def test_the_host_page_title_follows_the_running_game(browser, server):
+    """Issue 13, defect 8: it kept "Hôte · Dés libres" after Schacht started."""
+    from playwright.sync_api import expect
+
+    runtime, srv = server
+    ctx, page = open_page(browser, f"{srv.url}host?host={runtime.table.host_token()}")
+    try:
+        expect(page.locator("h1")).to_have_text("Hôte · Dés libres")
+        expect(page).to_have_title(re.compile("^Hôte · Dés libres"))
+        assert post_json(srv.port, "/api/command", {"kind": "new_game", "args": {"game": "schacht"}},
+                         host_of(runtime))[0] == 200
+        expect(page.locator("h1")).to_have_text("Hôte · Crazy Race (Schacht)")
+        expect(page).to_have_title(re.compile("^Hôte · Crazy Race \\(Schacht\\)"))
+    finally:
+        ctx.close()
+
+
+def test_play_again_from_the_host_page_keeps_the_seats(browser, server):
+    from playwright.sync_api import expect
+
+    runtime, srv = server
+    table = runtime.table
+    table.seating(lambda roster, count: roster.claim(1, "Zoé", count))
+    token = table.seat_token(1)
+    assert post_json(srv.port, "/api/command", {"kind": "new_game", "args": {"game": "dice",
+                                                "options": {"count": 3}}}, host_of(runtime))[0] == 200
+    post_json(srv.port, "/api/command", {"kind": "roll"}, host_of(runtime))
+    ctx, page = open_page(browser, f"{srv.url}host?host={table.host_token()}")
+    try:
+        again = page.locator("#play-again")
+        again.click()
+        expect(again).to_have_text("Touchez encore\u202f: nouvelle partie, mêmes places")
+        played = table.version
+        again.click()
+        expect(page.locator("body")).to_have_attribute("data-version", str(played + 1))
+        assert table.latest.public["rolls"] == 0 and table.latest.public["count"] == 3
+        assert table.seat_token(1) == token and table.roster.name(1) == "Zoé"
+    finally:
+        ctx.close()
 
 
 def test_a_refused_command_shows_the_readable_reason(browser, server):

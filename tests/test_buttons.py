@@ -113,6 +113,29 @@ def test_an_edge_while_the_pin_is_read_keeps_the_line_settling():
     assert timing.due() == pytest.approx(0.035)
 
 
+def test_a_press_that_settled_while_the_settle_thread_was_busy_still_counts():
+    timing = Debounce(0.02, 1.0)
+    timing.edge(0.0, True)  # nobody reads the pin until after the release (a loaded CPU)
+    timing.edge(0.04, False)
+    assert timing.take_late() == [] and timing.pressed  # the press that settled unread is kept...
+    assert timing.advance(0.07, 0.04, False) == "press" and not timing.pressed  # ...so its release counts
+
+
+def test_a_hold_that_settled_while_the_settle_thread_was_busy_is_a_hold():
+    timing = Debounce(0.02, 0.5)
+    timing.edge(0.0, True)
+    timing.edge(0.8, False)
+    assert timing.take_late() == ["hold"]
+    assert timing.advance(0.82, 0.8, False) is None  # the release after a hold says nothing
+
+
+def test_a_bounce_the_busy_thread_missed_is_still_no_press():
+    timing = Debounce(0.02, 1.0)
+    timing.edge(0.0, True)
+    timing.edge(0.005, False)  # back up before the debounce: a bounce, not a press
+    assert timing.take_late() == [] and timing.advance(0.03, 0.005, False) is None
+
+
 # --- on gpiozero's mock pins, with the settle thread ---------------------------------------------
 def test_the_pin_is_pulled_up_and_idle(make_button):
     button, inputs, pin = make_button()

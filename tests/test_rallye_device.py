@@ -23,7 +23,8 @@ from companion.config import Config
 from companion.daemon import Companion
 from companion.devices.panels import PANELS, panel
 from companion.games.rallye import SPEC, controls, rules, views
-from companion.games.rallye.names import CARD_NAMES, EFFECT_NAMES, ICONS, STATUSES
+from companion.games.rallye.names import CARD_NAMES, EFFECT_NAMES, ICONS
+from companion.games.rallye.screen import STATUS_ICONS
 from companion.games.rallye.state import passage_of
 from companion.games.spec import Command, TableInfo
 from companion.i18n import translator
@@ -331,10 +332,16 @@ def test_the_frames_say_what_to_press_and_who_is_held_back():
     assert "A: F Fanny-Marguerite" in texts
     texts = " ".join(_texts(screens()["exit or stay"][0]))
     assert "which exit?" in texts and "C: stay" in texts
-    texts = " ".join(_texts(screens()["held back, every card up"][0]))
-    for status in STATUSES.values():
-        assert status in texts
-    assert "2 turns" in texts
+    # Six lines of words would be under the panel's readable size: each held-back player gets its sign,
+    # and the tacks the turns they still hold.
+    view = screens()["held back, every card up"][0]
+    texts = _texts(view)
+    for seat, pawn in enumerate(view["pawns"]):
+        if pawn["status"]:
+            line = next(t for t in texts if t.startswith(f"{'ABCDEF'[seat]} ") and "(" in t)
+            sign = STATUS_ICONS[pawn["status"]] + (str(pawn["blocked"]) if pawn["status"] == "tacks" else "")
+            assert line.endswith(sign), (line, sign)
+    assert any(t.endswith(STATUS_ICONS["tacks"] + "2") for t in texts)
     texts = " ".join(_texts(screens()["over"][0]))
     assert "Ranking: 1. A Anna, 2. B Blue, 3. C Chloé" in texts
     texts = " ".join(_texts(screens()["placing"][0], entry={"flow": "place", "card": 17}))

@@ -54,7 +54,9 @@ def test_two_streams_both_receive_a_roll(server):
             assert msg["event"] == "update"
             assert msg["data"]["version"] == start + 1
             assert len(msg["data"]["public"]["last"]) == 2
-            assert set(msg["data"]) == {"version", "game", "public", "seats", "history", "deadline"}  # no arg
+            assert set(msg["data"]) == {"version", "game", "title", "public", "seats", "history", "waiting",
+                                         "deadline", "over"}  # no args, no events
+            assert msg["data"]["over"] is False
             assert msg["data"]["history"][-1] == {"seat": None, "kind": "roll"}  # who and what, no values
     finally:
         a.close()
@@ -179,6 +181,29 @@ def test_updates_already_in_the_snapshot_are_not_sent_twice(tmp_path):
             first = next(stream).decode()
             assert f'"version":{runtime.table.latest.version}' in first
             assert next(stream) == b": keepalive\n\n"
+        finally:
+            hub.close()
+
+
+def test_an_update_is_encoded_once_for_every_public_page_in_one_language(tmp_path, monkeypatch):
+    import companion.webapp.events as events
+
+    encoded = []
+    real = events.public_payload
+    monkeypatch.setattr(events, "public_payload",
+                        lambda update, lang: encoded.append(lang) or real(update, lang))
+    with running_app(tmp_path) as (runtime, app):
+        hub = Hub(runtime.table, keepalive=0.2).start()
+        try:
+            pages = [hub.open(lang, client=str(i)) for i, lang in enumerate(["en"] * 5 + ["fr"] * 2)]
+            for page in pages:
+                assert next(page).startswith(b"retry:")  # each page's own snapshot
+            encoded.clear()
+            assert runtime.table.call(Command("roll")).ok
+            messages = [next(page) for page in pages]
+            assert sorted(encoded) == ["en", "fr"]  # not 7 times
+            assert len(set(messages[:5])) == 1 and len(set(messages[5:])) == 1 and messages[0] != messages[5]
+            assert json.loads(messages[0].split(b"data: ", 1)[1])["version"] == runtime.table.latest.version
         finally:
             hub.close()
 

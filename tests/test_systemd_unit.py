@@ -45,7 +45,7 @@ def one(service: dict[str, list[str]], key: str) -> str:
         ("User", "companion"),
         ("Group", "companion"),
         ("Restart", "on-failure"),
-        ("RestartPreventExitStatus", "2"),
+        ("RestartPreventExitStatus", "2 3 4 5"),
         ("MemoryMax", "192M"),
         ("TasksMax", "96"),
         ("IPAddressDeny", "any"),

@@ -15,7 +15,7 @@ from companion import games
 from companion.games.spec import Command, IllegalMove
 from companion.seats import MAX_SEATS
 from companion.store import Record, Store, StoreError
-from companion.table import NEW_GAME, SAVE_FAILED, UNDO, Setup, Table, Update, replay
+from companion.table import NEW_GAME, SAVE_FAILED, UNDO, UNDO_IN_MEMORY, Setup, Table, Update, replay
 
 EMPTY_THREE = {"count": 3, "last": [], "total": 0, "rolls": 0, "history": []}
 
@@ -181,7 +181,29 @@ def test_undo_is_a_recorded_command_and_deletes_nothing(table, db):
     assert table.latest.public == after_first
     assert table.latest.public["last"] == first
     assert stored(db) == [(1, NEW_GAME), (2, "roll"), (3, "roll"), (4, UNDO)]
-    assert table.latest.events == [{"type": "undone"}]
+    assert table.latest.events == [{"type": "undone", "kind": "roll", "seat": None}]
+
+
+def test_undo_says_what_it_took_back_in_the_history_one_move_at_a_time(table):
+    assert table.call(Command("roll", {}, 1)).ok
+    assert table.call(Command("set_dice", {"count": 3}, 1)).ok
+    assert table.call(Command(UNDO)).ok
+    assert table.latest.session.history[-2:] == ({"seat": 1, "kind": "roll"},
+                                                  {"seat": 1, "kind": UNDO, "undone": "set_dice"})
+    assert table.call(Command(UNDO)).ok  # the next undo names the move before, not the undo line
+    assert table.latest.session.history[-1] == {"seat": 1, "kind": UNDO, "undone": "roll"}
+    assert table.latest.events == [{"type": "undone", "kind": "roll", "seat": 1}]
+
+
+def test_an_undo_confirmed_for_an_older_version_takes_nothing_back(table):
+    roll(table)
+    confirmed = table.version
+    roll(table)  # someone moved between the host's two taps
+    result = table.call(Command(UNDO, {"expect": confirmed}))
+    assert not result.ok and "moved on" in str(result.error)
+    assert table.version == confirmed + 1
+    assert table.call(Command(UNDO, {"expect": table.version})).ok
+    assert not table.call(Command(UNDO, {"expect": "3"})).ok  # only a version number may go with it
 
 
 def test_undo_with_nothing_to_undo_is_refused(table, db):
@@ -216,6 +238,41 @@ def test_roll_after_undo_replaces_the_undone_roll(table):
     assert [h["dice"] for h in view["history"]] == [third, first]
     assert [h["n"] for h in view["history"]] == [2, 1]
     assert view == replayed_view(table)
+
+
+def test_undo_memory_is_bounded_and_older_states_come_back_from_the_record(db):
+    with running(db) as table:
+        views = [table.latest.public]
+        for _ in range(3 * UNDO_IN_MEMORY):
+            roll(table)
+            views.append(table.latest.public)
+            assert table.session.remembered() <= 2 * UNDO_IN_MEMORY
+        assert table.session.remembered() > 0
+        # Back past what memory holds: each older state is replayed from the record, dice for dice.
+        for expected in reversed(views[:-1]):
+            assert table.call(Command(UNDO)).ok
+            assert table.latest.public == expected
+            assert table.session.remembered() <= 2 * UNDO_IN_MEMORY
+        assert not table.call(Command(UNDO)).ok
+        rolled_again = roll(table)
+    with running(db) as again:  # the record replays to the same place, undo and all
+        assert again.latest.public["last"] == rolled_again and again.latest.public["rolls"] == 1
+        assert again.call(Command(UNDO)).ok and again.latest.public == views[0]
+
+
+def test_a_replayed_record_undoes_past_memory_within_its_own_game():
+    records, version = [Record(1, NEW_GAME, None, {"game": "dice", "options": {"count": 1}}, [])], 1
+    records.append(Record(2, NEW_GAME, None, {"game": "dice", "options": {"count": 2}}, []))
+    version = 2
+    for face in range(3 * UNDO_IN_MEMORY):
+        version += 1
+        records.append(Record(version, "roll", None, {}, [face % 6, (face + 1) % 6]))
+    for _ in range(3 * UNDO_IN_MEMORY):
+        version += 1
+        records.append(Record(version, UNDO, None, {}, []))
+    session, last = replay(records)
+    assert last == version and session.state == replay(records[:2])[0].state
+    assert session.spec.public_json(session.state)["count"] == 2
 
 
 # --- new game ----------------------------------------------------------------------------
@@ -545,11 +602,11 @@ def test_the_history_lists_who_did_what_and_never_a_value(db):
         assert table.call(Command("roll", {}, 1)).ok
         assert table.call(Command("set_dice", {"count": 3}, 1)).ok
         assert history(table) == [(None, "new_game"), (None, "roll"), (1, "roll"), (1, "set_dice")]
-        assert all(set(line) == {"seat", "kind"} for line in table.latest.session.history)
-        assert table.call(Command(UNDO)).ok  # the undone line goes with the undone move
-        assert history(table) == [(None, "new_game"), (None, "roll"), (1, "roll")]
+        assert all(set(line) == {"seat", "kind"} for line in table.latest.session.history)  # no values
+        assert table.call(Command(UNDO)).ok  # the undone line goes with the undone move; a line says so
+        assert history(table) == [(None, "new_game"), (None, "roll"), (1, "roll"), (1, UNDO)]
     with running(db) as table:  # a restart rebuilds it from the record
-        assert history(table) == [(None, "new_game"), (None, "roll"), (1, "roll")]
+        assert history(table) == [(None, "new_game"), (None, "roll"), (1, "roll"), (1, UNDO)]
         assert table.call(Command("end_game")).ok is False  # free dice is the idle game: nothing to end
         assert table.call(Command(NEW_GAME, {"game": "dice"})).ok
         assert history(table) == [(None, "new_game")]
@@ -570,3 +627,24 @@ def test_a_device_command_is_put_down_to_whose_turn_it_is(table):
     assert history(table)[-1] == (first, "roll")
     assert table.call(Command("end_game")).ok
     assert table.latest.game == "dice" and history(table) == [(None, "end_game")]
+
+
+# --- play again ------------------------------------------------------------------------------------
+def test_play_again_starts_the_same_game_with_the_same_options_and_keeps_every_seat(db):
+    """Issue 13, defect 11: no game offered "play again" with the same seats."""
+    with running(db) as table:
+        table.seating(lambda roster, count: roster.claim(0, "Anna", count))
+        table.seating(lambda roster, count: roster.claim(2, "Zoé", count))
+        tokens = [table.seat_token(seat) for seat in range(3)]
+        assert table.call(Command(NEW_GAME, {"game": "crash", "options": {"dice_only": True}})).ok
+        first = table.latest.session
+        assert table.call(Command("roll", {}, 0)).ok
+        assert table.call(Command(NEW_GAME, {"again": True})).ok
+        again = table.latest.session
+        assert again.game == "crash" and again.options == first.options and again.options["dice_only"] is True
+        assert again.state == first.state  # a fresh game, not the played one
+        assert [table.seat_token(seat) for seat in range(3)] == tokens
+        assert [table.roster.name(seat) for seat in (0, 2)] == ["Anna", "Zoé"]
+        assert stored(db)[-1][1] == NEW_GAME
+    with running(db) as table:  # recorded in full: a replay needs no "again"
+        assert table.latest.session.game == "crash" and table.latest.session.options["dice_only"] is True

@@ -15,7 +15,9 @@ import threading
 from pathlib import Path
 
 SHARE = 0.1  # a Pi Zero 2 W core against one of this machine's, about
-PERIOD_US = 100_000
+# A short period: the quota then stalls the daemon at most 9 ms at a time, as a slow core would delay
+# it, not 90 ms as a 100 ms period does (which no Pi does, and which every latency figure would show).
+PERIOD_US = 10_000
 
 
 class Confinement:

@@ -63,11 +63,11 @@ def peak_memory(phones: int = 30, prefix: tuple[str, ...] = ()) -> list[Figure]:
         daemon = Daemon(Path(tmp), prefix, module="companion.benchmark.target", args=(tmp, str(phones)))
         try:
             daemon.wait_serving()
-            tokens = _line(daemon, "tokens ")
+            tokens = daemon.wait_line("tokens ")
             paths = ["/api/events"] * (phones - seat_pages) + [f"/api/seat/{t}/events" for t in
                                                                json.loads(tokens)[:seat_pages]]
             conns = open_streams(daemon.port, paths)
-            _line(daemon, "played", timeout=1800)
+            daemon.wait_line("played", timeout=1800)
             status = daemon.status()
             for conn in conns:
                 conn.close()
@@ -75,15 +75,3 @@ def peak_memory(phones: int = 30, prefix: tuple[str, ...] = ()) -> list[Figure]:
             daemon.stop()
     return [count(f"peak memory, every game played, {phones} phones", round(status["VmHWM"] / 1024, 1), "MB",
                   60), count("threads then", status["Threads"], "")]
-
-
-def _line(daemon: Daemon, start: str, timeout: float = 60.0) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for line in daemon.output.read_text().splitlines():
-            if line.startswith(start):
-                return line[len(start):]
-        if daemon.proc.poll() is not None:
-            raise RuntimeError(f"the daemon exited: {daemon.output.read_text()[-2000:]}")
-        time.sleep(0.1)
-    raise TimeoutError(f"no line starting {start!r}: {daemon.output.read_text()[-2000:]}")

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import http.client
-import json
 import socket
 import tempfile
-import threading
 import time
 from pathlib import Path
 
+from companion.benchmark.process import LivePage
 from companion.benchmark.stats import Figure, timed
 from companion.config import Config
 from companion.devices.simulator import SimulatorPin, simulator_pins
@@ -28,45 +26,6 @@ class TimedPin(SimulatorPin):
             TimedPin.changes.append((self._last_change, self))
             return True
         return False
-
-
-class Stream(threading.Thread):
-    """A phone's live page: notes when each version arrives."""
-
-    def __init__(self, port: int):
-        super().__init__(daemon=True, name="bench-phone")
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        self.conn.request("GET", "/api/events", headers={"Accept": "text/event-stream"})
-        self.response = self.conn.getresponse()
-        self.arrived: dict[int, float] = {}
-        self.cond = threading.Condition()
-
-    def run(self) -> None:
-        try:
-            for raw in self.response:
-                line = raw.decode()
-                if line.startswith("data:"):
-                    version = json.loads(line[5:])["version"]
-                    with self.cond:
-                        self.arrived.setdefault(version, time.monotonic())
-                        self.cond.notify_all()
-        except Exception:  # the page was closed under its reader (http.client then raises several kinds)
-            return
-
-    def wait(self, version: int, timeout: float = 10.0) -> float | None:
-        with self.cond:
-            self.cond.wait_for(lambda: version in self.arrived, timeout)
-            return self.arrived.get(version)
-
-    def close(self) -> None:
-        sock = self.response.fp.raw._sock if self.response.fp is not None else None
-        if sock is not None:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)  # the reading thread wakes up and ends
-            except OSError:
-                pass
-        self.response.close()
-        self.conn.close()
 
 
 def measure(presses: int = 1000) -> list[Figure]:
@@ -101,8 +60,7 @@ def _press(device, factory, port: int, presses: int, tmp: Path) -> list[Figure]:
     table.press = press  # the button's thread calls this: when the debounce let the press through
     table.subscribe(lambda update: update.rejected or committed.setdefault(update.version, time.monotonic()))
     leds = {led.pin for die in device.board.dice.dice for led in die.leds.values()}
-    phone = Stream(port)
-    phone.start()
+    phone = LivePage(port)
     phone.wait(table.version)
     roll = factory.pin(device.board.profile.buttons["roll"])
     rows = []

@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -21,10 +22,11 @@ def free_port() -> int:
 
 class Daemon:
     """`companion demo` in `state_dir`, on a free loopback port; `prefix` runs it under another command
-    (a CPU limit) and `module` replaces the command by a script of ours (`python -m module`)."""
+    (a CPU limit), `launch` starts it (inside a Confinement, say) and `module` replaces the command by a
+    script of ours (`python -m module`)."""
 
     def __init__(self, state_dir: Path, prefix: tuple[str, ...] = (), module: str | None = None,
-                 args: tuple[str, ...] = ()):
+                 args: tuple[str, ...] = (), launch=subprocess.Popen):
         self.state_dir, self.port = Path(state_dir), free_port()
         command = [sys.executable, "-m", module or "companion"]
         command += list(args) if module else ["demo", "--state-dir", str(state_dir)]
@@ -33,7 +35,7 @@ class Daemon:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.started = time.monotonic()
         with self.output.open("w") as out:
-            self.proc = subprocess.Popen([*prefix, *command], stdout=out, stderr=subprocess.STDOUT, env=env)
+            self.proc = launch([*prefix, *command], stdout=out, stderr=subprocess.STDOUT, env=env)
 
     def wait_serving(self, timeout: float = 60.0) -> float:
         """Seconds from the process start to its first HTTP answer."""
@@ -62,25 +64,23 @@ class Daemon:
                 return line.rsplit("?host=", 1)[1].strip()
         raise RuntimeError("no host link printed")
 
+    def wait_line(self, start: str, timeout: float = 60.0) -> str:
+        """The rest of the first line of the daemon's output that begins with `start`, once printed."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in self.output.read_text().splitlines():
+                if line.startswith(start):
+                    return line[len(start):]
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the daemon exited: {self.output.read_text()[-2000:]}")
+            time.sleep(0.1)
+        raise TimeoutError(f"no line starting {start!r}: {self.output.read_text()[-2000:]}")
+
     def status(self) -> dict[str, int]:
-        """VmRSS and VmHWM in kB and the thread count, from /proc."""
-        fields = {}
-        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-            key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM", "Threads"):
-                fields[key] = int(value.split()[0])
-        return fields
+        return status(self.proc.pid)
 
     def switches(self) -> int:
-        """Context switches of every thread so far (voluntary and not)."""
-        total = 0
-        for path in glob.glob(f"/proc/{self.proc.pid}/task/*/status"):
-            try:
-                text = Path(path).read_text()
-            except FileNotFoundError:
-                continue  # a thread that just ended
-            total += sum(int(line.split()[1]) for line in text.splitlines() if "ctxt_switches" in line)
-        return total
+        return switches(self.proc.pid)
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -89,6 +89,28 @@ class Daemon:
                 self.proc.wait(15)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+
+
+def status(pid: int) -> dict[str, int]:
+    """VmRSS and VmHWM in kB and the thread count of a process, from /proc."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM", "Threads"):
+            fields[key] = int(value.split()[0])
+    return fields
+
+
+def switches(pid: int) -> int:
+    """Context switches of every thread of a process so far (voluntary and not)."""
+    total = 0
+    for path in glob.glob(f"/proc/{pid}/task/*/status"):
+        try:
+            text = Path(path).read_text()
+        except FileNotFoundError:
+            continue  # a thread that just ended
+        total += sum(int(line.split()[1]) for line in text.splitlines() if "ctxt_switches" in line)
+    return total
 
 
 def open_streams(port: int, paths: list[str]) -> list[http.client.HTTPConnection]:
@@ -103,3 +125,59 @@ def open_streams(port: int, paths: list[str]) -> list[http.client.HTTPConnection
             raise RuntimeError(f"{path}: {response.status} {response.read()[:200]!r}")
         conns.append(conn)
     return conns
+
+
+class LivePage(threading.Thread):
+    """A phone's live page on its own connection: notes each event's kind and version as it arrives."""
+
+    def __init__(self, port: int, path: str = "/api/events", source: str | None = None):
+        super().__init__(daemon=True, name="bench-phone")
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60,
+                                               source_address=(source, 0) if source else None)
+        self.conn.request("GET", path, headers={"Accept": "text/event-stream"})
+        self.response = self.conn.getresponse()
+        if self.response.status != 200:
+            raise RuntimeError(f"{path}: {self.response.status} {self.response.read()[:200]!r}")
+        self.events: list[tuple[str, int]] = []  # (event, version) in the order they came
+        self.arrived: dict[int, float] = {}  # version → when it first came (monotonic)
+        self.cond = threading.Condition()
+        self.start()
+
+    def run(self) -> None:
+        event = ""
+        try:
+            for raw in self.response:
+                line = raw.decode()
+                if line.startswith("event:"):
+                    event = line[6:].strip()
+                elif line.startswith("data:") and event in ("snapshot", "update"):
+                    version = json.loads(line[5:])["version"]
+                    with self.cond:
+                        self.events.append((event, version))
+                        self.arrived.setdefault(version, time.monotonic())
+                        self.cond.notify_all()
+        except Exception:  # the page was closed under its reader (http.client then raises several kinds)
+            return
+
+    def wait(self, version: int, timeout: float = 10.0) -> float | None:
+        """When `version` (or a later snapshot) reached this page, or None if it did not in time."""
+        with self.cond:
+            self.cond.wait_for(lambda: any(v >= version for v in self.arrived), timeout)
+            return min((t for v, t in self.arrived.items() if v >= version), default=None)
+
+    def gaps(self) -> int:
+        """Updates that skipped a version without a snapshot to heal it."""
+        with self.cond:
+            events = list(self.events)
+        return sum(1 for (_, before), (kind, after) in zip(events, events[1:], strict=False)
+                   if kind == "update" and after != before + 1)
+
+    def close(self) -> None:
+        sock = self.response.fp.raw._sock if self.response.fp is not None else None
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)  # the reading thread wakes up and ends
+            except OSError:
+                pass
+        self.response.close()
+        self.conn.close()

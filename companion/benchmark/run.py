@@ -7,13 +7,18 @@ import sys
 import tempfile
 from pathlib import Path
 
-from companion.benchmark import daemons, eink, presses, rules
+from companion.benchmark import daemons, eink, load, presses, rules, soak
 from companion.benchmark.confine import Confinement
 from companion.benchmark.stats import Figure, table
 
 
-def collect(quick: bool = False, panel: str = "impression-7.3") -> list[Figure]:
-    """Every figure of docs/performance.md; `quick` takes fewer samples and a 2 s glass (a minute)."""
+def collect(quick: bool = False, panel: str = "impression-7.3", part: str = "speed") -> list[Figure]:
+    """The figures of docs/performance.md: the speed table, the load or the soak. `quick` takes fewer
+    samples, a 2 s glass, 10 s of load and 1,000 commands of soak."""
+    if part == "load":
+        return load.measure(30, 100.0, 10.0 if quick else 60.0)
+    if part == "soak":
+        return soak.measure(1_000 if quick else 10_000, 10)
     figures = presses.measure(100 if quick else 1000)
     figures += eink.render_times(1 if quick else 3)
     figures += eink.burst(panel, glass=2.0 if quick else None)
@@ -24,12 +29,12 @@ def collect(quick: bool = False, panel: str = "impression-7.3") -> list[Figure]:
     return figures
 
 
-def main(json_path: Path | None, quick: bool, pi_zero: bool, panel: str) -> int:
-    figures = collect(quick, panel)
+def main(json_path: Path | None, quick: bool, pi_zero: bool, panel: str, part: str = "speed") -> int:
+    figures = collect(quick, panel, part)
     report = {"figures": [f.json() for f in figures]}
     print(table(figures, "This machine"), flush=True)
     if pi_zero:
-        confined, how = run_confined(quick, panel)
+        confined, how = run_confined(quick, panel, part)
         report |= {"pi_zero": {"how": how, "figures": [f.json() for f in confined]}}
         print(f"\nPi Zero 2 W stand-in: {how}\n")
         print(side_by_side(figures, confined))
@@ -38,13 +43,13 @@ def main(json_path: Path | None, quick: bool, pi_zero: bool, panel: str) -> int:
     return 0
 
 
-def run_confined(quick: bool, panel: str) -> tuple[list[Figure], str]:
+def run_confined(quick: bool, panel: str, part: str) -> tuple[list[Figure], str]:
     """The same bench, run again inside the limit (its daemons inherit it)."""
     limit = Confinement()
     try:
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp) / "confined.json"
-            command = [sys.executable, "-m", "companion", "bench", "--json", str(out), "--panel", panel]
+            command = [sys.executable, "-m", "companion", "bench", part, "--json", str(out), "--panel", panel]
             proc = limit.popen([*command, *(["--quick"] if quick else [])], stdout=sys.stderr)
             if proc.wait() != 0 or not out.exists():
                 raise RuntimeError("the confined bench failed (see above)")

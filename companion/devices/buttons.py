@@ -33,15 +33,44 @@ class Debounce:
         self.hold_at: float | None = None  # when a settled press becomes a hold
         self.pressed = False  # the settled level
         self.held = False
+        self.edge_level: bool | None = None  # the level read right after the last edge
+        self.late: list[str] = []  # events of levels that settled while nobody read the pin in time
 
-    def edge(self, at: float) -> None:
-        self.last_edge = at
+    def edge(self, at: float, level: bool | None = None) -> None:
+        """An edge at `at`; `level` is the pin read right after it, if it was."""
+        if self.settle_at is not None and at >= self.settle_at and self.edge_level is not None:
+            # The line was quiet for the debounce before this edge, but the settle thread was too busy
+            # to read it in time (a loaded CPU): the level read at the last edge is the one that settled.
+            settled = self.settle_at
+            event = self._settle(self.last_edge, self.edge_level)
+            if self.hold_at is not None and max(self.hold_at, settled) <= at and self.pressed:
+                self.hold_at, self.held, event = None, True, "hold"  # and it was held past the hold time
+            if event:
+                self.late.append(event)
+        self.last_edge, self.edge_level = at, level
         self.settle_at = at + self.debounce
+
+    def take_late(self) -> list[str]:
+        late, self.late = self.late, []
+        return late
 
     def due(self) -> float | None:
         """When `advance` has something to do; None while nothing is pending. While the line
         settles, a due hold waits for it."""
         return self.settle_at if self.settle_at is not None else self.hold_at
+
+    def _settle(self, edge: float, level: bool) -> str | None:
+        """The line settled at `level` after the edge at `edge`."""
+        self.settle_at = None
+        if level == self.pressed:
+            return None
+        self.pressed = level
+        if level:
+            self.held = False
+            self.hold_at = edge + self.hold
+            return None
+        self.hold_at = None
+        return None if self.held else "press"
 
     def advance(self, now: float, edge: float, level: bool | None) -> str | None:
         """Apply the pin's `level` read after the edge at `edge` (None: no read), and/or a due hold;
@@ -49,16 +78,9 @@ class Debounce:
         if level is not None:
             if self.last_edge != edge:
                 return None  # another edge came while the pin was read: keep settling
-            self.settle_at = None
-            if level != self.pressed:
-                self.pressed = level
-                if level:
-                    self.held = False
-                    self.hold_at = edge + self.hold
-                else:
-                    self.hold_at = None
-                    if not self.held:
-                        return "press"
+            event = self._settle(edge, level)
+            if event:
+                return event
         # A hold only counts while the line is quiet: a release bouncing across the hold
         # moment must not turn a long press into a hold it never was.
         if self.hold_at is not None and self.hold_at <= now and self.settle_at is None:
@@ -114,8 +136,10 @@ class DebouncedButton:
 
     # --- called by gpiozero on every edge (its own thread on a Pi, the caller's with mock pins) ---
     def _edge(self) -> None:
+        at = time.monotonic()
+        level = self.button.is_active
         with self._cond:
-            self._timing.edge(time.monotonic())
+            self._timing.edge(at, level)
             self._cond.notify_all()
 
     # --- the settle thread --------------------------------------------------------------
@@ -124,16 +148,16 @@ class DebouncedButton:
             with self._cond:
                 if self._closed:
                     return
-                now = time.monotonic()
-                due = self._timing.due()
-                if due is None:
-                    self._cond.wait()
+                late = self._timing.take_late()
+                now, due = time.monotonic(), self._timing.due()
+                if not late and (due is None or due > now):
+                    self._cond.wait(None if due is None else due - now)
                     continue
-                if due > now:
-                    self._cond.wait(due - now)
-                    continue
-                settling = self._timing.settle_at is not None
-                edge = self._timing.last_edge
+                settling, edge = self._timing.settle_at is not None, self._timing.last_edge
+            if late:
+                for event in late:
+                    self._emit(event)
+                continue  # then the line's own due moment, looked at afresh
             # Read the pin outside our lock: gpiozero may be calling _edge from its thread.
             level = self.button.is_active if settling else None
             with self._cond:

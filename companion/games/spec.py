@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.resources import files
@@ -46,14 +46,13 @@ class Command:
 class Colour:
     """A seat's colour: `key` for code and CSS, `label` a msgid, `ink` an sRGB hex for pages.
 
-    `panel` lists the panel inks nearest to it, best first (see render/palette.py): a panel with none
-    of them draws the seat in black, and the seat's initial tells it apart.
+    The e-ink draws the panel ink nearest in hue (`Palette.seat`), else black: the seat's initial or
+    name always goes with it, so colour is never the only cue.
     """
 
     key: str
     label: str
     ink: str
-    panel: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -139,6 +138,8 @@ class GameSpec:
     - apply(state, command, draws) -> (state, events); raises IllegalMove
     - legal(state, seat) -> the command kinds that seat (None: the table) may send now
     - actor(state) -> the seat the device's buttons and the host act for now (None: nobody)
+    - waiting(state) -> the seats the rules wait on now (their phones say "Your turn"); by default the
+      actor alone. A game that waits on several seats at once (answers to a question) says so here.
     - public_view(state) -> a `public` Struct, safe for the e-ink, the LEDs and every phone
     - private_view(state, seat) -> a `private` Struct for that seat's phone only
     - screen(public_view, canvas, tr, table_info) draws the e-ink frame
@@ -175,6 +176,7 @@ class GameSpec:
     rolled: Callable[[list[dict]], bool] = lambda events: False
     deadline: Callable[[State], tuple[float, Command] | None] = lambda state: None
     undoable: Callable[[list[dict]], bool] = lambda events: True
+    waiting: Callable[[State], Sequence[int]] | None = None
     over: Callable[[State], bool] = lambda state: False
     hidden: bool = True  # whether the game keeps anything from any player
     seats: tuple[int, int] = (0, 0)  # min, max players with a private page
@@ -182,6 +184,14 @@ class GameSpec:
     colours: tuple[Colour, ...] = ()
     history_lines: Mapping[str, str] = field(default_factory=dict)
     data: tuple[DataFile, ...] = ()
+
+    def waiting_on(self, state: State) -> list[int]:
+        """The seats the rules wait on now, in seat order: the one contract every page reads for
+        "Your turn" (`waiting` if the game gives it, else its actor)."""
+        if self.waiting is not None:
+            return sorted(self.waiting(state))
+        seat = self.actor(state)
+        return [] if seat is None else [seat]
 
     def seats_in_play(self, options: Mapping[str, Any]) -> int:
         """How many seats this game has, from its options (its `players`, else the most it allows)."""

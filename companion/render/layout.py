@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -62,19 +63,37 @@ def _split(start: int, end: int, weights, gap: int) -> list[tuple[int, int]]:
 class Element:
     """Something drawn: its kind, what it says, and the box its ink really covers.
 
-    `shortened` marks a text cut with an ellipsis because even the smallest size was too wide.
+    `shortened` marks a text cut with an ellipsis because it was too wide at the smallest readable
+    size; `size` is a text's type size in pixels (0 for other elements).
     """
 
     kind: str
     label: str
     box: Box
     shortened: bool = False
+    size: int = 0
 
 
 ELLIPSIS = "\u2026"
 
 
 REFERENCE_SIZE = 100  # px: where fit() first measures a text
+READABLE_SIZE = 14  # px on the 800x480 reference: the smallest type still read across a table
+NAME_START = 8  # characters of a long name kept before an ellipsis in a line that says more
+NAME_KEEP = 4  # characters a long name keeps at least when it gives way to its table's type size
+
+
+def short_name(name: str) -> str:
+    """A name cut to its first NAME_START characters and an ellipsis, for lines that must keep the rest."""
+    return name if len(name) <= NAME_START + 1 else name[:NAME_START].rstrip() + ELLIPSIS
+
+
+def seat_initials(names: list[str]) -> list[str]:
+    """Each seat's initial, to mark what is the seat's beside its colour ("Z"); seats whose names share
+    an initial add their seat number ("F1", "F2"), so no two seats read the same on a black-only panel."""
+    first = [name[:1].upper() or str(seat + 1) for seat, name in enumerate(names)]
+    return [letter if first.count(letter) == 1 else f"{letter}{seat + 1}"
+            for seat, letter in enumerate(first)]
 
 
 class Canvas:
@@ -105,6 +124,15 @@ class Canvas:
         """A length given for the 800x480 panel, scaled to this one (at least 1 pixel)."""
         return max(1, round(reference * self.scale))
 
+    @property
+    def min_size(self) -> int:
+        """The smallest type size this panel draws when a box has the height for it.
+
+        A text wider than its box at this size is shortened with an ellipsis instead of shrunk
+        further: one long name must not make a whole table unreadable.
+        """
+        return max(self.MIN_TEXT, round(READABLE_SIZE * self.scale))
+
     def text_height(self, size: int, bold: bool = False) -> int:
         """How tall a line of accented capitals and descenders is at `size` (to size boxes)."""
         left, top, right, bottom = text_box("ÉÀgjpq", size, bold)
@@ -116,19 +144,27 @@ class Canvas:
         return right - left
 
     def text(self, box: Box, text: str, *, bold: bool = False, role: str = "ink",
-             align: str = "center", max_size: int | None = None) -> Element | None:
-        """Draw `text` at the largest size that fits `box`.
+             align: str = "center", max_size: int | None = None, size: int | None = None) -> Element | None:
+        """Draw `text` at the largest size that fits `box`, up to `max_size`; or at exactly `size`
+        (a role's one size, see `common_size`), lowered only if the box is not that high.
 
-        A text too wide even at MIN_TEXT is shortened with an ellipsis, never clipped. Only a box
-        lower than one line at MIN_TEXT (a layout bug) draws nothing and returns None.
+        A text too wide even at MIN_TEXT (or at `size`) is shortened with an ellipsis, never clipped.
+        Only a box lower than one line at MIN_TEXT (a layout bug) draws nothing.
         """
         if not text:
             return None
-        size = self.fit(text, box, bold, max_size)
-        shortened = False
+        if size is not None:  # the role's one size, lowered only where the box is not that high
+            size = self._tallest(text, box, bold, size)
+            fitting = size is not None and self._measure(text, size, bold)[0] <= box.width
+        else:
+            size = self.fit(text, box, bold, max_size)
+            fitting = size is not None
+            size = size if fitting else self._tallest(text, box, bold, self.MIN_TEXT)
         if size is None:
-            size, text = self.MIN_TEXT, self._shorten(text, box, bold)
-            shortened = True
+            return None
+        shortened = not fitting
+        if shortened:
+            text = self._shorten(text, box, bold, size)
             if text is None:
                 return None
         f = font(size, bold)
@@ -138,7 +174,16 @@ class Canvas:
         y = box.y0 + (box.height - h) // 2 - top
         self.draw.text((x, y), text, font=f, fill=self.palette.rgb(role))
         drawn = Box(x + left, y + top, x + right, y + bottom)
-        return self._add("text", text, drawn, shortened)
+        return self._add("text", text, drawn, shortened, size)
+
+    def floor(self, text: str, box: Box, bold: bool = False, max_size: int | None = None) -> int | None:
+        """The smallest size `text` may take in `box`: `min_size`, lowered only to what the box's height
+        (or `max_size`) allows; None if not even MIN_TEXT is low enough."""
+        return self._tallest(text, box, bold, min(self.min_size, max_size or self.min_size))
+
+    def _tallest(self, text: str, box: Box, bold: bool, cap: int) -> int | None:
+        """The largest size up to `cap` at which `text` is no higher than `box` (its width aside)."""
+        return self.fit(text, Box(box.x0, box.y0, box.x0 + 10**6, box.y1), bold, cap)
 
     def fit(self, text: str, box: Box, bold: bool = False, max_size: int | None = None) -> int | None:
         """The largest font size at which `text` fits `box` (None if not even MIN_TEXT does).
@@ -163,11 +208,52 @@ class Canvas:
         left, top, right, bottom = text_box(text, size, bold)
         return right - left, bottom - top
 
-    def common_size(self, items: list[tuple[Box, str]], bold: bool = False,
-                    max_size: int | None = None) -> int | None:
-        """One size at which every (box, text) fits, so a row of values reads evenly."""
-        sizes = [self.fit(text, box, bold, max_size) for box, text in items if text]
+    def common_size(self, items: list[tuple[Box, str]], bold: bool = False, max_size: int | None = None,
+                    names: bool = False) -> int | None:
+        """One size for a role: the largest at which every (box, text) fits; None if one does not fit
+        even at MIN_TEXT.
+
+        With `names`, a name longer than NAME_START limits the size only as far as its first NAME_KEEP
+        characters need, and nothing goes below the panel's readable `min_size` (where the boxes are that
+        high): draw them with `text(..., size=)`, and a 24-letter name ends in an ellipsis at the size
+        the other names set, instead of shrinking the table.
+        """
+        sizes = []
+        for box, text in items:
+            if not text:
+                continue
+            if not names:
+                sizes.append(self.fit(text, box, bold, max_size))
+                continue
+            start = text if len(text) <= NAME_START else text[:NAME_KEEP].rstrip() + ELLIPSIS
+            fitted = self.fit(start, box, bold, max_size)
+            floor = self.floor(text, box, bold, max_size)
+            sizes.append(max(filter(None, (fitted, floor)), default=None))
         return min(sizes) if sizes and None not in sizes else None
+
+    def all_fit(self, items: list[tuple[Box, str]], size: int | None, bold: bool = False) -> bool:
+        """Whether every (box, text) fits whole at `size`."""
+        return size is not None and all(self.fit(t, box, bold, size) == size for box, t in items if t)
+
+    def lines_naming(self, rows: list[Box], *writers: Callable[[Callable[[str], str]], list[str]],
+                     bold: bool = False) -> tuple[list[str], int | None]:
+        """Lines that name players, one per row, and their one size.
+
+        `writers` write the lines, the most complete first, passing each name through the function they
+        are given. The first writing that fits at the panel's readable size wins: with whole names, else
+        with long names cut (`short_name`), so one long name never shrinks the rest. If none is
+        readable, the first that fits at all.
+        """
+        fallback: tuple[list[str], int | None] = ([], None)
+        for write in writers:
+            for shown in (str, short_name):
+                lines = write(shown)
+                size = self.common_size(list(zip(rows, lines, strict=False)), bold)
+                if size is not None and size >= self.min_size:
+                    return lines, size
+                if fallback[1] is None:
+                    fallback = (lines, size)
+        return fallback if fallback[0] else (writers[0](str), None)
 
     def picture(self, box: Box, image: Image.Image, label: str) -> Element:
         """Paste a 1-bit or RGB image centred in `box` (shrunk to fit, never enlarged)."""
@@ -198,10 +284,10 @@ class Canvas:
         self.draw.rectangle((box.x0, box.y0, box.x1 - 1, box.y1 - 1), fill=self.palette.rgb(role))
         return self._add("rule", role, box)
 
-    def _shorten(self, text: str, box: Box, bold: bool) -> str | None:
-        """The longest start of `text` that, followed by an ellipsis, fits `box` at MIN_TEXT."""
+    def _shorten(self, text: str, box: Box, bold: bool, size: int) -> str | None:
+        """The longest start of `text` that, followed by an ellipsis, fits `box` at `size`."""
         def fits(candidate: str) -> bool:
-            left, top, right, bottom = text_box(candidate, self.MIN_TEXT, bold)
+            left, top, right, bottom = text_box(candidate, size, bold)
             return right - left <= box.width and bottom - top <= box.height
 
         if not fits(ELLIPSIS):
@@ -215,8 +301,8 @@ class Canvas:
                 hi = mid - 1
         return text[:lo].rstrip() + ELLIPSIS
 
-    def _add(self, kind: str, label: str, box: Box, shortened: bool = False) -> Element:
-        element = Element(kind, label, box, shortened)
+    def _add(self, kind: str, label: str, box: Box, shortened: bool = False, size: int = 0) -> Element:
+        element = Element(kind, label, box, shortened, size)
         self.elements.append(element)
         return element
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import colorsys
 from dataclasses import dataclass
+
+HUE_REACH = 45  # degrees: a seat colour further than this from every ink's hue is drawn in black
+GREY = 0.2  # saturation under which a seat colour has no hue to match
 
 # Pure inks as inky's drivers name them; the driver quantizes to its own native values.
 INKS = {
@@ -39,3 +43,28 @@ class Palette:
             if ink in self.inks:
                 return INKS[ink]
         return INKS["black"]
+
+    def seat(self, ink: str) -> tuple[int, int, int]:
+        """The panel ink nearest in hue to a seat's colour (an sRGB hex such as "#9b59b6"), else black.
+
+        Hue, not RGB distance: lilac is nearer red than blue in RGB, and a lilac seat drawn red
+        beside phones showing lilac misleads. White never stands for a seat (it is the paper); a
+        colour no ink comes near is black, and the seat's initial or name tells it apart.
+        """
+        hue, saturation = _hue(tuple(int(ink.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4)))
+        best, reach = "black", HUE_REACH
+        if saturation >= GREY:
+            for name in self.inks:
+                if name in ("white", "black"):
+                    continue
+                ink_hue, _ = _hue(INKS[name])
+                distance = min(abs(hue - ink_hue), 360 - abs(hue - ink_hue))
+                if distance <= reach:
+                    best, reach = name, distance
+        return INKS[best]
+
+
+def _hue(rgb: tuple[int, ...]) -> tuple[float, float]:
+    """The hue in degrees and the saturation (0 to 1) of an sRGB colour."""
+    h, s, _v = colorsys.rgb_to_hsv(*(c / 255 for c in rgb))
+    return h * 360, s

@@ -86,6 +86,9 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_c
         # Seat and host links carry capabilities in the URL: never hand them on as a Referer.
         response.headers.setdefault("Referrer-Policy", "no-referrer")
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        if api.stale_host_token():
+            # A long press on D replaced the host link: the browser drops the dead one (companion.js).
+            response.headers["X-Host-Token-Stale"] = "1"
         lang = request.args.get("lang")
         if lang in LANGUAGES and request.cookies.get(LANG_COOKIE) != lang:
             response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax")

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import ipaddress
 import secrets
+import socket
+from functools import cache
 from typing import Any
 
 import msgspec
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion import games
-from companion.games.spec import Command
+from companion.games.spec import Command, IllegalMove
 from companion.table import HOST_COMMANDS, NEW_GAME
 from companion.webapp import _, request_game, request_language
 from companion.webapp.events import Hub, Stream, TooManyStreams, refusal, seat_legal
@@ -122,16 +124,34 @@ def host_token_given() -> str | None:
 
 
 def is_host(token: str | None) -> bool:
-    return same_token(token, runtime().table.host_token())
+    """Whether `token` is the host's. The first use of a host link claims the host: a link printed by
+    the simulator or kept from before a restart is the host as surely as a claim from /join."""
+    table = runtime().table
+    if not same_token(token, table.host_token()):
+        return False
+    if not table.roster.host_claimed():
+        try:
+            table.seating(lambda roster, count: roster.host_used(token))
+        except (IllegalMove, TimeoutError):
+            pass  # shutting down or busy: the next use claims it; the token is the host's all the same
+    return True
+
+
+def stale_host_token() -> bool:
+    """Whether the request carries a host token that is no longer the host's (a long press on D)."""
+    given = host_token_given()
+    return bool(given) and not same_token(given, runtime().table.host_token())
 
 
 def require_host(token: str | None, action: str) -> None:
+    # The messages are read in a browser's banner: no header names or action keys in them
+    # (`action` goes along for programs; the OpenAPI document names the header).
     if not token:
-        raise ApiError(403, _("Only the host can do this ({action}): open the host link on this phone, "
-                              "or send the host token in the X-Host-Token header.", action=action))
+        raise ApiError(403, _("Only the host can do this: open the host link in this browser."),
+                       action=action)
     if not is_host(token):
-        raise ApiError(403, _("This host token is not valid ({action}): open the host link again, "
-                              "or ask the host to do it.", action=action))
+        raise ApiError(403, _("This host link is no longer valid: a long press on D on the device made a new "
+                              "one. Open the new host link, or ask the host."), action=action)
 
 
 # --- the game ------------------------------------------------------------------------------
@@ -183,6 +203,25 @@ def export():
     latest = table.latest
     return {"ok": True, "version": latest.version, "game": latest.game, "complete": table.record_is_open,
             "records": table.export()}
+
+
+@bp.get("/record")
+def game_record():
+    """The finished game's record, to keep: for every phone once the game is over (its secrets are
+    then open), for none before. `?format=bgstats` gives the file BG Stats imports."""
+    from companion import records
+
+    table = runtime().table
+    latest = table.latest
+    if not records.is_over(latest):
+        raise ApiError(409, _("The game is not over yet: its record can be downloaded once it ends."))
+    record = records.build(table.store, latest)
+    bgstats = request.args.get("format") == "bgstats"
+    body = records.bgstats(record) if bgstats else record
+    name = f"{record['id']}.{'bgsplay' if bgstats else 'json'}"
+    response = jsonify(body)
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
 
 
 @bp.get("/events")
@@ -239,11 +278,12 @@ def device_state() -> dict:
 
 def device_open() -> bool:
     """Whether this request may see the device (its frame holds the join code, its LED dice a value
-    being entered) and press its buttons: the host may; so may anyone at the simulator's own keyboard."""
+    being entered) and press its buttons: the host may; so may anyone at the simulator's own keyboard,
+    whichever of the machine's addresses the browser used."""
     if is_host(host_token_given()):
         return True
     board = runtime().board
-    return bool(getattr(board, "simulated", False)) and is_loopback(request.remote_addr)
+    return bool(getattr(board, "simulated", False)) and own_machine(request.remote_addr)
 
 
 def is_loopback(address: str | None) -> bool:
@@ -253,10 +293,26 @@ def is_loopback(address: str | None) -> bool:
         return False
 
 
+def own_machine(address: str | None) -> bool:
+    """Whether a request comes from this machine: loopback, or one of its own network addresses (a
+    browser on the simulator's desktop that opened the address printed for phones)."""
+    return is_loopback(address) or (address or "") in own_addresses()
+
+
+@cache
+def own_addresses() -> frozenset[str]:
+    """This machine's addresses, as its own name resolves (looked up once)."""
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None)
+    except OSError:
+        return frozenset()
+    return frozenset(str(info[4][0]) for info in infos)
+
+
 def require_device(action: str) -> None:
     if not device_open():
-        raise ApiError(403, _("The device's screen and buttons are the host's ({action}): open the host link "
-                              "on this phone. Everyone else reads the screen at the table.", action=action))
+        raise ApiError(403, _("The device's screen and buttons are the host's: open the host link in this "
+                              "browser. Everyone else reads the screen at the table."), action=action)
 
 
 @bp.get("/device")

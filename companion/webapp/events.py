@@ -43,9 +43,13 @@ def public_payload(update: Update, lang: str) -> dict:
     tr = translator(lang, update.game)
     left = None if update.due is None else round(max(0.0, update.due - time.monotonic()), 1)
     return {"version": update.version, "game": update.game, "public": update.public,
+            "title": tr(update.spec.title) if update.session else None,
+            # whose move it is is public (the e-ink shows it): each seat's page says "Your turn" from it
+            "waiting": update.spec.waiting_on(update.session.state) if update.session else [],
             "seats": [{**seat, "label": tr(seat["label"])} for seat in update.seats],
             "history": list(update.session.history) if update.session else [],
-            "deadline": left}  # seconds until the table sends the game's default itself (see GameSpec)
+            "deadline": left,  # seconds until the table sends the game's default itself (see GameSpec)
+            "over": update.session is not None and update.session.spec.over(update.session.state)}
 
 
 def refusal(exc: IllegalMove, lang: str, game: str | None) -> dict:
@@ -157,6 +161,8 @@ class Stream:
         if update.version <= self._sent:
             return None  # already in the snapshot this page got
         self._sent = update.version
+        if self.seat is None:
+            return self.hub.public_message(update, self.lang)
         return message("update", self._payload(update), update.version)
 
 
@@ -173,6 +179,7 @@ class Hub:
         self.queue_size = queue_size
         self._streams: list[Stream] = []
         self._lock = threading.Lock()
+        self._encoded: dict[tuple[int, str], bytes] = {}  # the newest updates, as public pages get them
         self._unsubscribe: Callable[[], None] | None = None
 
     def start(self) -> Hub:
@@ -228,6 +235,19 @@ class Hub:
             if not channel.connected:  # gone before the hook was in place
                 stream.end()
         return stream
+
+    def public_message(self, update: Update, lang: str) -> bytes:
+        """An update as every public page in `lang` gets it: encoded once for all of them, not once
+        per page (24 scoreboards would otherwise encode each command 24 times)."""
+        key = (update.version, lang)
+        encoded = self._encoded.get(key)
+        if encoded is None:
+            encoded = message("update", public_payload(update, lang), update.version)
+            with self._lock:
+                self._encoded[key] = encoded
+                while len(self._encoded) > 8:  # a few versions in a few languages: pages keep up
+                    del self._encoded[next(iter(self._encoded))]
+        return encoded
 
     def _remove(self, stream: Stream) -> None:
         with self._lock:

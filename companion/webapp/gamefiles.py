@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import logging
 from functools import cache
 
 from flask import Blueprint, abort, send_file
@@ -9,6 +11,7 @@ from jinja2 import BaseLoader, TemplateNotFound
 
 from companion import games
 
+log = logging.getLogger(__name__)
 bp = Blueprint("gamefiles", __name__)
 PREFIX = "game/"  # template names: game/<name>/<file>
 PAGES = ("scoreboard", "seat")  # a game's page fragments: templates/<page>.html, static/<page>.js
@@ -49,6 +52,35 @@ def assets(name: str) -> dict:
         out[f"{page}_script"] = f"{page}.js" if _folder(name, "static", f"{page}.js") else None
     out["style"] = "style.css" if _folder(name, "static", "style.css") else None
     return out
+
+
+@cache
+def rules_help(name: str) -> dict:
+    """A game's rules help, msgids as its `help` module gives them (none if it has none):
+    `HELP = {"how": N_(...), "cards": {card: N_(...)}, "names": {card: N_(...)}}`, "cards" and "names"
+    optional. The seat page shows it folded, in the reader's language."""
+    try:
+        package = games.get(name).package
+    except ValueError:
+        return {}
+    try:
+        module = importlib.import_module(f"{package}.help")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.help":
+            log.exception("the rules help of %s failed to load", name)
+        return {}
+    return dict(getattr(module, "HELP", {}) or {})
+
+
+def translated_help(name: str | None, tr) -> dict | None:
+    """The rules help of game `name` through translator `tr`: how to play, then each card's name and text."""
+    found = rules_help(name) if name else {}
+    if not found:
+        return None
+    names = found.get("names", {})
+    cards = [(tr(names[card]) if card in names else "", tr(text))
+             for card, text in found.get("cards", {}).items()]
+    return {"how": tr(found["how"]) if found.get("how") else "", "cards": cards}
 
 
 @bp.get("/games/<name>/<file>")

@@ -121,12 +121,16 @@ def _games_schema() -> tuple[dict, dict, dict]:
     specs = _specs()
     components: dict = {}
     table = {
-        "new_game": {"type": "object", "required": ["game"], "properties": {
-            "game": {"enum": [spec.name for spec in specs]},
+        "new_game": {"type": "object", "properties": {
+            "game": {"enum": [spec.name for spec in specs], "description": "Required unless `again`."},
+            "again": {"const": True, "description": "Play the running game again: the same game, options "
+                                                    "and data files; the seats and their links stay."},
             "options": {"type": "object", "description": "The game's options: see GET /api/games."},
             "data": {"type": "object", "description": "Your own copy of a data file of the game, by its "
                                                       "key: its name and its text (see GET /api/games)."}}},
-        "undo": {"type": "object"},
+        "undo": {"type": "object", "properties": {
+            "expect": {"type": "integer", "description": "The table's version the host confirmed: the undo "
+                                                         "is refused if the table moved on since."}}},
         "end_game": {"type": "object"},
     }
     commands = {"table (host token)": table}
@@ -198,6 +202,13 @@ def document() -> dict:
         "/api/export": {"get": {"summary": "The running game's record (host only).", "security": HOST,
                                 "responses": {"200": _ok("The records, oldest first."),
                                               "403": _error("Missing or wrong host token.")}}},
+        "/api/record": {"get": {
+            "summary": "The finished game's record (commands with their draws, players, final view, "
+                       "result), once the game is over; ?format=bgstats gives BG Stats' import file.",
+            "parameters": [{"name": "format", "in": "query", "required": False,
+                            "schema": {"type": "string", "enum": ["json", "bgstats"]}}],
+            "responses": {"200": _ok("The record, as a file to keep."),
+                          "409": _error("The game is not over yet.")}}},
         "/api/seat/{token}": {"get": {"summary": "A seat's private view (each game's is in x-views).",
                                       "parameters": [SEAT_PARAM],
                                       "responses": {"200": _ok("The private view."),

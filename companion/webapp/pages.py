@@ -7,11 +7,11 @@ import logging
 from flask import Blueprint, Response, current_app, render_template, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from companion.i18n import LANGUAGES, N_
+from companion.i18n import LANGUAGES, N_, translator
 from companion.webapp import _, request_game, request_language
 from companion.webapp.api import device_open, device_state, error_response, seat_of
 from companion.webapp.events import public_payload, seat_legal
-from companion.webapp.gamefiles import assets
+from companion.webapp.gamefiles import assets, translated_help
 
 log = logging.getLogger(__name__)
 bp = Blueprint("pages", __name__)
@@ -43,10 +43,12 @@ def _context() -> dict:
 
 def _history_lines(spec) -> dict[str, str]:
     """Each command kind's history line in the reader's language, `{who}` left for the page to fill."""
-    table = {"new_game": N_("New game"), "end_game": N_("Game over: back to {game}")}
+    table = {"new_game": N_("New game"), "end_game": N_("Game over: back to {game}"),
+             "undo": N_("Undone: {what}")}
     lines = {**table, **(spec.history_lines if spec else {})}
     title = _(spec.title) if spec else ""
-    return {kind: _(msgid, who="{who}", game=title) for kind, msgid in lines.items()}
+    return {kind: _(msgid, who="{who}", what="{what}", game=title) for kind, msgid in lines.items()} | {
+        "the_device": _("The device")}
 
 
 @bp.get("/")
@@ -84,6 +86,8 @@ def seat(token: str):
                                "or scan the QR code on the table."))
     context = _context()
     latest = current_app.extensions["companion"].table.latest
+    running = latest.game if latest.session is not None else None
+    context["rules_help"] = translated_help(running, translator(request_language(), running))
     context["snapshot"] |= {"seat": number, "private": latest.private(number),
                             "legal": seat_legal(latest, number)}
     response = Response(render_template("seat.html", seat=number, token=token, **context))

@@ -74,6 +74,15 @@ const Companion = (() => {
 
   function lang() { return document.documentElement.lang; }
 
+  // One line of the table's public history in words: `lines` is the page's history-lines table, `names`
+  // maps seats to names. An undo line names what it took back.
+  function historyLine(entry, lines, names) {
+    const who = entry.seat === null || entry.seat === undefined ? lines.the_device : names.get(entry.seat);
+    const words = (kind) => (lines[kind] || kind.replace(/_/g, " ")).split("{who}").join(who || lines.the_device);
+    if (entry.kind === "undo") return (lines.undo || "{what}").split("{what}").join(entry.undone ? words(entry.undone) : "");
+    return words(entry.kind);
+  }
+
   async function request(method, url, body, headers) {
     const init = { method, headers: Object.assign({ "Accept": "application/json" }, headers || {}) };
     if (body !== undefined) {
@@ -90,6 +99,9 @@ const Companion = (() => {
     }
     let data = null;
     try { data = await response.json(); } catch (e) { data = null; }
+    // A long press on D made a new host link: this browser's is dead, and keeping it would hide
+    // "become the host" on /join and refuse every host action.
+    if (response.headers.get("X-Host-Token-Stale")) forgetHost();
     if (!response.ok) show((data && data.error) || t("offline"));
     return { ok: response.ok, status: response.status, data };
   }
@@ -188,6 +200,6 @@ const Companion = (() => {
     target.hidden = playing.length === 0;
   }
 
-  return { t, fill, show, hostToken, forgetHost, keepHost, hostHeaders, seatToken, keepSeat, forgetSeat, request,
+  return { t, fill, show, historyLine, hostToken, forgetHost, keepHost, hostHeaders, seatToken, keepSeat, forgetSeat, request,
            command, live, setLive, el, die, renderView, renderSeats, games, seats, PIPS };
 })();

@@ -4,7 +4,9 @@
 (() => {
   const strings = JSON.parse(document.getElementById("host-strings").textContent);
   const H = () => Companion.hostHeaders();
+  const historyLines = JSON.parse(document.getElementById("history-lines").textContent);
   let games = [];
+  let latest = JSON.parse(document.getElementById("snapshot").textContent);
 
   // A button that needs a second tap within a few seconds: it ends or replaces the game.
   function twoTaps(button, action) {
@@ -167,14 +169,55 @@
     choice.addEventListener("change", showOptions);
     showOptions();
     Companion.live("/api/events", (payload) => {
+      // The page follows the running game: another game started since it was loaded.
+      const shown = document.getElementById("game-title");
+      if (payload.title && shown.textContent !== payload.title) {
+        document.title = document.title.replace(shown.textContent, payload.title);
+        shown.textContent = payload.title;
+      }
+      latest = payload;
       renderSeats(payload.seats || []);
       document.body.dataset.version = String(payload.version);
       document.body.dataset.game = payload.game || "";
     });
   }
 
-  document.getElementById("undo").addEventListener("click", () => Companion.command("undo"));
+  // Undo takes back one move, and says which before and after: a first tap names the move, a second
+  // (within a few seconds) confirms it, tied to the table's version so a later move is never taken back.
+  const undo = document.getElementById("undo");
+  let undoArmed = null;
+  function lastMove() {
+    const history = (latest && latest.history) || [];
+    const names = new Map((latest.seats || []).map((s) => [s.seat, s.name || s.label]));
+    const last = [...history].reverse().find((entry) => entry.kind !== "undo");
+    return last && last.kind !== "new_game" ? Companion.historyLine(last, historyLines, names) : null;
+  }
+  function disarmUndo() {
+    clearTimeout(undoArmed);
+    undoArmed = null;
+    undo.textContent = undo.dataset.label;
+    undo.classList.remove("armed");
+    delete undo.dataset.expect;
+  }
+  undo.addEventListener("click", async () => {
+    if (!undoArmed) {
+      const what = lastMove();
+      if (!what) { Companion.show(strings.nothing_to_undo); return; }
+      undo.textContent = Companion.fill(strings.undo_confirm, { what });
+      undo.dataset.what = what;
+      undo.dataset.expect = String(latest.version);
+      undo.classList.add("armed");
+      undoArmed = setTimeout(disarmUndo, 4000);
+      return;
+    }
+    const what = undo.dataset.what, expect = Number(undo.dataset.expect);
+    disarmUndo();
+    const answer = await Companion.command("undo", { expect });
+    if (answer.ok) Companion.show(Companion.fill(strings.undone, { what }), "ok");
+  });
   twoTaps(document.getElementById("end-game"), () => Companion.command("end_game"));
+  // The same game again, with the same options and seats: every phone keeps its link.
+  twoTaps(document.getElementById("play-again"), () => Companion.command("new_game", { again: true }));
   twoTaps(document.getElementById("start-game"), async () => {
     const form = document.getElementById("new-game");
     if (!form.reportValidity()) return;

@@ -21,7 +21,8 @@
   }
 
   async function load() {
-    const answer = await Companion.request("GET", "/api/seats");
+    // With this browser's host token, if any: a dead one (a long press on D) is dropped on the way.
+    const answer = await Companion.request("GET", "/api/seats", undefined, Companion.hostHeaders());
     if (!answer.ok) return;
     const seats = answer.data.seats;
     if (chosen === null || seats[chosen].name) {

@@ -10,11 +10,8 @@
   // The table's public history, newest first: who acted and what kind of move, never its values.
   function renderHistory(history, seatList) {
     const names = new Map((seatList || []).map((s) => [s.seat, s.name || s.label]));
-    const items = (history || []).slice().reverse().map((entry) => {
-      const who = entry.seat === null || entry.seat === undefined ? lines.the_device : names.get(entry.seat);
-      const line = (lines[entry.kind] || entry.kind.replace(/_/g, " ")).replace("{who}", who || lines.the_device);
-      return Companion.el("li", { text: line });
-    });
+    const items = (history || []).slice().reverse().map((entry) =>
+      Companion.el("li", { text: Companion.historyLine(entry, lines, names) }));
     document.getElementById("table-history").replaceChildren(...items);
   }
 
@@ -24,6 +21,8 @@
     if (payload.version < version) return;
     version = payload.version;
     document.body.dataset.version = String(version);
+    // A finished game's record is everyone's to keep; before it ends it would tell secrets.
+    for (const id of ["download-game", "download-bgstats"]) document.getElementById(id).hidden = !payload.over;
     Companion.renderSeats(document.getElementById("seats-bar"), payload.seats, payload.public && payload.public.turn);
     renderHistory(payload.history, payload.seats);
     const renderer = Companion.games[payload.game];

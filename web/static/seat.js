@@ -7,7 +7,34 @@
   const pageGame = root.dataset.game;
   const renderer = Companion.seats[pageGame];
   let version = -1;
+  let myTurn = null;  // unknown until the first payload: a page opened on its turn does not buzz
+  const baseTitle = document.title;
   Companion.keepSeat(seat.token);
+
+  // "Your turn": the rules wait on this seat (the payload's `waiting`, one contract for every game).
+  // The line at the top, the tab's title, and a buzz when the turn comes (not on every update).
+  function showTurn(payload) {
+    const now = (payload.waiting || []).includes(seat.seat);
+    document.getElementById("your-turn").hidden = !now;
+    document.title = now ? `${Companion.t("your_turn")} · ${baseTitle}` : baseTitle;
+    document.body.dataset.yourTurn = String(now);
+    if (now && myTurn === false && navigator.vibrate) navigator.vibrate([200, 100, 200]);
+    myTurn = now;
+  }
+
+  // The screen stays awake while a game runs (the Screen Wake Lock API, where the browser has it); the
+  // browser drops the lock when the page is hidden, so it is asked again when the page comes back.
+  let wakeLock = null;
+  let gameRunning = false;
+  async function keepAwake() {
+    if (!gameRunning || wakeLock || document.visibilityState !== "visible" || !("wakeLock" in navigator)) return;
+    try {
+      wakeLock = await navigator.wakeLock.request("screen");
+      document.body.dataset.awake = "true";
+      wakeLock.addEventListener("release", () => { wakeLock = null; document.body.dataset.awake = "false"; });
+    } catch (e) { /* refused (battery saver, no user gesture yet): the page works without it */ }
+  }
+  document.addEventListener("visibilitychange", keepAwake);
 
   function render(payload) {
     // Another game started: its fragment and script differ, so load the page afresh.
@@ -15,6 +42,9 @@
     if (payload.version < version) return;
     version = payload.version;
     document.body.dataset.version = String(payload.version);
+    showTurn(payload);
+    gameRunning = Boolean(payload.title);
+    keepAwake();
     const mine = (payload.seats || []).find((s) => s.seat === seat.seat);
     if (mine) {
       document.getElementById("seat-name").textContent = mine.name || mine.label;

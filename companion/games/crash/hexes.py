@@ -70,7 +70,7 @@ def fit(box: Box, view: dict) -> Layout:
 
 def seat_ink(canvas: Canvas, seat: int) -> tuple[int, int, int]:
     """The nearest ink the panel has to the seat's colour (black when it has none)."""
-    return canvas.palette.nearest(COLOURS[seat].panel)
+    return canvas.palette.seat(COLOURS[seat].ink)
 
 
 def draw_board(canvas: Canvas, box: Box, view: dict, moved: set[tuple[int, int]],

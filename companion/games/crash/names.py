@@ -7,8 +7,8 @@ from companion.i18n import N_
 
 # The box has blue and red cars. North (seat 0) drives the blue ones; the rulebook's example is red's.
 COLOURS = (
-    Colour("blue", N_("Blue"), "#1565c0", ("blue",)),
-    Colour("red", N_("Red"), "#c62828", ("red",)),
+    Colour("blue", N_("Blue"), "#1565c0"),
+    Colour("red", N_("Red"), "#c62828"),
 )
 
 # board.DIRECTIONS in order, clockwise from north: a name and an arrow for each.

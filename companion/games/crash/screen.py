@@ -235,11 +235,13 @@ def _players(canvas: Canvas, box: Box, view: dict, _, table: TableInfo) -> None:
         names.append((Box(name_box.x0 + swatch + canvas.px(4), name_box.y0, name_box.x1, name_box.y1),
                        table.name(seat, COLOURS, _), seat == view["actor"]))
         texts += [(cells[seat + 1][1], str(player["in_play"])), (cells[seat + 1][2], str(player["captured"]))]
-    size = canvas.common_size(texts + [(b, t) for b, t, _bold in names], bold=True)
+    size = min(filter(None, (canvas.common_size(texts, bold=True),
+                             canvas.common_size([(b, t) for b, t, _bold in names], bold=True, names=True))),
+               default=None)
     for area, text in texts:
         canvas.text(area, text, bold=True, max_size=size)
     for area, text, bold in names:
-        canvas.text(area, text, align="left", bold=bold, max_size=size)
+        canvas.text(area, text, align="left", bold=bold, size=size)
 
 
 def _headers(canvas: Canvas, boxes: list[Box], words: list[str]) -> None:
@@ -274,15 +276,15 @@ def _summary(canvas: Canvas, body: Box, view: dict, _, table: TableInfo, small: 
         _paragraph(canvas, doing, _doing(view, _, table), _wrap(canvas, doing, _doing(view, _, table))[0])
     _dice(canvas, dice, None, view, _)
     rows = players.rows(1, 1, gap=gap)
-    lines = [_player_line(view, seat, _, table, small) for seat in range(len(view["players"]))]
-    size = canvas.common_size(list(zip(rows, lines, strict=True)))
+    lines, size = canvas.lines_naming(rows, lambda shown: [
+        _player_line(view, seat, _, table, small, shown) for seat in range(len(view["players"]))])
     for row, line, seat in zip(rows, lines, range(len(lines)), strict=True):
         canvas.text(row, line, align="left", bold=seat == view["actor"], max_size=size)
 
 
-def _player_line(view: dict, seat: int, _, table: TableInfo, small: bool) -> str:
+def _player_line(view: dict, seat: int, _, table: TableInfo, small: bool, shown=str) -> str:
     player = view["players"][seat]
-    name = table.name(seat, COLOURS, _)
+    name = shown(table.name(seat, COLOURS, _))
     if small or view["mode"] != "dice":
         return _("{name}: {cars} cars, junkyard {junkyard}", name=name, cars=player["in_play"],
                  junkyard=player["captured"])

@@ -6,11 +6,11 @@ from companion.games.spec import Colour
 from companion.i18n import N_
 
 COLOURS = (
-    Colour("red", N_("Red"), "#c62828", ("red",)),
-    Colour("blue", N_("Blue"), "#1565c0", ("blue",)),
-    Colour("green", N_("Green"), "#2e7d32", ("green",)),
-    Colour("yellow", N_("Yellow"), "#f9a825", ("yellow", "orange")),
-    Colour("purple", N_("Purple"), "#6a1b9a", ("blue", "red")),
+    Colour("red", N_("Red"), "#c62828"),
+    Colour("blue", N_("Blue"), "#1565c0"),
+    Colour("green", N_("Green"), "#2e7d32"),
+    Colour("yellow", N_("Yellow"), "#f9a825"),
+    Colour("purple", N_("Purple"), "#6a1b9a"),
 )
 
 CARD_NAMES = {

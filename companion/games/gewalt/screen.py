@@ -99,9 +99,9 @@ def _race(canvas: Canvas, box: Box, view: dict, _, table: TableInfo) -> None:
         canvas.text(b, text, bold=True, max_size=size)
     labels = [player(view, lane, _, table) if lane < view["players"] else "\u2013" for lane in range(LANES)]
     label_boxes = [Box(box.x0, row.y0, box.x0 + label_w, row.y1) for row in rows[1:]]
-    size = canvas.common_size(list(zip(label_boxes, labels, strict=True)), bold=True)
+    size = canvas.common_size(list(zip(label_boxes, labels, strict=True)), bold=True, names=True)
     for lane, row in enumerate(rows[1:]):
-        canvas.text(label_boxes[lane], labels[lane], align="left", max_size=size, bold=lane == view["actor"])
+        canvas.text(label_boxes[lane], labels[lane], align="left", size=size, bold=lane == view["actor"])
         for stage in range(STAGES):
             _stage_cells(canvas, stage_box(row, stage), view, lane, stage, line_w, gap)
 
@@ -148,7 +148,7 @@ def _scores(canvas: Canvas, body: Box, view: dict, _, table: TableInfo) -> None:
     rows = view["scores"]
     small = canvas.size[1] < QR_MIN_HEIGHT
     lines = body.rows(*[1] * (len(rows) + (1 if small else 2)), gap=canvas.px(3))
-    widths = (2.2, 2, 2, 2, 1)
+    widths = (3, 2, 2, 2, 1)
     head = [_("Player"), *[_("Stage {n}", n=s + 1) for s in range(STAGES)], _("Total")]
     grid = [line.cols(*widths, gap=canvas.px(8)) for line in lines]
     texts = [(b, t, True, "ink") for b, t in zip(grid[0], head, strict=True)]
@@ -164,10 +164,12 @@ def _scores(canvas: Canvas, body: Box, view: dict, _, table: TableInfo) -> None:
             kept = row["kept"][stage]
             texts.append((grid[i][1 + stage], cell, kept, "accent" if kept else "ink"))
         texts.append((grid[i][4], str(row["total"]), seat in winners, "accent" if seat in winners else "ink"))
-    sizes = [canvas.common_size([(b, t)], bold=bold) for b, t, bold, _role in texts]
+    # One size for the whole table; a long name gives way (ellipsis), not the table.
+    names = {id(grid[i][0]) for i in range(1, len(rows) + 1)}
+    sizes = [canvas.common_size([(b, t)], bold=bold, names=id(b) in names) for b, t, bold, _role in texts]
     size = min(filter(None, sizes), default=None)
     for b, t, bold, role in texts:
-        canvas.text(b, t, bold=bold, role=role, align="left", max_size=size)
+        canvas.text(b, t, bold=bold, role=role, align="left", size=size)
     if not small:
         legend = (_("target \u2192 place: the trophy is kept when they match (1 point)"),
                   _("+X: player X bet that place too (1 point each)"))

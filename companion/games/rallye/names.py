@@ -6,12 +6,12 @@ from companion.games.spec import Colour
 from companion.i18n import N_
 
 COLOURS = (
-    Colour("red", N_("Red"), "#c62828", ("red",)),
-    Colour("blue", N_("Blue"), "#1565c0", ("blue",)),
-    Colour("green", N_("Green"), "#2e7d32", ("green",)),
-    Colour("yellow", N_("Yellow"), "#f9a825", ("yellow", "orange")),
-    Colour("purple", N_("Purple"), "#6a1b9a", ("blue", "red")),
-    Colour("orange", N_("Orange"), "#ef6c00", ("orange", "red")),
+    Colour("red", N_("Red"), "#c62828"),
+    Colour("blue", N_("Blue"), "#1565c0"),
+    Colour("green", N_("Green"), "#2e7d32"),
+    Colour("yellow", N_("Yellow"), "#f9a825"),
+    Colour("purple", N_("Purple"), "#6a1b9a"),
+    Colour("orange", N_("Orange"), "#ef6c00"),
 )
 LETTERS = "ABCDEF"  # a pawn on the e-ink: its seat's letter
 

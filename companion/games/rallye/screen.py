@@ -179,25 +179,24 @@ def _players(canvas: Canvas, box: Box, view: dict, _, table: TableInfo) -> None:
     when the long ones would not fit)."""
     order = _order(view)
     rows = box.rows(*[1] * max(4, len(order)), gap=canvas.px(2))
-    for full in (True, False):
-        lines = [_player_line(view, s, _, table, full) for s in order]
-        size = canvas.common_size(list(zip(rows, lines, strict=False)))
-        if size is not None:
-            break
+    lines, size = canvas.lines_naming(rows, *(lambda shown, full=full: [
+        _player_line(view, s, _, table, full, shown) for s in order] for full in (True, False)))
     for seat, row, line in zip(order, rows, lines, strict=False):
         blocked = view["pawns"][seat]["status"] in ("tacks", "caught", "ford_5")
         canvas.text(row, line, align="left", max_size=size, bold=seat == view["actor"],
                     role="accent" if blocked else "ink")
 
 
-def _player_line(view: dict, seat: int, _, table: TableInfo, full: bool) -> str:
+def _player_line(view: dict, seat: int, _, table: TableInfo, full: bool, shown=str) -> str:
     pawn = view["pawns"][seat]
-    name = player(view, seat, _, table)
+    name = f"{LETTERS[seat]} {shown(table.name(seat, COLOURS, _))}"
     if pawn["finished"] or view["phase"] == "over":
         return _("{place}. {player}", place=view["ranking"].index(seat) + 1, player=name)
     lap = min(pawn["lap"] + 1, view["laps"])
     if not full:
-        return f"{name}: {pawn['position']} ({lap}/{view['laps']})" + STATUS_ICONS.get(pawn["status"], "")
+        held = f"{pawn['blocked']}" if pawn["status"] == "tacks" else ""  # turns still held
+        sign = STATUS_ICONS.get(pawn["status"], "") + held
+        return f"{name}: {pawn['position']} ({lap}/{view['laps']}){sign}"
     line = _("{player}: card {n}, lap {lap}/{laps}, cards in hand: {cards}", player=name, n=pawn["position"],
              lap=lap, laps=view["laps"], cards=pawn["cards"])
     status = pawn["status"]

@@ -4,8 +4,8 @@ from companion.games.spec import Colour
 from companion.i18n import N_
 
 COLOURS = (
-    Colour("lilac", N_("Lilac"), "#9b59b6", ("red",)),
-    Colour("orange", N_("Orange"), "#e67e22", ("orange", "red")),
-    Colour("green", N_("Green"), "#27ae60", ("green",)),
-    Colour("blue", N_("Blue"), "#2f6fce", ("blue",)),
+    Colour("lilac", N_("Lilac"), "#9b59b6"),
+    Colour("orange", N_("Orange"), "#e67e22"),
+    Colour("green", N_("Green"), "#27ae60"),
+    Colour("blue", N_("Blue"), "#2f6fce"),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.games.schacht.colours import COLOURS
 from companion.games.spec import TableInfo
 from companion.render.frame import standard_frame
-from companion.render.layout import Box, Canvas
+from companion.render.layout import Box, Canvas, seat_initials
 
 KEYS = "ABCD"  # the buttons that choose the top, right, bottom and left side
 OUT, HOME = "\u25b6", "\u25c0"  # which way a loco faces: away from the start, or home
@@ -13,12 +13,12 @@ OUT, HOME = "\u25b6", "\u25c0"  # which way a loco faces: away from the start, o
 
 def seat_ink(canvas: Canvas, seat: int) -> tuple[int, int, int]:
     """The nearest ink the panel has to the seat's colour; black panels show the seat's initial only."""
-    return canvas.palette.nearest(COLOURS[seat].panel)
+    return canvas.palette.seat(COLOURS[seat].ink)
 
 
 def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
     names = [table.name(s, COLOURS, _) for s in range(view["players"])]
-    initials = [name[:1].upper() for name in names]
+    initials = seat_initials(names)
     if view["phase"] == "bid":
         status = _("Stage {n}/{total}, round {r}/{rounds}", n=view["stage"], total=view["stages"],
                    r=view["round"], rounds=view["rounds"])
@@ -226,7 +226,7 @@ def _lanes(canvas: Canvas, box: Box, view: dict, initials: list[str], names: lis
     """One row per player: name, the start/finish zone, spaces 1 to 5, the turntable, then points."""
     rows = box.rows(*[1] * view["players"], gap=gap)
     ink = canvas.palette.rgb("ink")
-    name_w, points_w = round(box.width * 0.24), round(box.width * 0.08)
+    name_w, points_w = round(box.width * 0.3), round(box.width * 0.08)
     cell = max(4, min(rows[0].height, (box.width - name_w - points_w - 3 * gap) * 2 // 15))
     tall = max(cell, min(rows[0].height, round(cell * 1.5)))  # taller spaces fit larger loco labels
     labels, zones, locos, scores = [], [], [], []
@@ -259,9 +259,9 @@ def _lanes(canvas: Canvas, box: Box, view: dict, initials: list[str], names: lis
                 label = f"{loco['loco']}\n{HOME if loco['home'] else OUT}"
                 locos.append((spaces[loco["space"] - 1].inset(max(1, cell // 12)), label))
         scores.append((Box(spaces[-1].x1 + gap, row.y0, row.x1, row.y1), str(view["points"][seat])))
-    name_size = canvas.common_size([(b, t) for b, t, _ in labels], bold=True)
+    name_size = canvas.common_size([(b, t) for b, t, _ in labels], bold=True, names=True)
     for b, text, bold in labels:
-        canvas.text(b, text, bold=bold, align="left", max_size=name_size)
+        canvas.text(b, text, bold=bold, align="left", size=name_size)
     for group in (zones, locos):
         size = canvas.common_size([(b, t) for b, t in group if t], bold=True)
         for b, text in group:

@@ -86,10 +86,10 @@ def step(entry, key: str, view: dict):
     return None, Command("add", {"n": KEYS[key]}) if key in KEYS else None
 
 
-COLOURS = (Colour("green", N_("Green"), "#2e7d32", ("green",)),
-           Colour("blue", N_("Blue"), "#1565c0", ("blue",)),
-           Colour("red", N_("Red"), "#c62828", ("red",)),
-           Colour("orange", N_("Orange"), "#ef6c00", ("orange",)))
+COLOURS = (Colour("green", N_("Green"), "#2e7d32"),
+           Colour("blue", N_("Blue"), "#1565c0"),
+           Colour("red", N_("Red"), "#c62828"),
+           Colour("orange", N_("Orange"), "#ef6c00"))
 
 SPEC = GameSpec(
     name="twentyone",
