@@ -23,7 +23,7 @@ PHASES_PER_GAME = 7  # the first moments of each kind a game reaches (each costs
 CHECK = """(waiting) => {
   const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
   const small = [];
-  const controls = "button, a.button, input, select, textarea, summary, [role=button]";
+  const controls = "button, a.button, nav a, input, select, textarea, summary, [role=button]";
   for (const el of document.querySelectorAll(controls)) {
     if (!visible(el) || el.type === "hidden") continue;
     // a check box is tapped through its whole row (its label)

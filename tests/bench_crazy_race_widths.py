@@ -1,6 +1,6 @@
 """Widths of the Crazy Race pages on a 390x844 phone in Debian's chromium, for before/after notes.
 
-Run from the worktree: `.venv/bin/python tests/measure_crazy_race_widths.py`. It prints, in px, the page's
+Run from the worktree: `.venv/bin/python tests/bench_crazy_race_widths.py`. It prints, in px, the page's
 scrollWidth and the right edge of the Schacht lanes table (seat page and scoreboard, stage 4 of a 4-player
 game), of a Gewalt seat page holding counter, extra turn, no roll and plus 4, and of its final scores table.
 A page that fits has every figure at most 390.
