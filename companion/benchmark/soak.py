@@ -35,24 +35,11 @@ def resident_mb() -> float:
 def main(state_dir: str, commands: int, pages: int) -> None:
     from companion import games
     from companion.benchmark.players import legal_command
-    from companion.cli import _few_malloc_arenas
-    from companion.config import Config
-    from companion.daemon import Companion
-    from companion.seats import MAX_SEATS
+    from companion.benchmark.target import serve_watched
 
-    _few_malloc_arenas()  # as `companion demo` and `companion run` do
-    port = int(os.environ["COMPANION_PORT"])
-    device = Companion(Config(state_dir=state_dir, host="127.0.0.1", port=port,
-                              url=f"http://127.0.0.1:{port}/"), simulate=True).start()
-    table = device.table
-    tokens = [table.seating(lambda roster, count, seat=seat: roster.claim(seat, f"Player {seat + 1}", count))
-              for seat in range(MAX_SEATS)]
+    device, tokens = serve_watched(state_dir, pages)
+    table, port = device.table, int(os.environ["COMPANION_PORT"])
     host = {"X-Host-Token": table.host_token()}
-    print("tokens " + json.dumps(tokens), flush=True)
-    hub = device.server.app.extensions["companion.hub"]
-    deadline = time.monotonic() + 60
-    while hub.open_streams < pages and time.monotonic() < deadline:
-        time.sleep(0.05)  # the phones' pages open, in the benchmark's own process
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     rng, names = random.Random(7), games.names()
     done = refused = deepest = 0

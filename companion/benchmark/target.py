@@ -20,7 +20,9 @@ from companion.games.spec import Command
 from companion.seats import MAX_SEATS
 
 
-def main(state_dir: str, phones: int) -> None:
+def serve_watched(state_dir: str, phones: int):
+    """The simulator serving on $COMPANION_PORT with every seat given to a phone, once `phones` live
+    pages are open (the benchmark opens them when it reads the printed tokens)."""
     from companion.cli import _few_malloc_arenas
 
     _few_malloc_arenas()  # as `companion demo` and `companion run` do
@@ -35,6 +37,12 @@ def main(state_dir: str, phones: int) -> None:
     deadline = time.monotonic() + 60
     while hub.open_streams < phones and time.monotonic() < deadline:
         time.sleep(0.05)
+    return device, tokens
+
+
+def main(state_dir: str, phones: int) -> None:
+    device, _ = serve_watched(state_dir, phones)
+    table = device.table
     rng = random.Random(7)
     for name in games.names():
         if not table.call(Command("new_game", {"game": name})).ok:
