@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -15,6 +16,9 @@ from companion.devices.display import Display
 log = logging.getLogger(__name__)
 
 _NOTHING = object()  # no frame wanted (keys themselves may be anything, even None)
+
+
+RENDER_NICE = 10  # below the table, web and button threads, which keep the default 0
 
 
 class Refresher:
@@ -106,6 +110,7 @@ class Refresher:
             return _NOTHING
 
     def _run(self) -> None:
+        _yield_to_players()
         while (key := self._next()) is not _NOTHING:
             if key == self._drawn and self._last_shown is not None:
                 self.skipped += 1  # the same state again: its frame is already on the glass
@@ -177,3 +182,13 @@ def _digest(image: Image.Image) -> bytes:
     h.update(f"{image.mode}{image.size}".encode())
     h.update(image.tobytes())
     return h.digest()
+
+
+def _yield_to_players() -> None:
+    """Lower this thread's CPU priority (Linux's per-thread nice): on one slow core a render takes
+    hundreds of milliseconds, and a button's or a phone's command must not wait behind it."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), RENDER_NICE)
+    except (AttributeError, OSError):  # not Linux, or not allowed: the render competes as before
+        pass
+
