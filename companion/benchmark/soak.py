@@ -45,6 +45,7 @@ def main(state_dir: str, commands: int, pages: int) -> None:
     done = refused = deepest = 0
     failures: list[str] = []
     warm = None  # (commands, MB) once every game has been played once
+    trace: list[float] = []
 
     def send(body: dict, headers: dict) -> None:
         nonlocal done, refused
@@ -75,12 +76,15 @@ def main(state_dir: str, commands: int, pages: int) -> None:
                 send({"kind": command.kind, "args": command.args},
                      {"X-Seat-Token": tokens[command.seat]} if command.seat is not None else host)
             deepest = max(deepest, table.session.remembered())
+            if done >= len(trace) * 1000:
+                trace.append(round(resident_mb(), 1))  # the memory every 1,000 commands
         rounds += 1
         if warm is None and (rounds == len(names) or done >= commands * 0.3):
             warm = (done, resident_mb())
     print("result " + json.dumps({
         "commands": done, "refused": refused, "failures": failures, "games": rounds, "deepest": deepest,
-        "warm": warm, "final": (done, resident_mb()), "version": table.version}), flush=True)
+        "warm": warm, "final": (done, resident_mb()), "version": table.version, "trace": trace}),
+          flush=True)
     time.sleep(3600)  # the benchmark stops this process once it has read the result
 
 
@@ -102,6 +106,7 @@ def measure(commands: int = 10_000, pages: int = 10, prefix: tuple[str, ...] = (
             daemon.stop()
     (warm_at, warm_mb), (_, final_mb) = result["warm"], result["final"]
     growth = 100 * (final_mb - warm_mb) / warm_mb
+    print(f"soak: memory every 1,000 commands (MB): {' '.join(map(str, result['trace']))}", file=sys.stderr)
     return [
         count(f"soak: commands applied, {result['games']} games in turn", result["commands"], "", commands,
               most=False),
