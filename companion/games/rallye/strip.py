@@ -103,13 +103,12 @@ def _card(canvas: Canvas, box: Box, card: dict, seats: list[int], actor: int | N
         canvas.text(right, _fitting(canvas, right, (hazard, hazard[0])), role="accent", align="right",
                     max_size=sizes["number"])
     canvas.text(top, number, align="left", max_size=sizes["number"])
-    if face is None:
-        pass
-    elif card["kind"] == "route" and not card["face_up"]:
-        _back(canvas, face)
-    else:
-        canvas.text(face, _fitting(canvas, face, _faces(card), bold=True), bold=True,
-                    role=_face_role(card), max_size=sizes["face"])
+    if face is not None:  # no room for the face: the card's number and hazard say enough
+        if card["kind"] == "route" and not card["face_up"]:
+            _back(canvas, face)
+        else:
+            canvas.text(face, _fitting(canvas, face, _faces(card), bold=True), bold=True,
+                        role=_face_role(card), max_size=sizes["face"])
     if not seats:
         return
     text = "".join(LETTERS[s] for s in seats)
