@@ -39,6 +39,7 @@ class Companion:
         self.store = Store(state / "companion.db")
         self.table = Table(self.store, config.table_setup())
         self._backup_due: float | None = None  # when play since the last backup makes the next one due
+        self._over = False  # whether the running game had ended at the last command (set again at start)
         if simulate and pin_factory is None:
             from companion.devices.simulator import simulator_pins
 
@@ -104,14 +105,16 @@ class Companion:
         On the table thread, between commands: no timer wakes the daemon while nobody plays."""
         from companion import records
 
+        over = records.is_over(update)
+        ended, self._over = over and not self._over, over  # once per game, not at each command after
         try:
-            if records.is_over(update):
+            if ended:
                 records.write(self.config.state_path, self.store, update)
             minutes = self.config.backup_minutes
             if minutes <= 0:
                 return
             now = time.monotonic()
-            if records.is_over(update) or (self._backup_due is not None and now >= self._backup_due):
+            if ended or (self._backup_due is not None and now >= self._backup_due):
                 self.backup()
             elif self._backup_due is None:  # the first command since the last backup starts the count
                 self._backup_due = now + minutes * 60
@@ -175,7 +178,8 @@ class Companion:
         from companion import records
 
         latest = self.table.latest
-        if records.is_over(latest):
+        self._over = records.is_over(latest)
+        if self._over:
             try:
                 records.write(self.config.state_path, self.store, latest)
             except OSError:
