@@ -8,6 +8,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from companion.store import Store, write_durably
 from companion.table import NEW_GAME, Update
 
@@ -39,36 +41,8 @@ def build(store: Store, update: Update) -> dict[str, Any]:
                for s in update.seats if s["in_game"]]
     return {"format": FORMAT, "id": f"{stamp}-{update.game}-v{first['version']}", "game": update.game,
             "started": first["at"], "ended": last["at"], "players": players,
-            "result": result(update.public, len(players)), "final": update.public, "records": rows}
-
-
-def result(public: dict, players: int) -> dict[str, Any]:
-    """Winners (seat numbers) and scores (by seat, None where the game keeps none), read from the
-    final public view: each game names them its own way."""
-    final = public.get("final") if isinstance(public.get("final"), dict) else {}
-    match = public.get("match") if isinstance(public.get("match"), dict) else {}
-    scores = final.get("scores") or public.get("scores")
-    if isinstance(public.get("rows"), list) and not scores:
-        scores = [row.get("total") for row in public["rows"] if isinstance(row, dict)] or None
-    if final.get("winners") is not None:
-        winners = list(final["winners"])
-    elif public.get("winners"):
-        winners = list(public["winners"])
-    elif match.get("winner") is not None or match.get("over"):
-        winners = [match["winner"]] if match.get("winner") is not None else []
-        scores = scores or match.get("wins")
-    elif isinstance(public.get("ranking"), list) and public["ranking"]:
-        winners = [public["ranking"][0]]
-        ranking = public["ranking"]
-        return {"winners": winners, "scores": None, "ranks": [ranking.index(s) + 1 if s in ranking else None
-                                                              for s in range(players)]}
-    else:
-        winners = []
-    if isinstance(scores, list) and scores and all(isinstance(row, dict) for row in scores):
-        scores = [row.get("total") for row in scores]  # score sheets: each seat's total
-    if scores is not None and (not isinstance(scores, list) or len(scores) != players):
-        scores = None
-    return {"winners": winners, "scores": scores, "ranks": None}
+            "result": msgspec.to_builtins(update.session.spec.result(update.public)), "final": update.public,
+            "records": rows}
 
 
 def folder(state_dir: Path) -> Path:

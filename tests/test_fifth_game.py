@@ -116,6 +116,15 @@ def test_a_game_of_twenty_one_through_seats_pages_the_twin_and_the_e_ink(daemon,
     view = daemon.get("/api/state")["public"]
     wait(lambda: get(daemon, "/api/device/frame.png")[1] == expected_frame(venv, daemon, view, code))
 
+    # Its result in the game's record, as its own folder declares it: whoever says 21 loses.
+    while (public := daemon.get("/api/state")["public"])["loser"] is None:
+        assert daemon.post("/api/command", {"kind": "add", "args": {"n": 3}},
+                           headers={"X-Seat-Token": tokens[public["turn"]]})[0] == 200
+    loser = daemon.get("/api/state")["public"]["loser"]
+    status, record = get(daemon, "/api/record")
+    assert status == 200
+    assert json.loads(record)["result"] == {"winners": [1 - loser], "scores": None, "ranks": None}
+
 
 def expected_frame(venv: Path, daemon, view: dict, code: str) -> bytes:
     """The frame Twenty-one's screen draws for `view`, rendered in the venv as the daemon renders it."""

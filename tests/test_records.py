@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 
 import crash_play
@@ -11,9 +12,11 @@ from daemon_process import DaemonProcess
 from test_chaos import Mirror
 from webfixtures import running_app
 
-from companion import records
+from companion import games, records
+from companion.benchmark.players import play_game
 from companion.cli import main
-from companion.games.spec import Command
+from companion.draws import Draws
+from companion.games.spec import Command, Result
 from companion.table import NEW_GAME, replay
 
 BGSTATS_KEYS = {"games", "players", "locations", "plays"}
@@ -109,19 +112,33 @@ def test_an_unknown_or_malformed_record_id_is_refused_by_name(tmp_path, capsys):
     assert "no finished game" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("public, players, expected", [
-    ({"final": {"scores": [3, 5, 1], "winners": [1]}}, 3,
-     {"winners": [1], "scores": [3, 5, 1], "ranks": None}),
-    ({"winners": [0, 2], "rows": [{"total": 9}, {"total": 4}, {"total": 9}]}, 3,
-     {"winners": [0, 2], "scores": [9, 4, 9], "ranks": None}),
-    ({"match": {"over": True, "winner": None, "wins": [1, 1]}}, 2,
-     {"winners": [], "scores": [1, 1], "ranks": None}),
-    ({"winners": [2], "scores": [{"seat": 0, "total": 1}, {"seat": 1, "total": 1}, {"seat": 2, "total": 4}]},
-     3, {"winners": [2], "scores": [1, 1, 4], "ranks": None}),
-    ({"ranking": [2, 0, 1]}, 3, {"winners": [2], "scores": None, "ranks": [2, 3, 1]}),
+@pytest.mark.parametrize("game, public, expected", [
+    ("schacht", {"final": {"scores": [3, 5, 1], "winners": [1], "penalties": [], "early": False}},
+     Result((1,), (3, 5, 1))),
+    ("gewalt", {"winners": [2], "scores": [{"seat": 1, "total": 1}, {"seat": 0, "total": 1},
+                                           {"seat": 2, "total": 4}]}, Result((2,), (1, 1, 4))),
+    ("crash", {"match": {"over": True, "winner": None, "wins": [1, 1]}}, Result((), (1, 1))),
+    ("crash", {"match": {"over": True, "winner": 0, "wins": [2, 1]}}, Result((0,), (2, 1))),
+    ("rallye", {"players": 3, "ranking": [2, 0]}, Result((2,), None, (2, None, 1))),
 ])
-def test_the_result_is_read_from_each_game_s_final_view(public, players, expected):
-    assert records.result(public, players) == expected
+def test_each_game_declares_its_result_from_its_final_view(game, public, expected):
+    assert games.get(game).result(public) == expected
+
+
+@pytest.mark.parametrize("game", ["crash", "gewalt", "rallye", "schacht"])
+def test_a_random_finished_game_has_its_winners_and_a_score_or_place_for_each_seat(game, seeded_draws):
+    spec = games.get(game)
+    options, state = spec.start({}, Draws())
+    seats = spec.seats_in_play(options)
+    states = [state]
+    play_game(spec, options, random.Random(11), lambda command: states.append(
+        spec.apply(states[-1], command, Draws())[0]) or states[-1], state)
+    assert spec.over(states[-1])
+    outcome = spec.result(spec.public_json(states[-1]))
+    assert set(outcome.winners) <= set(range(seats))
+    assert outcome.winners or len(set(outcome.scores)) == 1  # no winner only in a tie
+    assert (outcome.scores is None) != (outcome.ranks is None)
+    assert len(outcome.scores or outcome.ranks) == seats
 
 
 def test_the_table_s_own_commands_are_unchanged_by_the_record(tmp_path):

@@ -129,6 +129,16 @@ class DataText:
 
 
 @dataclass(frozen=True)
+class Result:
+    """How a finished game ended, for its record: the winning seats (none for a draw), each seat's
+    score where the game keeps one, and each seat's place (1 first) where it ranks instead."""
+
+    winners: tuple[int, ...] = ()
+    scores: tuple[int, ...] | None = None
+    ranks: tuple[int | None, ...] | None = None
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """A game, as the platform sees it; the platform reads a game through this and nothing else.
 
@@ -150,6 +160,8 @@ class GameSpec:
       knowing what came out)
     - over(state) -> whether the game has ended: the host's export of a game that hides something
       (`hidden`: hands, bets, face-down cards) is full only then
+    - result(public_view) -> the `Result` of a game that is over, read from its final public view
+      (plain JSON), for the game's record: a game that never ends keeps the default
     - deadline(state) -> (seconds, command) or None: if no other command comes within that time,
       the table sends `command` itself (an answer window closing with its default, say); it is
       recorded like any command, so a replay needs no clock
@@ -178,6 +190,7 @@ class GameSpec:
     undoable: Callable[[list[dict]], bool] = lambda events: True
     waiting: Callable[[State], Sequence[int]] | None = None
     over: Callable[[State], bool] = lambda state: False
+    result: Callable[[View], Result] = lambda view: Result()
     hidden: bool = True  # whether the game keeps anything from any player
     seats: tuple[int, int] = (0, 0)  # min, max players with a private page
     options: type[msgspec.Struct] | None = None  # validates the setup options; defaults fill gaps

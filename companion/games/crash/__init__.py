@@ -6,7 +6,7 @@ from companion.games.crash.controls import CONTROLS, dice_shown, rolled
 from companion.games.crash.names import COLOURS
 from companion.games.crash.rules import OVER, CrashOptions, actor, apply, legal, setup
 from companion.games.crash.screen import draw
-from companion.games.crash.views import PrivateView, PublicView, private_view, public_view
+from companion.games.crash.views import PrivateView, PublicView, private_view, public_view, result
 from companion.games.spec import DataFile, GameSpec
 from companion.i18n import N_
 
@@ -41,5 +41,6 @@ SPEC = GameSpec(
     data=(DataFile("board", "board.toml", N_("Board: cells, junkyards and garages"), load_board),),
     undoable=lambda events: not rolled(events),  # nobody rolls again for better dice
     over=lambda state: state.phase == OVER,
+    result=result,
     hidden=False,
 )

@@ -19,6 +19,7 @@ from companion.games.crash.rules import (
     usable,
     waiting,
 )
+from companion.games.spec import Result
 
 
 class CarRef(msgspec.Struct):
@@ -201,3 +202,9 @@ def private_view(state: State, seat: int) -> PrivateView:
     cars = steerable(state) if mine else []
     return PrivateView(seat, mine, legal(state, seat) if 0 <= seat < PLAYERS else [], cars,
                        {str(n): facings(state, n) for n in cars})
+
+
+def result(view: dict) -> Result:
+    """The match's winner (none for a drawn match) and each seat's games won."""
+    match = view["match"]
+    return Result(() if match["winner"] is None else (match["winner"],), tuple(match["wins"]))

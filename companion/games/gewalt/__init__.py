@@ -6,7 +6,7 @@ from companion.games.gewalt.data import BUNDLED, load
 from companion.games.gewalt.names import COLOURS
 from companion.games.gewalt.rules import GewaltOptions, actor, apply, legal, over, setup, undoable
 from companion.games.gewalt.screen import draw
-from companion.games.gewalt.views import GewaltPrivate, GewaltPublic, private_view, public_view
+from companion.games.gewalt.views import GewaltPrivate, GewaltPublic, private_view, public_view, result
 from companion.games.spec import DataFile, GameSpec
 from companion.i18n import N_
 
@@ -43,4 +43,5 @@ SPEC = GameSpec(
     data=(DataFile("cards", BUNDLED, N_("Section, action and bet cards"), load),),
     undoable=undoable,
     over=over,
+    result=result,
 )

@@ -8,6 +8,7 @@ from companion.games.gewalt import board
 from companion.games.gewalt.commands import LANES, SECTIONS, STAGES
 from companion.games.gewalt.rules import LETTERS, State, actor, final_scores, legal, over
 from companion.games.gewalt.scoring import winners
+from companion.games.spec import Result
 
 
 class Pawn(msgspec.Struct):
@@ -146,3 +147,9 @@ def public_view(state: State) -> GewaltPublic:
 def private_view(state: State, seat: int) -> GewaltPrivate:
     return GewaltPrivate(seat, LETTERS[seat], list(state.bets[seat]), sorted(state.sections[seat]),
                          sorted(state.actions[seat]), state.owed[seat], legal(state, seat))
+
+
+def result(view: dict) -> Result:
+    """The winners and each seat's total, from the score sheets revealed at the end."""
+    totals = {row["seat"]: row["total"] for row in view["scores"] or ()}
+    return Result(tuple(view["winners"]), tuple(totals[s] for s in sorted(totals)) or None)

@@ -6,7 +6,7 @@ from companion.games.rallye.deck import load_route, load_surprises
 from companion.games.rallye.names import COLOURS
 from companion.games.rallye.rules import RallyeOptions, actor, apply, deadline, legal, over, setup, undoable
 from companion.games.rallye.screen import draw
-from companion.games.rallye.views import PrivateView, PublicView, private_view, public_view
+from companion.games.rallye.views import PrivateView, PublicView, private_view, public_view, result
 from companion.games.spec import DataFile, GameSpec
 from companion.i18n import N_
 
@@ -30,6 +30,7 @@ SPEC = GameSpec(
     deadline=deadline,
     undoable=undoable,
     over=over,
+    result=result,
     seats=(2, 6),
     options=RallyeOptions,
     colours=COLOURS,

@@ -16,6 +16,7 @@ from companion.games.rallye.state import (
     plain_positions,
     trimming,
 )
+from companion.games.spec import Result
 
 
 class CardView(msgspec.Struct):
@@ -205,3 +206,10 @@ def private_view(state: State, seat: int) -> PrivateView:
     if not 0 <= seat < state.players:
         return PrivateView(seat)
     return PrivateView(seat, list(state.hands[seat]), legal(state, seat), plays(state, seat))
+
+
+def result(view: dict) -> Result:
+    """The first to finish wins; each seat's place in the finishing order (None: still on the road)."""
+    ranking = view["ranking"]
+    return Result(tuple(ranking[:1]), None,
+                  tuple(ranking.index(s) + 1 if s in ranking else None for s in range(view["players"])))

@@ -6,7 +6,7 @@ from companion.games.schacht.controls import CONTROLS
 from companion.games.schacht.data import BUNDLED, load
 from companion.games.schacht.rules import SchachtOptions, actor, apply, legal, setup, undoable
 from companion.games.schacht.screen import draw
-from companion.games.schacht.views import SchachtPrivate, SchachtPublic, private_view, public_view
+from companion.games.schacht.views import SchachtPrivate, SchachtPublic, private_view, public_view, result
 from companion.games.spec import DataFile, GameSpec
 from companion.i18n import N_
 
@@ -39,4 +39,5 @@ SPEC = GameSpec(
     data=(DataFile("stages", BUNDLED, N_("Stage cards, driver cards and points piles"), load),),
     undoable=undoable,
     over=lambda state: state.phase == "over",
+    result=result,
 )

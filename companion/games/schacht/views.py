@@ -16,6 +16,7 @@ from companion.games.schacht.rules import (
     taboo,
 )
 from companion.games.schacht.track import FINISH, facing_home, space
+from companion.games.spec import Result
 
 
 class CardSide(msgspec.Struct):
@@ -223,3 +224,9 @@ def _outcome(o) -> Revealed:
         [LocoMove(MODELS[t.loco], t.steps, t.start, t.end, t.turned, t.finished) for t in o.travels],
         [PointsTaken(p.seat, p.pile, p.value, p.source) for p in o.points],
     )
+
+
+def result(view: dict) -> Result:
+    """The winners and each seat's points, from the final scoring."""
+    final = view["final"] or {"winners": [], "scores": None}
+    return Result(tuple(final["winners"]), None if final["scores"] is None else tuple(final["scores"]))

@@ -12,7 +12,7 @@ from typing import Annotated
 import msgspec
 
 from companion.gamekit import rules
-from companion.games.spec import Colour, Command, Controls, GameSpec, IllegalMove
+from companion.games.spec import Colour, Command, Controls, GameSpec, IllegalMove, Result
 from companion.i18n import N_
 from companion.render.frame import standard_frame
 
@@ -82,6 +82,11 @@ def draw(view: dict, canvas, _, table) -> None:
     canvas.text(body, str(view["count"]), bold=True)
 
 
+def result(view: dict) -> Result:
+    """Everyone but the seat that said 21 wins."""
+    return Result(tuple(seat for seat in range(view["players"]) if seat != view["loser"]))
+
+
 def step(entry, key: str, view: dict):
     return None, Command("add", {"n": KEYS[key]}) if key in KEYS else None
 
@@ -112,5 +117,6 @@ SPEC = GameSpec(
     colours=COLOURS,
     history_lines={"add": N_("{who} counted on")},
     over=lambda state: state.loser is not None,
+    result=result,
     hidden=False,
 )
