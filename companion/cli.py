@@ -57,23 +57,12 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _few_malloc_arenas() -> None:
-    """Two malloc arenas, not glibc's eight per core: every waitress thread would otherwise keep an arena
-    of its own (megabytes on a 512 MB Pi). Linux with glibc only; elsewhere nothing changes."""
-    import ctypes
-    import ctypes.util
-
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        libc.mallopt(-8, 2)  # M_ARENA_MAX
-    except (OSError, AttributeError):
-        pass
-
-
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command in ("demo", "run"):
-        _few_malloc_arenas()
+        from companion.malloc import few_arenas
+
+        few_arenas()
     from companion.config import ConfigError
     from companion.storecheck import StoreError
 

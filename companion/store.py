@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS records (
     at      TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS records_by_kind ON records (kind, version);
 """
 
 
@@ -61,6 +62,9 @@ class Store:
             self._db.execute("PRAGMA journal_mode=WAL")
             # FULL: a power cut after the commit returns must not lose the command.
             self._db.execute("PRAGMA synchronous=FULL")
+            # The table appends and reads back one game at most: 512 kB of pages hold that, where
+            # SQLite's 2 MB default fills with old pages over the device's life.
+            self._db.execute("PRAGMA cache_size=-512")
             self._db.executescript(SCHEMA)
             # A store made before table ids gets one now, in the database and beside it.
             self.table_id = self.meta_default("table_id", found.table_id or new_table_id())

@@ -143,7 +143,9 @@ def test_a_damaged_page_in_the_middle_is_found_at_start_up(tmp_path):
     path = checkpointed(tmp_path / "state")
     pages = path.stat().st_size // 4096
     damage_page(path, pages // 2)
-    assert "SQLite's check found" in refused(path, DAMAGED)
+    message = refused(path, DAMAGED)
+    # quick_check lists what it found, or, on a damaged interior page, SQLite stops at it
+    assert "SQLite's check found" in message or "database disk image is malformed" in message
 
 
 def test_repair_keeps_the_files_and_recovers_the_records_it_can_read(tmp_path, capsys):

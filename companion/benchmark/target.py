@@ -23,9 +23,9 @@ from companion.seats import MAX_SEATS
 def serve_watched(state_dir: str, phones: int):
     """The simulator serving on $COMPANION_PORT with every seat given to a phone, once `phones` live
     pages are open (the benchmark opens them when it reads the printed tokens)."""
-    from companion.cli import _few_malloc_arenas
+    from companion.malloc import few_arenas
 
-    _few_malloc_arenas()  # as `companion demo` and `companion run` do
+    few_arenas()  # as `companion demo` and `companion run` do
     port = int(os.environ["COMPANION_PORT"])
     device = Companion(Config(state_dir=state_dir, host="127.0.0.1", port=port,
                               url=f"http://127.0.0.1:{port}/"), simulate=True).start()

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from PIL import Image
 
 from companion.devices.display import Display
+from companion.malloc import give_back_freed
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +140,8 @@ class Refresher:
                 continue
             self._drawn = key
             self._succeeded(digest)
+            del image
+            give_back_freed()
 
     def _settle(self) -> None:
         with self._cond:

@@ -311,7 +311,7 @@ _MEASURING = ImageDraw.Draw(Image.new("RGB", (1, 1)))  # measures as a canvas dr
 _MEASURING.fontmode = "1"
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def text_box(text: str, size: int, bold: bool = False) -> tuple[int, int, int, int]:
     """The box `text` covers at `size`, drawn at (0, 0) without anti-aliasing, as the canvas draws.
 
