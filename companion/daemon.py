@@ -44,11 +44,12 @@ class Companion:
             from companion.devices.simulator import simulator_pins
 
             pin_factory = simulator_pins()
-        self.board = Board(load_profile(config.profile), self._on_input, pin_factory=pin_factory)
+        self.board = Board(load_profile(config.profile), self._on_input, pin_factory=pin_factory,
+                           foreground=self.table.foreground)
         self.display = self._display()
         if simulate:
             self.display = PngDisplay(self.display.model, state / "frame.png")
-        self.refresher = Refresher(self.display, self._render)
+        self.refresher = Refresher(self.display, self._render, foreground=self.table.foreground)
         self.server = None
         self._stopping = threading.Event()
 

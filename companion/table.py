@@ -17,6 +17,7 @@ import msgspec
 
 from companion import games
 from companion.draws import Draws, DrawsExhausted
+from companion.foreground import Foreground
 from companion.games.spec import Command, DataText, Entry, GameSpec, IllegalMove, TableInfo
 from companion.i18n import N_
 from companion.seats import MAX_SEATS, TABLE_COLOURS, Roster
@@ -290,10 +291,13 @@ class Table:
     `latest` is the one immutable snapshot of now: version, session, views and the input in progress
     are read from it together. Subscribers run on the table thread after the record is committed, so
     they must only hand work off (set a latest frame, put on a queue, start an LED timer).
+
+    `foreground` counts each queued item as work a player waits on until it is published.
     """
 
-    def __init__(self, store: Store, setup: Setup | None = None):
+    def __init__(self, store: Store, setup: Setup | None = None, foreground: Foreground | None = None):
         self.store = store
+        self.foreground = foreground or Foreground()
         self.roster = Roster(store)
         self.setup = setup or Setup()
         self._queue: queue.Queue = queue.Queue()
@@ -323,7 +327,7 @@ class Table:
         if self._stopped:
             fut.set_result(Result(False, self.version, IllegalMove("The table is shutting down.")))
             return fut
-        self._queue.put((_FromHost(command) if host else command, fut))
+        self._enqueue(_FromHost(command) if host else command, fut)
         return fut
 
     def call(self, command: Command, timeout: float = 10.0, host: bool = False) -> Result:
@@ -340,7 +344,7 @@ class Table:
         if self._stopped:
             fut.set_result(self._latest)
         else:
-            self._queue.put((_Press(key), fut))
+            self._enqueue(_Press(key), fut)
         return fut
 
     # --- reading ----------------------------------------------------------------------
@@ -432,11 +436,16 @@ class Table:
         fut: Future = Future()
         if self._stopped:
             raise IllegalMove("The table is shutting down.")
-        self._queue.put((change, fut))
+        self._enqueue(change, fut)
         outcome = fut.result(timeout)
         if isinstance(outcome, IllegalMove):
             raise outcome
         return outcome
+
+    def _enqueue(self, what, fut: Future) -> None:
+        """Queue an item for the writer thread; a player waits on it until it is published."""
+        self.foreground.begin()
+        self._queue.put((what, fut))
 
     # --- the writer thread ------------------------------------------------------------
     def start(self) -> Table:
@@ -461,6 +470,7 @@ class Table:
             item = self._queue.get_nowait()
             if item is not None:
                 item[1].set_result(Result(False, self.version, IllegalMove("The table is shutting down.")))
+                self.foreground.end()
 
     def _run(self) -> None:
         self._schedule()
@@ -479,6 +489,7 @@ class Table:
                 log.exception("the table failed on %r", what)
                 outcome = Result(False, self.version, IllegalMove(INTERNAL_ERROR))
             fut.set_result(outcome)
+            self.foreground.end()  # after the publish: the outputs have their work queued by now
 
     def _next(self):
         """The next queued item; a game's deadline that passes first becomes a command of the table.
@@ -496,7 +507,8 @@ class Table:
                 _, version, command = self._due
                 self._due = None
                 if version == self.version:  # nothing happened since: the default applies
-                    self._apply(command)
+                    with self.foreground.working():
+                        self._apply(command)
 
     def _schedule(self) -> None:
         """Note the running game's deadline, if its state has one; `latest` tells when it passes."""

@@ -51,6 +51,7 @@ from webfixtures import Runtime
 
 from companion import games
 from companion.devices.panels import DEFAULT_PANEL, panel
+from companion.foreground import Foreground
 from companion.gamekit import put
 from companion.games.gewalt import commands as gewalt_commands
 from companion.games.gewalt import data as gewalt_data
@@ -86,6 +87,7 @@ class StillTable:
 
     def __init__(self):
         self.latest: Update | None = None
+        self.foreground = Foreground()
 
     def subscribe(self, subscriber):
         return lambda: None

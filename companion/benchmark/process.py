@@ -59,10 +59,8 @@ class Daemon:
             conn.close()
 
     def host_token(self) -> str:
-        for line in self.output.read_text().splitlines():
-            if "?host=" in line:
-                return line.rsplit("?host=", 1)[1].strip()
-        raise RuntimeError("no host link printed")
+        """The host link's token, once printed (a slow daemon prints it after it first answers)."""
+        return self.wait_line("  host link: ").rsplit("?host=", 1)[1].strip()
 
     def wait_line(self, start: str, timeout: float = 60.0) -> str:
         """The rest of the first line of the daemon's output that begins with `start`, once printed."""

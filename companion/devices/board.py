@@ -12,6 +12,7 @@ from gpiozero.pins.mock import MockFactory
 from companion.devices.buttons import DEBOUNCE, DebouncedButton, OnInput
 from companion.devices.leds import LedDice, LedDie
 from companion.devices.profile import Profile
+from companion.foreground import Foreground
 
 # Rejection feedback on the status LED (normally lit): dark, lit, dark, each this long, then lit.
 REJECT_BLINK = (0.12, 0.1, 0.12)
@@ -30,7 +31,7 @@ class Board:
     """
 
     def __init__(self, profile: Profile, on_input: OnInput, pin_factory=None, debounce: float = DEBOUNCE,
-                 hold: float = 1.0):
+                 hold: float = 1.0, foreground: Foreground | None = None):
         self.profile = profile
         self.buttons: dict[str, DebouncedButton] = {}
         self.dice = LedDice([])
@@ -44,7 +45,7 @@ class Board:
             for name, pin in profile.buttons.items():
                 key = f"buttons.{name}"
                 self.buttons[name] = DebouncedButton(pin, name, on_input, debounce=debounce, hold=hold,
-                                                     pin_factory=pin_factory)
+                                                     pin_factory=pin_factory, foreground=foreground)
                 self._press_locks[name] = threading.Lock()
             dice = []
             for i, die in enumerate(profile.dice):

@@ -9,6 +9,8 @@ from collections.abc import Callable
 
 from gpiozero import DigitalInputDevice
 
+from companion.foreground import Foreground
+
 log = logging.getLogger(__name__)
 
 OnInput = Callable[[str, str], None]  # (button name, "press" or "hold")
@@ -53,6 +55,11 @@ class Debounce:
     def take_late(self) -> list[str]:
         late, self.late = self.late, []
         return late
+
+    @property
+    def idle(self) -> bool:
+        """Released and settled: nothing of a press is under way."""
+        return self.settle_at is None and not self.pressed
 
     def due(self) -> float | None:
         """When `advance` has something to do; None while nothing is pending. While the line
@@ -99,11 +106,12 @@ class DebouncedButton:
     used either: its HoldThread polls ten times a second for ever, and `Debounce` times holds itself.
 
     `on_input(name, "press" | "hold")` runs on this button's own thread; it should only hand the
-    input on.
+    input on. From the first edge until the line is released and settled, the press is work a player
+    waits on (`foreground`): the e-ink render steps aside so that the settle thread answers in time.
     """
 
     def __init__(self, pin: int, name: str, on_input: OnInput, *, debounce: float = DEBOUNCE,
-                 hold: float = 1.0, pin_factory=None):
+                 hold: float = 1.0, pin_factory=None, foreground: Foreground | None = None):
         if debounce <= 0 or hold <= debounce:
             raise ValueError(f"button {name!r}: need 0 < debounce ({debounce}) < hold ({hold})")
         self.name = name
@@ -113,6 +121,8 @@ class DebouncedButton:
         self._on_input = on_input
         self._cond = threading.Condition()
         self._timing = Debounce(debounce, hold, time.monotonic())
+        self._foreground = foreground or Foreground()
+        self._pressing = False  # counted in the foreground since the first edge
         self._closed = False
         self.button = DigitalInputDevice(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
         self.button.when_activated = self._edge
@@ -129,6 +139,7 @@ class DebouncedButton:
     def close(self) -> None:
         with self._cond:
             self._closed = True
+            self._done_pressing()
             self._cond.notify_all()
         if self._thread is not threading.current_thread():
             self._thread.join(2)
@@ -139,8 +150,17 @@ class DebouncedButton:
         at = time.monotonic()
         level = self.button.is_active
         with self._cond:
+            if not self._pressing:
+                self._pressing = True
+                self._foreground.begin()
             self._timing.edge(at, level)
             self._cond.notify_all()
+
+    def _done_pressing(self) -> None:
+        """Under `_cond`: the press (and its input, handed on) is over."""
+        if self._pressing:
+            self._pressing = False
+            self._foreground.end()
 
     # --- the settle thread --------------------------------------------------------------
     def _run(self) -> None:
@@ -150,6 +170,8 @@ class DebouncedButton:
                     return
                 late = self._timing.take_late()
                 now, due = time.monotonic(), self._timing.due()
+                if not late and self._timing.idle:
+                    self._done_pressing()  # after any input was handed on, below
                 if not late and (due is None or due > now):
                     self._cond.wait(None if due is None else due - now)
                     continue

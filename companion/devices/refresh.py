@@ -12,6 +12,7 @@ from collections.abc import Callable
 from PIL import Image
 
 from companion.devices.display import Display
+from companion.foreground import Foreground, checkpoint
 from companion.malloc import give_back_freed
 
 log = logging.getLogger(__name__)
@@ -20,6 +21,10 @@ _NOTHING = object()  # no frame wanted (keys themselves may be anything, even No
 
 
 RENDER_NICE = 10  # below the table, web and button threads, which keep the default 0
+# How a frame steps aside for players (see Foreground.background): for 2 s it waits for a pause in
+# their commands, then only while one is under way, and after 10 s of waiting it goes on regardless (a
+# panel takes up to 35 s to refresh: a long burst delays the glass, never starves it).
+STEP_ASIDE = (2.0, 10.0)
 
 
 class Refresher:
@@ -34,11 +39,14 @@ class Refresher:
     - When `show` raises (no panel, SPI busy, busy-wait timeout), the error is logged once and the
       newest frame is retried after `backoff[0]` seconds, doubling up to `backoff[1]`. Offers made
       meanwhile only change which frame the retry shows: they never cut the wait short.
+    - While a player waits on something (`foreground`), drawing and sending wait at each checkpoint.
     """
 
     def __init__(self, display: Display, render: Callable[[object], Image.Image],
-                 backoff: tuple[float, float] = (2.0, 300.0), quiet: float = 0.15, longest: float = 1.0):
+                 backoff: tuple[float, float] = (2.0, 300.0), quiet: float = 0.15, longest: float = 1.0,
+                 foreground: Foreground | None = None):
         self.display = display
+        self._foreground = foreground or Foreground()
         self._render = render
         self._backoff = backoff
         self.quiet, self.longest = quiet, longest
@@ -113,35 +121,44 @@ class Refresher:
     def _run(self) -> None:
         _yield_to_players()
         while (key := self._next()) is not _NOTHING:
-            if key == self._drawn and self._last_shown is not None:
-                self.skipped += 1  # the same state again: its frame is already on the glass
-                self._settle()
-                continue
-            try:
-                image = self._render(key)
-                self.rendered += 1
-                digest = _digest(image)
-            except Exception:
-                # A drawing bug: retrying the same key would fail the same way, so drop it.
-                log.exception("could not draw the e-ink frame; the panel keeps the previous one")
-                self._settle()
-                continue
-            if digest == self._last_shown:
-                self._drawn = key
-                self.skipped += 1
-                self._settle()
-                continue
-            try:
-                self.display.show(image)
-            # gpiodevice reports a busy or missing GPIO line by raising SystemExit, which would
-            # silently end this thread: the panel would then never be tried again.
-            except (Exception, SystemExit) as exc:
-                self._failed(key, exc)
-                continue
+            with self._foreground.background(*STEP_ASIDE):
+                self._frame(key)
+
+    def _frame(self, key) -> None:
+        """Draw `key` and send it to the glass, stepping aside at each checkpoint while a player waits."""
+        if key == self._drawn and self._last_shown is not None:
+            self.skipped += 1  # the same state again: its frame is already on the glass
+            self._settle()
+            return
+        try:
+            checkpoint()
+            image = self._render(key)
+            self.rendered += 1
+            checkpoint()
+            digest = _digest(image)
+        except Exception:
+            # A drawing bug: retrying the same key would fail the same way, so drop it.
+            log.exception("could not draw the e-ink frame; the panel keeps the previous one")
+            self._settle()
+            return
+        if digest == self._last_shown:
             self._drawn = key
-            self._succeeded(digest)
-            del image
-            give_back_freed()
+            self.skipped += 1
+            self._settle()
+            return
+        try:
+            checkpoint()
+            self.display.show(image)
+        # gpiodevice reports a busy or missing GPIO line by raising SystemExit, which would
+        # silently end this thread: the panel would then never be tried again.
+        except (Exception, SystemExit) as exc:
+            self._failed(key, exc)
+            return
+        self._drawn = key
+        self._succeeded(digest)
+        del image
+        checkpoint()
+        give_back_freed()
 
     def _settle(self) -> None:
         with self._cond:

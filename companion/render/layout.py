@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from companion.foreground import checkpoint
 from companion.render.fonts import font
 from companion.render.palette import Palette
 from companion.render.qr import qr_image
@@ -151,6 +152,7 @@ class Canvas:
         A text too wide even at MIN_TEXT (or at `size`) is shortened with an ellipsis, never clipped.
         Only a box lower than one line at MIN_TEXT (a layout bug) draws nothing.
         """
+        checkpoint()
         if not text:
             return None
         if size is not None:  # the role's one size, lowered only where the box is not that high
@@ -257,6 +259,7 @@ class Canvas:
 
     def picture(self, box: Box, image: Image.Image, label: str) -> Element:
         """Paste a 1-bit or RGB image centred in `box` (shrunk to fit, never enlarged)."""
+        checkpoint()
         if image.width > box.width or image.height > box.height:
             image = image.copy()
             image.thumbnail((max(1, box.width), max(1, box.height)))
@@ -281,6 +284,7 @@ class Canvas:
 
     def rule(self, box: Box, role: str = "ink") -> Element:
         """A filled bar (separators, die pips)."""
+        checkpoint()
         self.draw.rectangle((box.x0, box.y0, box.x1 - 1, box.y1 - 1), fill=self.palette.rgb(role))
         return self._add("rule", role, box)
 

@@ -74,6 +74,7 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_c
     app.register_blueprint(seating.bp)
     app.register_blueprint(pages.bp)
     app.register_error_handler(Exception, pages.handle_error)
+    app.wsgi_app = _answered_first(app.wsgi_app, runtime.table.foreground)
 
     @app.before_request
     def _our_name_only():
@@ -95,3 +96,15 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_c
         return response
 
     return app
+
+
+def _answered_first(wsgi_app, foreground):
+    """Each request counts as work a player waits on until its answer is ready, so the e-ink render
+    steps aside for it. A live page's answer is its stream, ready at once: the stream itself counts
+    each update it carries (events.Stream)."""
+
+    def counted(environ, start_response):
+        with foreground.working():
+            return wsgi_app(environ, start_response)
+
+    return counted

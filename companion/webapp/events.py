@@ -78,13 +78,22 @@ class Stream:
         self._sent = -1
         self._started = False
         self._closed = False
+        # Each queued update is work a player waits on (hub.foreground) until this page has been handed
+        # it: `_holding` is the one handed out last, settled when the server asks for the next.
+        self._holding = False
+        self._lock = threading.Lock()  # an offer and the close that drains the queue, one at a time
 
     # --- fed on the table thread: must never block ---------------------------------------
     def offer(self, update: Update) -> None:
-        try:
-            self.queue.put_nowait(update)
-        except queue.Full:
-            self.resync = True
+        with self._lock:
+            if self._closed:
+                return
+            self.hub.foreground.begin()
+            try:
+                self.queue.put_nowait(update)
+            except queue.Full:
+                self.hub.foreground.end()
+                self.resync = True
 
     def end(self) -> None:
         try:
@@ -103,10 +112,13 @@ class Stream:
             self._started = True
             return f"retry: {RETRY_MS}\n\n".encode() + self._snapshot()
         while True:
+            self._settle()
             try:
                 item = self.queue.get(timeout=self.hub.keepalive)
             except queue.Empty:
                 return b": keepalive\n\n"
+            if item is not _CLOSE:
+                self._holding = True
             if item is _CLOSE or self._closed:
                 self.close()
                 raise StopIteration
@@ -119,14 +131,26 @@ class Stream:
                 return out
 
     def close(self) -> None:
-        self._closed = True
+        with self._lock:
+            self._closed = True
+            self._settle()
+            self._drain()
         self.hub._remove(self)
+
+    def _settle(self) -> None:
+        """The update handed out last is with the server now: nobody waits on this page for it."""
+        if self._holding:
+            self._holding = False
+            self.hub.foreground.end()
 
     def _drain(self) -> None:
         with contextlib.suppress(queue.Empty):
             while True:
-                if self.queue.get_nowait() is _CLOSE:
+                item = self.queue.get_nowait()
+                if item is _CLOSE:
                     self._closed = True
+                else:
+                    self.hub.foreground.end()
 
     def _payload(self, update: Update) -> dict:
         data = public_payload(update, self.lang)
@@ -172,6 +196,7 @@ class Hub:
     def __init__(self, table: Table, *, keepalive: float = 15.0, max_streams: int = 24, per_client: int = 6,
                  per_seat: int = 2, queue_size: int = 32):
         self.table = table
+        self.foreground = table.foreground
         self.keepalive = keepalive
         self.max_streams = max_streams  # the public pages' pool
         self.per_client = per_client  # live pages of any kind one address may hold
