@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -98,6 +99,18 @@ def test_a_new_roll_during_an_animation_wins(dice):
     dice.roll([6, 5, 4], duration=0.1)
     assert dice.wait_idle(5)  # the first roll's thread has ended too: it cannot come back
     assert dice.faces == [6, 5, 4]
+
+
+def test_every_animation_runs_on_one_thread_not_one_per_roll(dice):
+    before = {t.ident for t in threading.enumerate()}
+    for k in range(5):
+        dice.tumble(duration=0.3)
+        dice.roll([k % 6 + 1] * 3)
+        dice.flash((0.01, 0.01, 0.01))
+    started = [t for t in threading.enumerate() if t.ident not in before]
+    assert len(started) == 1 and started[0].name == "dice"
+    assert dice.wait_idle(5)
+    assert dice.faces == [5, 5, 5]  # the flash ended on the faces last held
 
 
 def test_show_during_an_animation_wins(dice):

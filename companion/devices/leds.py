@@ -64,7 +64,7 @@ class LedDie:
 
 
 class LedDice:
-    """The table's LED dice. Every call returns at once; animations run on their own timer thread.
+    """The table's LED dice. Every call returns at once; animations run on one thread of their own.
 
     The newest call wins: a roll, show, number or flash started during an animation stops it.
     """
@@ -78,7 +78,9 @@ class LedDice:
         self._held: Faces = [None] * len(self.dice)  # what the dice show once any animation ends
         self._closed = False
         self._tumbling: int | None = None  # the generation of a tumble whose faces are still to come
-        self._animations = 0  # animation threads still running (a superseded one ends at its next step)
+        self._next: tuple | None = None  # the animation to run next: (step, args)
+        self._running = False  # whether an animation is running now (a superseded one ends at its next step)
+        self._animator: threading.Thread | None = None  # the one thread animating, made at the first roll
 
     def roll(self, values: Sequence[int | None], duration: float = 0.6) -> None:
         """Tumble the dice for `duration` seconds, then hold `values`. If a tumble started by
@@ -135,11 +137,12 @@ class LedDice:
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Wait until no animation runs any more, so the faces shown are final; False on timeout."""
         with self._cond:
-            return self._cond.wait_for(lambda: self._animations == 0, timeout)
+            return self._cond.wait_for(lambda: self._next is None and not self._running, timeout)
 
     def close(self) -> None:
         with self._cond:
             self._closed = True
+            self._next = None
             self._generation += 1
             self._cond.notify_all()
             for die in self.dice:
@@ -147,17 +150,33 @@ class LedDice:
 
     # --- internals: every LED write happens under the lock, by the newest generation only -----
     def _animate(self, step, *args) -> None:
+        """Run `step(*args)` on the dice's one animation thread: the animation it supersedes ends at its
+        next frame. One long-lived thread, not one per roll: on a Pi Zero a thread's start is felt."""
         with self._cond:
-            self._animations += 1
+            if self._closed:
+                return
+            self._next = (step, args)
+            if self._animator is None:
+                self._animator = threading.Thread(target=self._animate_all, name="dice", daemon=True)
+                self._animator.start()
+            self._cond.notify_all()
 
-        def run():
+    def _animate_all(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._next is not None or self._closed)
+                if self._closed:
+                    return
+                (step, args), self._next = self._next, None
+                self._running = True
             try:
                 step(*args)
+            except Exception:
+                log.exception("an LED animation failed; the dice keep what they show")
             finally:
                 with self._cond:
-                    self._animations -= 1
+                    self._running = False
                     self._cond.notify_all()
-        threading.Thread(target=run, name=f"dice-{step.__name__.strip('_')}", daemon=True).start()
 
     def _check(self, values: Sequence[int | None]) -> Faces:
         faces = list(values)
