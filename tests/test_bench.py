@@ -46,3 +46,5 @@ def test_the_quick_bench_prints_its_table_and_writes_every_figure(tmp_path):
         assert name in figures and name in run.stdout
     assert all(f["samples"] >= 1 and f["p50"] == f["p50"] for f in figures.values())  # no NaN
     assert any(name.startswith("render") for name in figures)
+    # The memory figure's 30 phones stayed connected through every game and heard its last command.
+    assert figures["pages of the 30 that missed the last command"]["p50"] == 0

@@ -8,7 +8,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion.benchmark.process import Daemon, open_streams
+from companion.benchmark.process import Daemon, open_pages
 from companion.benchmark.stats import Figure, count
 
 
@@ -39,11 +39,13 @@ def idle(seconds: float = 60.0, phones: int = 10, prefix: tuple[str, ...] = ()) 
             daemon.wait_serving()
             time.sleep(3)  # the first frame and the start-up work are done
             alone = _rate(daemon, seconds)
-            conns = open_streams(daemon.port, ["/api/events"] * phones)
+            pages = open_pages(daemon.port, phones)
+            for page in pages:
+                page.wait(0)  # its snapshot came: the page is open
             time.sleep(3)
             with_phones = _rate(daemon, seconds)
-            for conn in conns:
-                conn.close()
+            for page in pages:
+                page.close()
         finally:
             daemon.stop()
     return [count("idle wake-ups, no phone", round(alone, 2), "/s", 5),
@@ -58,20 +60,19 @@ def _rate(daemon: Daemon, seconds: float) -> float:
 
 def peak_memory(phones: int = 30, prefix: tuple[str, ...] = ()) -> list[Figure]:
     """The daemon's peak resident memory after a full game of every game, `phones` live pages open."""
-    seat_pages = 6
     with tempfile.TemporaryDirectory() as tmp:
         daemon = Daemon(Path(tmp), prefix, module="companion.benchmark.target", args=(tmp, str(phones)))
+        pages = []
         try:
             daemon.wait_serving()
-            tokens = daemon.wait_line("tokens ")
-            paths = ["/api/events"] * (phones - seat_pages) + [f"/api/seat/{t}/events" for t in
-                                                               json.loads(tokens)[:seat_pages]]
-            conns = open_streams(daemon.port, paths)
+            pages = open_pages(daemon.port, phones, json.loads(daemon.wait_line("tokens ")))
             daemon.wait_line("played", timeout=1800)
             status = daemon.status()
-            for conn in conns:
-                conn.close()
+            missed = sum(page.wait(int(daemon.wait_line("version ")), timeout=30) is None for page in pages)
         finally:
+            for page in pages:
+                page.close()
             daemon.stop()
     return [count(f"peak memory, every game played, {phones} phones", round(status["VmHWM"] / 1024, 1), "MB",
-                  60), count("threads then", status["Threads"], "")]
+                  60), count("threads then", status["Threads"], ""),
+            count(f"pages of the {phones} that missed the last command", missed, "", 0)]

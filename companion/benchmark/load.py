@@ -9,7 +9,7 @@ import threading
 import time
 from pathlib import Path
 
-from companion.benchmark.process import Daemon, LivePage
+from companion.benchmark.process import Daemon, LivePage, open_pages
 from companion.benchmark.stats import Figure, count, timed
 
 SEATS = 6  # seat pages among the phones: one per seat of the table
@@ -34,14 +34,6 @@ def seat_tokens(daemon: Daemon, host: str, seats: int) -> list[str]:
         tokens.append(answer["token"])
     conn.close()
     return tokens
-
-
-def open_pages(port: int, phones: int, tokens: list[str]) -> list[LivePage]:
-    """`phones` live pages, the seats' among them, each from its own loopback address (as phones are)."""
-    paths = [f"/api/seat/{t}/events" for t in tokens[:phones]]
-    paths += ["/api/events"] * (phones - len(paths))
-    return [LivePage(port, path, source=f"127.0.{2 + i // 250}.{2 + i % 250}")
-            for i, path in enumerate(paths)]
 
 
 class Poster:

@@ -111,18 +111,13 @@ def switches(pid: int) -> int:
     return total
 
 
-def open_streams(port: int, paths: list[str]) -> list[http.client.HTTPConnection]:
-    """Live pages held open, each from its own loopback address (as many phones are)."""
-    conns = []
-    for i, path in enumerate(paths):
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60,
-                                          source_address=(f"127.0.{2 + i // 250}.{2 + i % 250}", 0))
-        conn.request("GET", path, headers={"Accept": "text/event-stream"})
-        response = conn.getresponse()
-        if response.status != 200:
-            raise RuntimeError(f"{path}: {response.status} {response.read()[:200]!r}")
-        conns.append(conn)
-    return conns
+def open_pages(port: int, phones: int, tokens: list[str] = ()) -> list[LivePage]:
+    """`phones` live pages, the seats' of `tokens` among them, each from its own loopback address (as
+    phones are), each read as it comes, as a phone reads it."""
+    paths = [f"/api/seat/{t}/events" for t in tokens[:phones]]
+    paths += ["/api/events"] * (phones - len(paths))
+    return [LivePage(port, path, source=f"127.0.{2 + i // 250}.{2 + i % 250}")
+            for i, path in enumerate(paths)]
 
 
 class LivePage(threading.Thread):

@@ -16,8 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion.benchmark.load import open_pages, post
-from companion.benchmark.process import Daemon
+from companion.benchmark.load import post
+from companion.benchmark.process import Daemon, open_pages
 from companion.benchmark.stats import Figure, count
 from companion.table import UNDO_IN_MEMORY
 

@@ -35,7 +35,9 @@ def serve_watched(state_dir: str, phones: int):
     print("tokens " + json.dumps(tokens), flush=True)
     hub = device.server.app.extensions["companion.hub"]
     deadline = time.monotonic() + 60
-    while hub.open_streams < phones and time.monotonic() < deadline:
+    while hub.open_streams < phones:
+        if time.monotonic() > deadline:
+            raise SystemExit(f"only {hub.open_streams} of {phones} live pages opened within 60 s")
         time.sleep(0.05)
     return device, tokens
 
@@ -57,6 +59,7 @@ def main(state_dir: str, phones: int) -> None:
                            limit=300 if not spec.hidden and name == "dice" else 3000)
         print(f"game {name}: {played} commands", flush=True)
     print("played", flush=True)
+    print(f"version {table.version}", flush=True)
     while True:
         time.sleep(3600)
 
