@@ -18,6 +18,11 @@ from companion.storecheck import DAMAGED, StoreError, classify, id_file_of, insp
 
 __all__ = ["Record", "Store", "StoreError"]
 
+# SQLite's page cache, in kB: the table appends and reads back one game at most, which 512 kB hold, where
+# the 2 MB default fills with old pages over the device's life; a backup's copy needs next to none.
+CACHE_KB = 512
+BACKUP_CACHE_KB = 64
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
     version INTEGER PRIMARY KEY,
@@ -62,9 +67,7 @@ class Store:
             self._db.execute("PRAGMA journal_mode=WAL")
             # FULL: a power cut after the commit returns must not lose the command.
             self._db.execute("PRAGMA synchronous=FULL")
-            # The table appends and reads back one game at most: 512 kB of pages hold that, where
-            # SQLite's 2 MB default fills with old pages over the device's life.
-            self._db.execute("PRAGMA cache_size=-512")
+            self._db.execute(f"PRAGMA cache_size=-{CACHE_KB}")
             self._db.executescript(SCHEMA)
             # A store made before table ids gets one now, in the database and beside it.
             self.table_id = self.meta_default("table_id", found.table_id or new_table_id())
@@ -135,6 +138,7 @@ class Store:
         temp = target.with_name(target.name + ".part")
         temp.unlink(missing_ok=True)  # a leftover of our own interrupted backup
         copy = sqlite3.connect(temp)
+        copy.execute(f"PRAGMA cache_size=-{BACKUP_CACHE_KB}")
         try:
             with self._using("back up the records"):
                 self._db.backup(copy)

@@ -38,7 +38,8 @@ class Display(ABC):
         if image.size != self.model.size:
             raise ValueError(f"frame is {image.size[0]}x{image.size[1]} but panel {self.model.name} is "
                              f"{self.model.size[0]}x{self.model.size[1]}: render it for this panel")
-        return image.convert("RGB").quantize(palette=_palette_key(self.model), dither=Image.Dither.NONE)
+        rgb = image if image.mode == "RGB" else image.convert("RGB")  # convert() would copy an RGB frame too
+        return rgb.quantize(palette=_palette_key(self.model), dither=Image.Dither.NONE)
 
     @property
     def png(self) -> bytes:
