@@ -90,12 +90,19 @@ class Daemon:
 
 
 def status(pid: int) -> dict[str, int]:
-    """VmRSS and VmHWM in kB and the thread count of a process, from /proc."""
+    """VmRSS and VmHWM in kB and the thread count of a process, from /proc; and from its smaps, in kB, the
+    resident memory it wrote (Anonymous), what it maps from files (libraries, fonts: read-only, shared
+    with other processes, and counted once per mapping) and its proportional share (Pss)."""
     fields = {}
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         key, _, value = line.partition(":")
         if key in ("VmRSS", "VmHWM", "Threads"):
             fields[key] = int(value.split()[0])
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("Rss", "Anonymous", "Pss"):
+            fields[key] = int(value.split()[0])
+    fields["Files"] = fields["Rss"] - fields["Anonymous"]
     return fields
 
 
