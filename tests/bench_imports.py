@@ -27,7 +27,8 @@ steps = [
     ("Pillow (Image, ImageDraw, ImageFont)", "from PIL import Image, ImageDraw, ImageFont"),
     ("numpy", "import numpy"),
     ("gpiozero", "import gpiozero"),
-    ("an inky driver", "from companion.devices.panels import import_inky; import_inky('inky.inky_ac073tc1a')"),
+    ("an inky driver", "from companion.devices.panels import import_inky; "
+     "import_inky('inky.inky_ac073tc1a')"),
     ("Flask", "import flask"),
     ("waitress", "import waitress"),
     ("segno (QR codes)", "import segno"),

@@ -76,7 +76,7 @@ def peak_memory(phones: int = 30, prefix: tuple[str, ...] = ()) -> list[Figure]:
     mb = {key: round(value / 1024, 1) for key, value in status.items()}
     return [count(f"peak memory, every game played, {phones} phones", mb["VmHWM"], "MB", 60),
             count("memory then: resident", mb["VmRSS"], "MB"),
-            count("memory then: of which written (the interpreter's objects, the heaps)", mb["Anonymous"], "MB"),
+            count("memory then: of which written (objects, heaps)", mb["Anonymous"], "MB"),
             count("memory then: of which mapped from files (libraries, fonts)", mb["Files"], "MB"),
             count("memory then: proportional share (PSS)", mb["Pss"], "MB"),
             count("threads then", status["Threads"], ""),
