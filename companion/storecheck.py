@@ -66,8 +66,8 @@ def fault(kind: str, path: Path, what: str) -> StoreError:
     kept = "Nothing was changed: the files were kept as they are."
     if kind == DAMAGED:
         return StoreError(f"{path}: the state database is damaged: {what}. {kept} To save what can be "
-                          f"saved: companion store repair --state-dir {folder} (backups, if any, are in "
-                          f"{folder / 'backups'}). To start a fresh table "
+                          f"saved, from the files and the newest backup in {folder / 'backups'}: companion "
+                          f"store repair --state-dir {folder}. To start a fresh table "
                           f"instead (the files are moved aside, never deleted): {fresh}", kind)
     if kind == FOREIGN:
         return StoreError(f"{path}: these files belong to another table: {what}. {kept} If they were "
@@ -232,6 +232,16 @@ def _check_contents(path: Path, id_file: str | None, wal_size: int) -> Found:
     if id_file is not None and table_id != id_file:
         raise fault(FOREIGN, path, _foreign(path, id_file, table_id, wal_size))
     return Found(True, table_id, id_file)
+
+
+def sound_copy(path: Path, table_id: str | None) -> sqlite3.Connection | None:
+    """A read-only connection to a copy of the database with no WAL (a backup) that passes SQLite's
+    check and holds table `table_id` (any table when None); None if it does not."""
+    try:
+        _check_contents(path, table_id, 0)
+        return _read_only(path, immutable=True)
+    except (StoreError, sqlite3.Error):
+        return None
 
 
 def _foreign(path: Path, id_file: str, table_id: str | None, wal_size: int) -> str:

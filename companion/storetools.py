@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.store import SCHEMA, Record, Store, create, new_table_id
-from companion.storecheck import StoreError, companions, id_file_of, wal_of
+from companion.storecheck import StoreError, companions, id_file_of, sound_copy, wal_of
 
 DB_NAME = "companion.db"
 BACKUPS = "backups"
@@ -132,14 +132,49 @@ def repair(state_dir: Path) -> str:
                 shutil.copy2(f, Path(scratch) / f.name)
         _blank_beside_a_wal(Path(scratch) / path.name)
         recovered = _recover(Path(scratch) / path.name)
+    table_id = recovered.meta.pop("table_id", None) or _id_from(folder / id_file_of(path).name)
+    read = {row[0] for row in recovered.rows}
+    backup = _newest_backup(state_dir, table_id)
+    if backup is not None:
+        table_id = table_id or backup.meta.get("table_id")
+        # A backup's rows passed SQLite's check: they stand for the damaged files' wherever both have one.
+        both = {row[0]: row for row in (*recovered.rows, *backup.rows)}
+        meta = {key: value for key, value in {**backup.meta, **recovered.meta}.items() if key != "table_id"}
+        recovered = Recovered(list(both.values()), meta, recovered.how)
     rows, dropped = _replayable(recovered.rows)
-    table_id = (recovered.meta.pop("table_id", None) or _id_from(folder / id_file_of(path).name)
-                or new_table_id())
+    table_id = table_id or new_table_id()
     create(path, table_id, rows, recovered.meta)
+    how = recovered.how
+    if backup is not None:
+        more = sum(1 for row in rows if row[0] not in read)
+        how += f"; {more} more from the backup {backup.how}" if more else f"; none more in {backup.how}"
     note = (f" {dropped} records after the last one that replays were left out (they stay in the kept copy)."
             if dropped else "")
-    return (f"Kept the damaged files in {folder}. Recovered {len(rows)} records ({recovered.how}) into a new "
+    return (f"Kept the damaged files in {folder}. Recovered {len(rows)} records ({how}) into a new "
             f"{path}, table {table_id}.{note}")
+
+
+def _newest_backup(state_dir: Path, table_id: str | None) -> Recovered | None:
+    """The records and settings of this table's newest backup that passes SQLite's check; its name in
+    `how`. Backups are never written to: opened read-only, as they are."""
+    folder = Path(state_dir) / BACKUPS
+    if not folder.is_dir():
+        return None
+    ours = sorted(((int(m.group(1)), f) for f in folder.iterdir() if (m := BACKUP_NAME.match(f.name))),
+                  reverse=True)
+    for _, backup in ours:
+        db = sound_copy(backup, table_id)
+        if db is None:
+            continue
+        try:
+            rows = db.execute("SELECT version, kind, seat, args, draws, at FROM records").fetchall()
+            meta = dict(db.execute("SELECT key, value FROM meta"))
+        except sqlite3.Error:
+            continue
+        finally:
+            db.close()
+        return Recovered(rows, meta, f"{BACKUPS}/{backup.name}")
+    return None
 
 
 def _blank_beside_a_wal(copy: Path) -> None:

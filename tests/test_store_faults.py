@@ -169,6 +169,127 @@ def test_repair_keeps_the_files_and_recovers_the_records_it_can_read(tmp_path, c
         store.close()
 
 
+def backed_up(folder: Path, before: int = 300, after: int = 100) -> Path:
+    """A cleanly stopped store with a backup taken after `before` rolls, and `after` rolls since."""
+    table = Table(Store(folder / DB)).start()
+    for _ in range(before):
+        assert table.call(Command("roll")).ok
+    storetools.backup(table.store, folder, 5)
+    for _ in range(after):
+        assert table.call(Command("roll")).ok
+    table.stop()
+    table.store.close()
+    return folder / DB
+
+
+def records_leaf(path: Path, which: str = "min") -> int:
+    """The first (or last) page holding rows of the records table (SQLite's dbstat)."""
+    db = sqlite3.connect(path)
+    try:
+        return db.execute(f"SELECT {which}(pageno) FROM dbstat WHERE name = 'records' AND pagetype = 'leaf'"
+                          ).fetchone()[0]
+    finally:
+        db.close()
+
+
+def test_repair_takes_what_the_damage_lost_from_the_newest_backup(tmp_path, capsys):
+    path = backed_up(tmp_path / "state")
+    damage_page(path, records_leaf(path))
+    backups = fingerprint(path.parent / "backups")
+    assert main(["store", "repair", "--state-dir", str(path.parent)]) == 0
+    out = capsys.readouterr().out
+    assert "more from the backup backups/companion-000001-" in out, out
+    assert fingerprint(path.parent / "backups") == backups  # read, never written
+    store = Store(path)
+    try:
+        assert store.count() == 401 and "Recovered 401 records" in out  # the opening game and 400 rolls
+        assert Table(store).latest.version == 401
+    finally:
+        store.close()
+
+
+def test_repair_of_files_with_nothing_readable_restores_the_newest_backup(tmp_path, capsys):
+    path = backed_up(tmp_path / "state")
+    path.write_bytes(b"")  # emptied, and no WAL to rebuild it from
+    assert main(["store", "repair", "--state-dir", str(path.parent)]) == 0
+    out = capsys.readouterr().out
+    assert "Recovered 301 records (nothing could be read; 301 more from the backup backups/" in out, out
+    store = Store(path)
+    try:
+        assert store.count() == 301 and Table(store).latest.version == 301
+    finally:
+        store.close()
+
+
+def test_repair_never_takes_a_backup_of_another_table(tmp_path, capsys):
+    path = backed_up(tmp_path / "state")
+    other = backed_up(tmp_path / "other", 5, 0)
+    for backup in (path.parent / "backups").iterdir():
+        shutil.copy2(next((other.parent / "backups").iterdir()), backup)  # another table's, in its place
+    damage_page(path, records_leaf(path, "max"))
+    assert main(["store", "repair", "--state-dir", str(path.parent)]) == 0
+    out = capsys.readouterr().out
+    assert "backup" not in out and "Recovered 4" not in out, out
+    store = Store(path)
+    try:
+        assert 300 < store.count() < 401  # what the damaged files still held, nothing of the other table
+    finally:
+        store.close()
+
+
+def fake_sqlite3(folder: Path, stdout: str, stderr: str = "", status: int = 0) -> None:
+    """A `sqlite3` program on PATH that answers every call with `stdout`, as `.recover` would."""
+    import sys
+
+    folder.mkdir()
+    (folder / "answer.sql").write_text(stdout)
+    program = folder / "sqlite3"
+    answer = str(folder / "answer.sql")
+    program.write_text(f"#!{sys.executable}\nimport sys\nsys.stdout.write(open({answer!r}).read())\n"
+                       f"sys.stderr.write({stderr!r})\nsys.exit({status})\n")
+    program.chmod(0o755)
+
+
+def recover_script(path: Path) -> str:
+    """What a working `sqlite3 FILE .recover` prints for the sound store at `path` (its rows, as SQL)."""
+    db = sqlite3.connect(path)
+    try:
+        return "BEGIN;\n" + ";\n".join(db.iterdump()) + ";\nCOMMIT;\n"
+    finally:
+        db.close()
+
+
+def test_repair_uses_sqlites_own_recover_where_row_by_row_reads_nothing(tmp_path, capsys, monkeypatch):
+    path = checkpointed(tmp_path / "state", 50)
+    fake_sqlite3(tmp_path / "bin", recover_script(path))
+    damage_page(path, 2)  # the records table's root: no row can be found from it
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
+    assert main(["store", "repair", "--state-dir", str(path.parent)]) == 0
+    assert "Recovered 51 records (sqlite3 .recover)" in capsys.readouterr().out
+    store = Store(path)
+    try:
+        assert Table(store).latest.version == 51
+    finally:
+        store.close()
+
+
+def test_a_sqlite3_whose_recover_fails_leaves_repair_to_say_what_it_could_not_read(tmp_path, capsys,
+                                                                                 monkeypatch):
+    path = checkpointed(tmp_path / "state", 50)
+    # Debian's sqlite3 3.40 is built without the page reader `.recover` needs: it fails on any file.
+    failing = ("BEGIN;\nPRAGMA writable_schema = on;\n", "sql error: SQL logic error (1)\n", 1)
+    fake_sqlite3(tmp_path / "bin", *failing)
+    damage_page(path, 2)
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
+    assert main(["store", "repair", "--state-dir", str(path.parent)]) == 0
+    assert "Recovered 0 records (nothing could be read)" in capsys.readouterr().out
+    store = Store(path)
+    try:
+        assert store.count() == 0  # a fresh table of the same id; the damaged files stay in the kept folder
+    finally:
+        store.close()
+
+
 def test_bad_bytes_in_the_schema_are_refused_without_a_traceback(tmp_path):
     path = checkpointed(tmp_path / "state", 5)
     data = path.read_bytes()
