@@ -1,7 +1,8 @@
 """The daemon the memory figure watches: the simulator, with a player that plays a full game of each game.
 
-Run by the benchmark as `python -m companion.benchmark.target STATE_DIR`: it serves like `companion demo`,
-prints its seat tokens, waits until `phones` live pages are open, plays, then prints "played".
+Run by the benchmark as `python -m companion.benchmark.target STATE_DIR PHONES`: it serves like `companion
+demo`, prints its seat tokens, waits until PHONES live pages are open, plays, then prints "played". With
+PHONES 0 it then exits, so `/usr/bin/time -v` can report its peak.
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ def main(state_dir: str, phones: int) -> None:
         print(f"game {name}: {played} commands", flush=True)
     print("played", flush=True)
     print(f"version {table.version}", flush=True)
+    if phones == 0:  # nobody reads this process from /proc: its peak is its own to report (time -v)
+        device.stop()
+        return
     while True:
         time.sleep(3600)
 
