@@ -161,6 +161,19 @@ def test_a_press_is_work_a_player_waits_on_from_its_first_edge_until_it_is_hande
         button.close()
 
 
+def test_a_button_held_down_stops_counting_once_its_hold_is_handed_on(factory):
+    foreground = Foreground()
+    handed: list[str] = []
+    button = DebouncedButton(PIN, "roll", lambda name, event: handed.append(event), debounce=0.01,
+                             hold=0.1, pin_factory=factory, foreground=foreground)
+    try:
+        factory.pin(PIN).drive_low()  # and never released: a finger resting on it, or a stuck switch
+        wait_for(lambda: handed == ["hold"])
+        wait_for(lambda: not foreground.busy)
+    finally:
+        button.close()
+
+
 def test_a_request_is_work_a_player_waits_on_until_its_answer_is_ready():
     foreground = Foreground()
     during = []

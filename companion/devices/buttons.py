@@ -58,8 +58,9 @@ class Debounce:
 
     @property
     def idle(self) -> bool:
-        """Released and settled: nothing of a press is under way."""
-        return self.settle_at is None and not self.pressed
+        """Settled, with nothing of a press still to tell: released, or held past its hold (the release
+        that follows a hold says nothing)."""
+        return self.settle_at is None and (not self.pressed or self.held)
 
     def due(self) -> float | None:
         """When `advance` has something to do; None while nothing is pending. While the line
@@ -106,8 +107,9 @@ class DebouncedButton:
     used either: its HoldThread polls ten times a second for ever, and `Debounce` times holds itself.
 
     `on_input(name, "press" | "hold")` runs on this button's own thread; it should only hand the
-    input on. From the first edge until the line is released and settled, the press is work a player
-    waits on (`foreground`): the e-ink render steps aside so that the settle thread answers in time.
+    input on. From the first edge until its input is handed on (a press once released, a hold once
+    held), the press is work a player waits on (`foreground`): the e-ink render steps aside so that
+    the settle thread answers in time. A button held down for ever stops counting at its hold.
     """
 
     def __init__(self, pin: int, name: str, on_input: OnInput, *, debounce: float = DEBOUNCE,
