@@ -40,7 +40,7 @@ class Foreground:
         self._cond = threading.Condition(threading.Lock())
         self._working = 0
         self._ended = 0.0  # when the last piece of work ended (monotonic)
-        self.stepped_aside = 0.0  # seconds background work has waited in all (for the benchmark)
+        self.stepped_aside = 0.0  # seconds background work has waited in all
         self.waiting = 0  # threads stepping aside now
 
     def begin(self, count: int = 1) -> None:

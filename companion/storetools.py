@@ -160,9 +160,7 @@ def _newest_backup(state_dir: Path, table_id: str | None) -> Recovered | None:
     folder = Path(state_dir) / BACKUPS
     if not folder.is_dir():
         return None
-    ours = sorted(((int(m.group(1)), f) for f in folder.iterdir() if (m := BACKUP_NAME.match(f.name))),
-                  reverse=True)
-    for _, backup in ours:
+    for _, backup in reversed(_our_backups(folder)):
         db = sound_copy(backup, table_id)
         if db is None:
             continue
@@ -316,11 +314,16 @@ def _replayable(rows: list[tuple]) -> tuple[list[tuple], int]:
     return rows, 0
 
 
+def _our_backups(folder: Path) -> list[tuple[int, Path]]:
+    """The backups in `folder` that we wrote (by their name), oldest first, with their numbers."""
+    return sorted((int(m.group(1)), f) for f in folder.iterdir() if (m := BACKUP_NAME.match(f.name)))
+
+
 def backup(store: Store, state_dir: Path, keep: int) -> Path:
     """An online backup of `store` into the backups folder; only the newest `keep` of ours are kept."""
     folder = Path(state_dir) / BACKUPS
     folder.mkdir(exist_ok=True)
-    ours = sorted((int(m.group(1)), f) for f in folder.iterdir() if (m := BACKUP_NAME.match(f.name)))
+    ours = _our_backups(folder)
     number = ours[-1][0] + 1 if ours else 1
     # Numbered, not dated only: a clock set back must not make the newest backup look the oldest.
     target = store.backup(folder / f"companion-{number:06d}-{_stamp()}.db")

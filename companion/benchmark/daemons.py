@@ -68,7 +68,8 @@ def peak_memory(phones: int = 30, prefix: tuple[str, ...] = ()) -> list[Figure]:
             pages = open_pages(daemon.port, phones, json.loads(daemon.wait_line("tokens ")))
             daemon.wait_line("played", timeout=1800)
             status = daemon.status()
-            missed = sum(page.wait(int(daemon.wait_line("version ")), timeout=30) is None for page in pages)
+            last = int(daemon.wait_line("version "))
+            missed = sum(page.wait(last, timeout=30) is None for page in pages)
         finally:
             for page in pages:
                 page.close()
