@@ -48,7 +48,7 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
     def table_setup(self):
         """What the table's new games get from this config (a table.Setup); the data files are read now."""
-        from companion.games.spec import DataText
+        from companion.gamekit.contract import DataText
         from companion.table import Setup
 
         data = {game: {key: DataText(Path(path).name, _read_text(path, f"data.{game}.{key}", "config"))
@@ -99,7 +99,7 @@ def _moved(raw: dict, name: str) -> dict:
 
 def check(config: Config, name: str) -> None:
     """Cross-field checks: language, game, panel, and the profile's pins against the panel's."""
-    from companion import games
+    from companion import registry
     from companion.devices.panels import PANELS, panel
     from companion.devices.profile import ProfileError, load_profile
 
@@ -111,9 +111,9 @@ def check(config: Config, name: str) -> None:
                           f"{', '.join(LANGUAGES)}.")
     for key, game in [("game", config.game), *((f"options.{g}", g) for g in config.options),
                       *((f"data.{g}", g) for g in config.data)]:
-        if game not in games.names():
+        if game not in registry.names():
             raise ConfigError(f"{name}: key '{key}': unknown game {game!r}; "
-                              f"choose one of {', '.join(games.names())}.")
+                              f"choose one of {', '.join(registry.names())}.")
     _check_games(config, name)
     if config.panel != "auto" and config.panel not in PANELS:
         raise ConfigError(f"{name}: key 'panel': unknown panel {config.panel!r}; "
@@ -143,18 +143,18 @@ def _is_host(host: str) -> bool:
 
 def _check_games(config: Config, name: str) -> None:
     """Each game's default options and data files, checked by the game itself."""
-    from companion import games
-    from companion.games.spec import IllegalMove
+    from companion import registry
+    from companion.gamekit.contract import IllegalMove
     from companion.i18n import translator
 
     en = translator("en")
     for game, options in config.options.items():
         try:
-            games.get(game).convert_options(options)
+            registry.get(game).convert_options(options)
         except IllegalMove as exc:
             raise ConfigError(f"{name}: key 'options.{game}': {en(exc.msgid, **exc.params)}") from None
     for game, files in config.data.items():
-        spec = games.get(game)
+        spec = registry.get(game)
         for key, path in files.items():
             where = f"data.{game}.{key}"
             try:

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from companion.config import Config, ConfigError
-from companion.games.spec import IllegalMove
+from companion.gamekit.contract import IllegalMove
 from companion.store import Store
 from companion.table import Table, Update
 
@@ -151,7 +151,7 @@ class Companion:
         return self.table.roster.language(self.config.language)
 
     def _render(self, key):
-        from companion.render.screens import render
+        from companion.frames import render
 
         game, view, info, lang = key
         return render(game, view, self.model, lang, info).image

@@ -6,6 +6,7 @@ import gettext
 from collections.abc import Callable
 from functools import cache
 from importlib.resources import files
+from typing import Protocol
 
 LANGUAGES = ("fr", "en")
 DEFAULT_LANGUAGE = "fr"
@@ -17,27 +18,36 @@ def N_(msgid: str) -> str:
     return msgid
 
 
+class Domain(Protocol):
+    """Whose strings: a game's spec is one (its `name` is the gettext domain, its `package` holds locale/)."""
+
+    name: str
+    package: str
+
+
 @cache
-def catalog(lang: str, game: str | None = None) -> gettext.NullTranslations:
+def _catalog(lang: str, domain: str | None, package: str | None) -> gettext.NullTranslations:
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+    if domain is None:
+        localedir = str(files("companion").joinpath("locale"))
+        return gettext.translation(DOMAIN, localedir=localedir, languages=[lang], fallback=lang == "en")
+    localedir = str(files(package).joinpath("locale"))
+    own = gettext.translation(domain, localedir=localedir, languages=[lang], fallback=True)
+    own.add_fallback(_catalog(lang, None, None))
+    return own
+
+
+def catalog(lang: str, game: Domain | None = None) -> gettext.NullTranslations:
     """The compiled catalog of `lang`; English msgids stand for themselves.
 
     A game's strings are in its own domain (its name), in the locale/ folder of its package; the
     platform's catalog stands behind it for the strings a game shares with the platform.
     """
-    if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
-    if game is None:
-        localedir = str(files("companion").joinpath("locale"))
-        return gettext.translation(DOMAIN, localedir=localedir, languages=[lang], fallback=lang == "en")
-    from companion import games
-
-    localedir = str(games.get(game).folder.joinpath("locale"))
-    own = gettext.translation(game, localedir=localedir, languages=[lang], fallback=True)
-    own.add_fallback(catalog(lang))
-    return own
+    return _catalog(lang, game.name, game.package) if game is not None else _catalog(lang, None, None)
 
 
-def translator(lang: str, game: str | None = None) -> Callable[..., str]:
+def translator(lang: str, game: Domain | None = None) -> Callable[..., str]:
     """`_(msgid, **params)` in `lang`, with `game`'s strings: translated, then `{name}` fields filled."""
     gettext_ = catalog(lang, game).gettext
 

@@ -93,11 +93,11 @@ def load(state_dir: Path, record_id: str) -> dict:
 def bgstats(record: dict) -> dict:
     """The record in BG Stats' import format (the JSON its "Import / Export" reads: `games`, `players`,
     `locations` and `plays`, ids cross-referencing them)."""
-    from companion import games
+    from companion import registry
     from companion.i18n import translator
 
-    spec = games.get(record["game"])
-    title = translator("en", record["game"])(spec.title)
+    spec = registry.get(record["game"])
+    title = translator("en", spec)(spec.title)
     outcome = record["result"]
     names = [p["name"] or f"Seat {p['seat'] + 1}" for p in record["players"]]
     players = [{"id": i + 1, "name": name, "isAnonymous": False, "uuid": f"companion-player-{name}"}

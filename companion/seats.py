@@ -11,24 +11,14 @@ from __future__ import annotations
 import secrets
 import unicodedata
 
-from companion.games.spec import Colour, IllegalMove
-from companion.i18n import LANGUAGES, N_
+from companion.gamekit.contract import IllegalMove
+from companion.i18n import LANGUAGES
 from companion.store import Store
 
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread on the e-ink
 JOIN_LENGTH = 4
 NAME_LENGTH = 24
 MAX_SEATS = 6  # the most any game seats; phones join the table, and each game plays its first seats
-
-# A seat's colour while the running game has none of its own (free dice, or a seat the game leaves out).
-TABLE_COLOURS = (
-    Colour("red", N_("Red"), "#c62828"),
-    Colour("blue", N_("Blue"), "#1565c0"),
-    Colour("green", N_("Green"), "#2e7d32"),
-    Colour("yellow", N_("Yellow"), "#f9a825"),
-    Colour("purple", N_("Purple"), "#6a1b9a"),
-    Colour("orange", N_("Orange"), "#ef6c00"),
-)
 
 
 def new_token() -> str:

@@ -144,9 +144,9 @@ class Store:
                 self._db.backup(copy)
         finally:
             copy.close()
-        _fsync(temp)
+        fsync(temp)
         os.replace(temp, target)
-        _fsync(target.parent)
+        fsync(target.parent)
         return target
 
     def close(self) -> None:
@@ -197,9 +197,9 @@ def create(path: Path, table_id: str, rows: list[tuple] = (), meta: dict[str, st
         db.execute("COMMIT")
     finally:
         db.close()
-    _fsync(temp)
+    fsync(temp)
     os.replace(temp, path)
-    _fsync(path.parent)
+    fsync(path.parent)
     write_durably(id_file_of(path), table_id + "\n")
 
 
@@ -207,12 +207,13 @@ def write_durably(path: Path, text: str) -> None:
     """Write a small file whole or not at all: temp file, fsync, rename, fsync the directory."""
     temp = path.with_name(path.name + ".part")
     temp.write_text(text, encoding="utf-8")
-    _fsync(temp)
+    fsync(temp)
     os.replace(temp, path)
-    _fsync(path.parent)
+    fsync(path.parent)
 
 
-def _fsync(path: Path) -> None:
+def fsync(path: Path) -> None:
+    """Flush a file, or a folder's entries (after a rename into it), to the storage."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from companion.store import SCHEMA, Record, Store, create, new_table_id
+from companion.store import SCHEMA, Record, Store, create, fsync, new_table_id
 from companion.storecheck import StoreError, companions, id_file_of, sound_copy, wal_of
 
 DB_NAME = "companion.db"
@@ -61,17 +61,9 @@ def _move_aside(path: Path, why: str) -> tuple[Path, list[Path]]:
     folder = _kept_folder(path.parent, why)
     for f in present:
         os.replace(f, folder / f.name)
-    _fsync_dir(folder)
-    _fsync_dir(path.parent)
+    fsync(folder)
+    fsync(path.parent)
     return folder, [folder / f.name for f in present]
-
-
-def _fsync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def in_use(path: Path) -> bool:
@@ -299,7 +291,7 @@ def _cli_recover(copy: Path) -> Recovered | None:
 def _replayable(rows: list[tuple]) -> tuple[list[tuple], int]:
     """The rows, without those of the last game from the first one that no longer replays: the table
     must start from what is kept."""
-    from companion.draws import Draws
+    from companion.gamekit.draws import Draws
     from companion.table import NEW_GAME, advance
 
     rows = sorted({row[0]: row for row in reversed(rows)}.values())  # one row per version

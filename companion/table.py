@@ -15,12 +15,13 @@ from typing import Any
 
 import msgspec
 
-from companion import games
-from companion.draws import Draws, DrawsExhausted
+from companion import registry
 from companion.foreground import Foreground
-from companion.games.spec import Command, DataText, Entry, GameSpec, IllegalMove, TableInfo
+from companion.gamekit.colours import SEAT_COLOURS
+from companion.gamekit.contract import Command, DataText, Entry, GameSpec, IllegalMove, TableInfo
+from companion.gamekit.draws import Draws, DrawsExhausted
 from companion.i18n import N_
-from companion.seats import MAX_SEATS, TABLE_COLOURS, Roster
+from companion.seats import MAX_SEATS, Roster
 from companion.store import Record, Store, StoreError
 from companion.storecheck import DAMAGED
 
@@ -64,7 +65,7 @@ class Session:
 
     @property
     def spec(self) -> GameSpec:
-        return games.get(self.game)
+        return registry.get(self.game)
 
     def remembered(self) -> int:
         """How many earlier sessions undo holds in memory behind this one."""
@@ -137,7 +138,7 @@ class Setup:
 
 def _spec(name: object) -> GameSpec:
     try:
-        return games.get(str(name))
+        return registry.get(str(name))
     except ValueError as exc:
         raise IllegalMove("Unknown game {game}.", game=str(name)) from exc
 
@@ -403,7 +404,8 @@ class Table:
         optional = spec is None or spec.seats[0] == 0
         out = []
         for seat in range(MAX_SEATS):
-            colour = colours[seat] if seat < len(colours) else TABLE_COLOURS[seat]
+            # A seat the game leaves out, or a game with no colours of its own, takes the palette.s.
+            colour = colours[seat] if seat < len(colours) else SEAT_COLOURS[seat]
             name = self.roster.name(seat)
             out.append({"seat": seat, "name": name, "colour": colour.key, "ink": colour.ink,
                         "label": colour.label, "in_game": seat < count,

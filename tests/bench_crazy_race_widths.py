@@ -20,9 +20,9 @@ from gewalt_play import random_command as gewalt_command  # noqa: E402
 from schacht_play import random_command as schacht_command  # noqa: E402
 from webfixtures import CHROMIUM_ARGS, live_server, running_app  # noqa: E402
 
+from companion.gamekit.contract import Command  # noqa: E402
 from companion.games.gewalt import SPEC as GEWALT  # noqa: E402
 from companion.games.gewalt import data as gewalt_data  # noqa: E402
-from companion.games.spec import Command  # noqa: E402
 
 NAMES = ("François-Hélène Ødegård", "Zoé", "Maximilien", "Anne-Sophie")
 EDGES = """(selector) => { const table = document.querySelector(selector);

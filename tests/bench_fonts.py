@@ -18,12 +18,12 @@ from companion.malloc import few_arenas
 few_arenas()
 from companion.render import fonts, layout
 fonts.font = layout.font = functools.lru_cache(maxsize={size})(fonts.font.__wrapped__)
-from companion import games
+from companion import registry
 from companion.benchmark.eink import NAMES, URL, mid_game
 from companion.devices.display import PngDisplay
 from companion.devices.panels import panel
-from companion.games.spec import TableInfo
-from companion.render.screens import render
+from companion.gamekit.contract import TableInfo
+from companion.frames import render
 
 def resident():
     for line in open("/proc/self/status"):
@@ -33,7 +33,7 @@ def resident():
 model = panel("impression-7.3")
 display = PngDisplay(model, "/dev/null")
 info = TableInfo(URL, "K7QF", NAMES)
-views = {{name: [mid_game(name, k) for k in (5, 15, 25, 40)] for name in games.names()}}
+views = {{name: [mid_game(name, k) for k in (5, 15, 25, 40)] for name in registry.names()}}
 before = resident()
 start = time.perf_counter()
 for name in views:

@@ -33,8 +33,8 @@ steps = [
     ("waitress", "import waitress"),
     ("segno (QR codes)", "import segno"),
     ("our daemon and web app", "import companion.daemon, companion.webapp, companion.webapp.api, "
-     "companion.render.screens"),
-    ("the five games", "from companion import games; [games.get(n) for n in games.names()]"),
+     "companion.frames"),
+    ("the five games", "from companion import registry; [registry.get(n) for n in registry.names()]"),
 ]
 before = memory()
 print(f"the interpreter|{before[0]:.1f}|{before[1]:.1f}")

@@ -30,10 +30,10 @@ def seeded_draws(monkeypatch):
     """The rules' randomness from a fixed seed, so a whole game played through the device repeats."""
     import random
 
-    import companion.draws
+    import companion.gamekit.draws
 
     generator = random.Random(20261123)
-    monkeypatch.setattr(companion.draws, "secrets", type("SeededSecrets", (), {
+    monkeypatch.setattr(companion.gamekit.draws, "secrets", type("SeededSecrets", (), {
         "randbelow": staticmethod(generator.randrange)}))
     return generator
 

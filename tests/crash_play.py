@@ -6,10 +6,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from companion.draws import Draws
+from companion.gamekit.contract import Command, IllegalMove
+from companion.gamekit.draws import Draws
 from companion.games.crash import rules
 from companion.games.crash.board import CARS, DIRECTIONS, Board, car_index, load_board, step
-from companion.games.spec import Command, IllegalMove
 
 BOARD_TEXT = (Path(__file__).resolve().parent.parent / "companion/games/crash/board.toml").read_text()
 NORTH, SOUTH = 0, 1
@@ -64,17 +64,6 @@ def facing_of(state, seat: int, number: int) -> str:
     return DIRECTIONS[state.cars[car_index(seat, number)].facing]
 
 
-class PickedDraws(Draws):
-    """Draws whose every value `pick` chooses (a hypothesis draw, so a failure shrinks)."""
-
-    def __init__(self, pick: Pick):
-        super().__init__()
-        self.pick = pick
-
-    def below(self, n: int) -> int:
-        value = self.pick(range(n))
-        self.taken.append(value)
-        return value
 
 
 def random_command(state: rules.State, pick: Pick) -> Command:

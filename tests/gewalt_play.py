@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
+from companion.gamekit import ScriptedDraws
+from companion.gamekit.contract import Command, DataText, IllegalMove
 from companion.games.gewalt import SPEC, data, rules
-from companion.games.spec import Command, DataText, IllegalMove
 
 
 def start(options: dict, draws, data_text: str | None = None, name: str = "mybox.toml"):
@@ -22,34 +23,11 @@ def private_view(state, seat: int) -> dict:
     return SPEC.private_json(state, seat)
 
 
-class SeededDraws:
-    """The Draws interface from a seeded generator, with chosen dice first if given."""
-
-    def __init__(self, seed: int = 0, dice: list[int] | None = None):
-        self.random = random.Random(seed)
-        self.dice = list(dice or [])
-        self.count = 0
-
-    def below(self, n: int) -> int:
-        self.count += 1
-        if n == 6 and self.dice:
-            return self.dice.pop(0) - 1
-        return self.random.randrange(n)
-
-    def die(self, sides: int = 6) -> int:
-        return self.below(sides) + 1
-
-    def shuffled(self, items) -> list:
-        out = list(items)
-        for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
-            out[i], out[j] = out[j], out[i]
-        return out
 
 
 def play(state, kind: str, args: dict | None = None, dice: list[int] | None = None, seat=None):
     """Apply one command with chosen dice; returns (state, events)."""
-    return rules.apply(state, Command(kind, args or {}, seat), SeededDraws(0, dice))
+    return rules.apply(state, Command(kind, args or {}, seat), ScriptedDraws(0, dice))
 
 
 def random_command(state, rng: random.Random) -> Command:

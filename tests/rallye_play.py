@@ -9,9 +9,10 @@ from importlib.resources import files
 
 import msgspec
 
+from companion.gamekit import ScriptedDraws
+from companion.gamekit.contract import Command
 from companion.games.rallye import deck, rules, views
 from companion.games.rallye.state import plain_positions
-from companion.games.spec import Command
 
 FOLDER = files("companion.games.rallye")
 
@@ -24,37 +25,15 @@ def data() -> dict:
                                              "surprises.toml")}
 
 
-class SeededDraws:
-    """The Draws interface from a seeded generator; chosen dice (draws below 6) come first if given."""
-
-    def __init__(self, seed: int = 0, dice: list[int] | None = None):
-        self.random = random.Random(seed)
-        self.dice = list(dice or [])
-        self.taken: list[int] = []
-
-    def below(self, n: int) -> int:
-        value = self.dice.pop(0) - 1 if n == 6 and self.dice else self.random.randrange(n)
-        self.taken.append(value)
-        return value
-
-    def die(self, sides: int = 6) -> int:
-        return self.below(sides) + 1
-
-    def shuffled(self, items) -> list:
-        out = list(items)
-        for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
-            out[i], out[j] = out[j], out[i]
-        return out
 
 
 def new_game(seed: int = 0, **options) -> rules.State:
-    return rules.setup(rules.RallyeOptions(**options), SeededDraws(seed), data())
+    return rules.setup(rules.RallyeOptions(**options), ScriptedDraws(seed), data())
 
 
 def play(state, kind: str, args: dict | None = None, dice: list[int] | None = None, seat=None, seed: int = 0):
     """Apply one command with chosen dice; returns (state, events)."""
-    return rules.apply(state, Command(kind, args or {}, seat), SeededDraws(seed, dice))
+    return rules.apply(state, Command(kind, args or {}, seat), ScriptedDraws(seed, dice))
 
 
 def _plays(state, seat: int) -> list[Command]:
@@ -130,7 +109,7 @@ def record(store, options: dict, seed: int, until: Callable[[rules.State], bool]
     choice). Returns the last state; a table started on `store` replays to it."""
     texts = {key: {"name": f"{key}.toml", "text": FOLDER.joinpath(f"{key}.toml").read_text(encoding="utf-8")}
              for key in ("route", "surprises")}
-    draws = SeededDraws(seed)
+    draws = ScriptedDraws(seed)
     chosen = rules.RallyeOptions(**options)
     state = rules.setup(chosen, draws, data())
     store.append("new_game", None, {"game": "rallye", "options": msgspec.to_builtins(chosen), "data": texts},
@@ -141,7 +120,7 @@ def record(store, options: dict, seed: int, until: Callable[[rules.State], bool]
         if rules.over(state):
             break
         command = groups(state)[0][0]
-        draws = SeededDraws(seed * 1000 + step)
+        draws = ScriptedDraws(seed * 1000 + step)
         state, _ = rules.apply(state, command, draws)
         store.append(command.kind, command.seat, dict(command.args), draws.taken)
     raise AssertionError(f"not reached in {limit} commands, or before the rally ended")

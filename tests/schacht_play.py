@@ -5,10 +5,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from companion.draws import Draws
+from companion.gamekit.contract import Command, DataText
 from companion.games.schacht import SPEC
 from companion.games.schacht.rules import actor, legal, open_sides
-from companion.games.spec import Command, DataText
 
 
 def start(options: dict, draws, data: str | None = None, name: str = "mybox.toml"):
@@ -24,17 +23,6 @@ def private_view(state, seat: int) -> dict:
     return SPEC.private_json(state, seat)
 
 
-class SeededDraws(Draws):
-    """Draws from a seeded generator, so hypothesis can shrink and replay a failing game."""
-
-    def __init__(self, rng: random.Random):
-        super().__init__()
-        self.rng = rng
-
-    def below(self, n: int) -> int:
-        value = self.rng.randrange(n)
-        self.taken.append(value)
-        return value
 
 
 def random_command(state, rng: random.Random) -> Command:

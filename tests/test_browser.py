@@ -16,11 +16,11 @@ from webfixtures import (
     running_app,
 )
 
-from companion import games
+from companion import registry
 from companion.devices.display import PngDisplay
 from companion.devices.panels import panel
 from companion.devices.refresh import Refresher
-from companion.render.screens import render
+from companion.frames import render
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
@@ -273,7 +273,7 @@ class TwinBoard(FakeBoard):
 
     def _follow(self, update) -> None:
         if update.rejected is None and update.game:
-            self.dice = list(games.get(update.game).dice_shown(update.public)) or [None, None]
+            self.dice = list(registry.get(update.game).dice_shown(update.public)) or [None, None]
 
 
 @pytest.fixture

@@ -19,9 +19,9 @@ from urllib.parse import quote
 import pytest
 from daemon_process import DaemonProcess
 
-from companion import games
-from companion.draws import Draws
-from companion.games.spec import Command
+from companion import registry
+from companion.gamekit.contract import Command
+from companion.gamekit.draws import Draws
 from companion.store import Record
 from companion.table import NEW_GAME, advance
 
@@ -103,7 +103,7 @@ def play(daemon: DaemonProcess, game: str, rng: random.Random, acked: list, stop
             first.set()
 
 
-@pytest.mark.parametrize("game", games.names())
+@pytest.mark.parametrize("game", registry.names())
 def test_kill_9_during_play_loses_nothing(tmp_path, game):
     rng = random.Random(f"chaos-{game}")
     daemon = DaemonProcess(tmp_path / "state")

@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 from companion import __version__
-from companion.games.spec import Command
+from companion.gamekit.contract import Command
 from companion.store import Store
 from companion.table import Table
 

@@ -36,10 +36,10 @@ def test_the_key_dice_of_older_configs_is_read_as_the_dice_games_count(tmp_path,
 
 
 def test_a_users_data_file_is_checked_by_its_game_and_set_up_with(tmp_path):
-    from companion import games
+    from companion import registry
 
     mine = tmp_path / "my-stages.toml"
-    mine.write_text(games.get("schacht").bundled("stages").text.replace("[6, 5, 5, 4, 4, 3]", "[9, 1]"))
+    mine.write_text(registry.get("schacht").bundled("stages").text.replace("[6, 5, 5, 4, 4, 3]", "[9, 1]"))
     config = load(write(tmp_path, f'[data.schacht]\nstages = "{mine}"\n'))
     args = config.table_setup().new_game({"game": "schacht"})
     assert args["data"]["stages"] == {"name": "my-stages.toml", "text": mine.read_text()}

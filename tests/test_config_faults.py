@@ -16,7 +16,7 @@ from daemon_process import free_port
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion import games
+from companion import registry
 from companion.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +59,7 @@ def test_latin_1_in_a_profile_comment(tmp_path):
 
 
 def test_latin_1_in_a_data_file(tmp_path):
-    stages = games.get("schacht").bundled("stages").text.encode()
+    stages = registry.get("schacht").bundled("stages").text.encode()
     data = write(tmp_path, "stages.toml", b"# \xe9tapes\n" + stages)
     path = write(tmp_path, "c.toml", f'[data.schacht]\nstages = "{data}"\n')
     assert_clear(*run("check-config", str(path))[::2], str(path), "'data.schacht.stages'", "UTF-8")
@@ -100,7 +100,7 @@ def test_a_profile_that_is_not_a_regular_text_file_never_hangs(tmp_path, name):
 
 
 def exported(tmp_path: Path) -> list[dict]:
-    from companion.games.spec import Command
+    from companion.gamekit.contract import Command
     from companion.store import Store
     from companion.table import Table
 
@@ -193,8 +193,8 @@ def broken(draw, text: bytes) -> bytes:
 
 
 def _data_files() -> list[tuple[str, str, bytes]]:
-    return [(name, f.key, games.get(name).bundled(f.key).text.encode())
-            for name in games.names() for f in games.get(name).data]
+    return [(name, f.key, registry.get(name).bundled(f.key).text.encode())
+            for name in registry.names() for f in registry.get(name).data]
 
 
 FILES = ["config", "profile"] + [f"data.{game}.{key}" for game, key, _ in _data_files()]
@@ -211,7 +211,7 @@ def test_any_broken_file_gives_a_clear_error_or_works(tmp_path_factory, which, d
         original, key = PROFILE.read_bytes(), "profile"
     else:
         _, game, name = which.split(".")
-        original, key = games.get(game).bundled(name).text.encode(), which
+        original, key = registry.get(game).bundled(name).text.encode(), which
     mutated = folder / "broken.toml"
     mutated.write_bytes(data.draw(broken(original), label="file"))
     if which == "config":

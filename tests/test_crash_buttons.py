@@ -7,7 +7,6 @@ import pytest
 from crash_play import (
     NORTH,
     SOUTH,
-    PickedDraws,
     arranged,
     game,
     keys_for,
@@ -21,9 +20,10 @@ from device_input import HANDLED, Device
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.gamekit import ScriptedDraws
+from companion.gamekit.contract import Command
 from companion.games.crash import SPEC, rules
 from companion.games.crash.controls import Ending, Steer, dice_shown, rolled
-from companion.games.spec import Command
 
 SHOWCASE = showcase()
 
@@ -67,7 +67,7 @@ def test_every_command_of_random_play_can_be_entered(data):
     def pick(items):
         return data.draw(st.sampled_from(list(items)))
 
-    draws = PickedDraws(pick)
+    draws = ScriptedDraws(pick=lambda n: pick(range(n)))
     state = game(**options)
     for _ in range(60):
         check_every_command_is_enterable(state)

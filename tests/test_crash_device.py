@@ -13,9 +13,9 @@ from polling import wait_for
 
 from companion.config import Config
 from companion.daemon import Companion
+from companion.gamekit.contract import Command
 from companion.games.crash import SPEC
 from companion.games.crash.controls import dice_shown
-from companion.games.spec import Command
 
 
 @pytest.fixture

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from crash_play import PickedDraws, game, random_command
+from crash_play import game, random_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.gamekit import ScriptedDraws
+from companion.gamekit.contract import Command
 from companion.games.crash import rules, views
 from companion.games.crash.board import CARS, PLAYERS, car_of
-from companion.games.spec import Command
 
 ALL_CARS = set(range(PLAYERS * CARS))
 
@@ -93,7 +94,7 @@ def test_random_legal_play_keeps_every_invariant_and_every_match_ends(data):
     def pick(items):
         return data.draw(st.sampled_from(list(items)))
 
-    draws = PickedDraws(pick)
+    draws = ScriptedDraws(pick=lambda n: pick(range(n)))
     state = game(**options)
     check(state)
     # The proven bound (test_crash_rules): 12 * stall_turns turns a game, each of at most five commands
@@ -118,10 +119,10 @@ def test_a_match_alternates_the_first_player(first):
     firsts = []
     while True:
         firsts.append(state.first)
-        state, _ = rules.apply(state, Command("roll"), PickedDraws(lambda items: 0))
-        state, _ = rules.apply(state, Command("end"), PickedDraws(lambda items: 0))
+        state, _ = rules.apply(state, Command("roll"), ScriptedDraws(pick=lambda n: 0))
+        state, _ = rules.apply(state, Command("end"), ScriptedDraws(pick=lambda n: 0))
         assert state.result == rules.Result(None, "stalled")
         if state.match.over:
             break
-        state, _ = rules.apply(state, Command("next_game"), PickedDraws(lambda items: 0))
+        state, _ = rules.apply(state, Command("next_game"), ScriptedDraws(pick=lambda n: 0))
     assert firsts == [first, 1 - first, first, 1 - first] and state.match.draws == 4

@@ -23,10 +23,10 @@ from crash_play import (
     steering,
 )
 
+from companion.gamekit.contract import Command, IllegalMove
 from companion.games.crash import rules, views
 from companion.games.crash.board import CARS, DIRECTIONS, STEPS, car_index, distance, hexagon
 from companion.games.crash.commands import COMMANDS, Direction
-from companion.games.spec import Command, IllegalMove
 
 N, S = NORTH, SOUTH
 # The rulebook's example needs junkyards at most 3 cells apart (see test_the_rulebook_example_*):

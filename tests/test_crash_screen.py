@@ -11,12 +11,13 @@ from crash_play import showcase
 from PIL import Image, ImageChops
 from test_panels import assert_fits, assert_qr
 
+from companion import registry
 from companion.devices.panels import PANELS, panel
+from companion.frames import render
+from companion.gamekit.contract import TableInfo
+from companion.gamekit.frame import QR_MIN_HEIGHT, join_link
 from companion.games.crash import SPEC
-from companion.games.spec import TableInfo
 from companion.i18n import translator
-from companion.render.frame import QR_MIN_HEIGHT, join_link
-from companion.render.screens import render
 
 URL = "http://192.168.1.20:8080/"
 JOIN = join_link(TableInfo(URL, "K7QF"))  # what the QR code holds
@@ -45,7 +46,7 @@ def texts(canvas) -> list[str]:
 
 def check_fits(label: str, lang: str, names_label: str, models) -> None:
     view = SHOWCASE[label]
-    _ = translator(lang, "crash")
+    _ = translator(lang, registry.get("crash"))
     for name, model in models.items():
         where = f"{label} ({lang}, {names_label}) on {name}"
         canvas = frame(view, model, lang, names=NAMES[names_label])
@@ -77,7 +78,7 @@ def test_every_moment_fits_every_panel_in_both_languages(label, lang, names_labe
 @pytest.mark.parametrize("entry", list(ENTRIES))
 def test_every_input_in_progress_fits_and_is_said(entry, lang):
     view = SHOWCASE["dice only" if entry == "marking out" else "steering"]
-    _ = translator(lang, "crash")
+    _ = translator(lang, registry.get("crash"))
     for name, model in ONE_OF_EACH_SIZE.items():
         canvas = frame(view, model, lang, ENTRIES[entry])
         assert_fits(canvas, f"{entry} ({lang}) on {name}")
@@ -133,7 +134,7 @@ def test_the_cars_moved_by_the_last_command_are_marked():
 
 
 def test_the_small_panels_summarise_turn_phase_dice_junkyards_and_cars_left():
-    _ = translator("fr", "crash")
+    _ = translator("fr", registry.get("crash"))
     view = SHOWCASE["push chain"]
     for name in ("phat-red", "phat-ssd1608-black", "phat-4colour"):
         canvas = frame(view, panel(name), "fr", names=("Anna", ""))
@@ -146,7 +147,7 @@ def test_the_small_panels_summarise_turn_phase_dice_junkyards_and_cars_left():
 
 
 def test_the_end_says_who_won_and_the_match_what_is_next():
-    _ = translator("en", "crash")
+    _ = translator("en", registry.get("crash"))
     shown = " ".join(texts(frame(SHOWCASE["match, game 1 over"], panel("impression-7.3"), "en")))
     assert "Anna wins 2\u20131!" in shown and "Games won: 1\u20130." in shown and "ROLL: next game." in shown
     shown = " ".join(texts(frame(SHOWCASE["match over"], panel("impression-7.3"), "en")))

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from crash_play import BOARD_TEXT
 
-from companion import games
+from companion import registry
 from companion.config import ConfigError, load
+from companion.gamekit.contract import Command, DataText
 from companion.games.crash import SPEC
 from companion.games.crash.commands import COMMANDS
-from companion.games.spec import Command, DataText
 from companion.store import Store
 from companion.table import NEW_GAME, Setup, Table
 
@@ -17,7 +17,7 @@ CLOSE = BOARD_TEXT.replace("cell = [0, 2]", "cell = [0, 1]").replace("cell = [0,
 
 
 def test_the_spec_is_registered_with_its_board_as_a_data_file():
-    assert games.get("crash") is SPEC and SPEC.seats == (2, 2) and SPEC.data[0].key == "board"
+    assert registry.get("crash") is SPEC and SPEC.seats == (2, 2) and SPEC.data[0].key == "board"
     assert SPEC.bundled("board").text == BOARD_TEXT
     assert [c.key for c in SPEC.colours] == ["blue", "red"]
     assert set(SPEC.history_lines) == set(COMMANDS)

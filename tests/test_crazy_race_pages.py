@@ -13,11 +13,11 @@ from polling import wait_for
 from test_browser import open_page
 from webfixtures import live_server, running_app
 
+from companion.gamekit.contract import Command
 from companion.games.gewalt import SPEC as GEWALT
 from companion.games.gewalt import data as gewalt_data
 from companion.games.gewalt import rules as gewalt_rules
 from companion.games.schacht import rules as schacht_rules
-from companion.games.spec import Command
 
 pytestmark = pytest.mark.browser
 

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from companion import registry
 from companion.i18n import translator
 from companion.locale.update import domains, load
 
@@ -43,7 +44,7 @@ def test_every_french_string_spaces_its_punctuation(game):
 
 
 def test_the_stage_end_and_the_piles_read_naturally():
-    fr, en = translator("fr", "schacht"), translator("en", "schacht")
+    fr, en = translator("fr", registry.get("schacht")), translator("en", registry.get("schacht"))
     review = "Stage over: turn up the next stage card."
     assert fr(review) == "Étape terminée\u202f: retournez la carte Étape suivante." and en(review) == review
     pile = fr("{pile}: {top} ({left})", pile=fr("Turntable"), top=5, left="4")

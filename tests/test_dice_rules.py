@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.draws import Draws, DrawsExhausted
+from companion.gamekit.contract import Command, IllegalMove
+from companion.gamekit.draws import Draws, DrawsExhausted
 from companion.games import dice
 from companion.games.dice import rules
 from companion.games.dice.controls import CONTROLS, dice_shown
 from companion.games.dice.rules import MAX_DICE, MIN_DICE, SHOWN_HISTORY, DiceOptions, DiceState
-from companion.games.spec import Command, IllegalMove
 from companion.store import Record, Store
 from companion.table import NEW_GAME, UNDO, Setup, Table, advance, replay
 

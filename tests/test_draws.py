@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.draws import Draws, DrawsExhausted
+from companion.gamekit.draws import Draws, DrawsExhausted
 
 
 @given(st.lists(st.integers(1, 50), min_size=1, max_size=30))

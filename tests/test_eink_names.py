@@ -16,14 +16,14 @@ from test_panels import assert_fits, dice_views
 from test_rallye_device import screens as rallye_frames
 from test_schacht_screen import views as schacht_frames
 
-from companion import games
+from companion import registry
 from companion.devices.panels import PANELS
-from companion.games.spec import TableInfo
+from companion.frames import render
+from companion.gamekit.contract import TableInfo
 from companion.i18n import translator
 from companion.locale.update import domains, load
 from companion.render.layout import ELLIPSIS, seat_initials, text_box
 from companion.render.palette import INKS, Palette
-from companion.render.screens import render
 
 URL = "http://192.168.1.20:8080/"
 LONG = "François-Hélène Ødegård"  # 23 letters; each seat adds its own 24th
@@ -75,13 +75,13 @@ def test_long_names_keep_a_readable_height_on_every_panel(game, label, lang):
 @pytest.mark.parametrize("panel_name", PANELS)
 def test_a_seat_is_drawn_in_the_panel_ink_nearest_its_hue_never_a_misleading_one(panel_name):
     palette = Palette(PANELS[panel_name].inks)
-    lilac = games.get("schacht").colours[0]
+    lilac = registry.get("schacht").colours[0]
     assert lilac.key == "lilac"
     drawn = palette.seat(lilac.ink)
     assert drawn != INKS["red"], f"{panel_name}: the lilac seat is drawn red"
     assert drawn == (INKS["blue"] if "blue" in palette.inks else INKS["black"])
     for game in ("schacht", "gewalt", "crash", "rallye"):
-        for colour in games.get(game).colours:
+        for colour in registry.get(game).colours:
             ink = palette.seat(colour.ink)
             assert ink != INKS["white"], f"{game} {colour.key} drawn in paper white on {panel_name}"
             if colour.key in palette.inks and colour.key in ("red", "green", "blue"):  # its own ink

@@ -132,8 +132,8 @@ def expected_frame(venv: Path, daemon, view: dict, code: str) -> bytes:
         import sys, tempfile, pathlib
         from companion.devices.display import PngDisplay
         from companion.devices.panels import DEFAULT_PANEL, panel
-        from companion.games.spec import TableInfo
-        from companion.render.screens import render
+        from companion.gamekit.contract import TableInfo
+        from companion.frames import render
 
         model = panel(DEFAULT_PANEL)
         info = TableInfo({daemon.base + "/"!r}, {code!r}, ("Ada", "Bob", "", "", "", ""))

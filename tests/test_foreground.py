@@ -14,7 +14,7 @@ from test_refresh import RecordingDisplay, frame
 from companion.devices.buttons import DebouncedButton
 from companion.devices.refresh import Refresher
 from companion.foreground import Foreground, checkpoint
-from companion.games.spec import Command
+from companion.gamekit.contract import Command
 from companion.store import Store
 from companion.table import Table
 from companion.webapp import _answered_first

@@ -10,26 +10,27 @@ from pathlib import Path
 import pytest
 from daemon_process import free_port
 from device_input import HANDLED, Device
-from gewalt_play import SeededDraws, play, play_out, private_view, public_view, random_command, start
+from gewalt_play import play, play_out, private_view, public_view, random_command, start
 from PIL import Image
 from polling import wait_for
 from test_panels import assert_fits
 
+from companion import registry
 from companion.config import Config
 from companion.daemon import Companion
 from companion.devices.panels import PANELS, panel
-from companion.gamekit import number_faces
+from companion.frames import render
+from companion.gamekit import ScriptedDraws, number_faces
+from companion.gamekit.contract import Command, IllegalMove, TableInfo
 from companion.games.gewalt import SPEC, rules
 from companion.games.gewalt.names import explain_roll
-from companion.games.spec import Command, IllegalMove, TableInfo
 from companion.i18n import translator
-from companion.render.screens import render
 
 URL = "http://192.168.1.20:8080/"
 
 
 def game(players=4, expert=False, seed=3):
-    return start({"players": players, "expert": expert}, SeededDraws(seed))
+    return start({"players": players, "expert": expert}, ScriptedDraws(seed))
 
 
 def device(state) -> Device:
@@ -107,7 +108,7 @@ def test_the_eink_says_how_an_attack_card_changed_the_roll(roll, text):
 
 # --- the e-ink frames -----------------------------------------------------------------------
 def frames() -> dict[str, tuple[dict, dict | None]]:
-    rng, draws = random.Random(5), SeededDraws(5)
+    rng, draws = random.Random(5), ScriptedDraws(5)
     state = start({"players": 5, "expert": True}, draws)
     for _ in range(60):
         try:
@@ -117,7 +118,7 @@ def frames() -> dict[str, tuple[dict, dict | None]]:
     mid = state
     pending = replace(mid, pending=(mid.turn, (mid.turn + 1) % 5, "double"), front=(None,) * 5)
     entry = {"flow": "place", "step": "section", "values": {"lane": 2, "stage": 3, "section": 4}}
-    end = play_out(start({"players": 3}, SeededDraws(9)), random.Random(9), SeededDraws(9))
+    end = play_out(start({"players": 3}, ScriptedDraws(9)), random.Random(9), ScriptedDraws(9))
     return {"mid-race": (public_view(mid), None), "pending": (public_view(pending), None),
             "entry": (public_view(mid), entry), "end": (public_view(end), None)}
 
@@ -126,7 +127,7 @@ def frames() -> dict[str, tuple[dict, dict | None]]:
 @pytest.mark.parametrize("label", ["mid-race", "pending", "entry", "end"])
 def test_every_frame_fits_every_panel(label, lang):
     view, entry = frames()[label]
-    _ = translator(lang, "gewalt")
+    _ = translator(lang, registry.get("gewalt"))
     info = TableInfo(URL, "K7QF", ("Anna", "", "Chloé", "Dimitri-Alexandre", ""), entry)
     for name, model in PANELS.items():
         canvas = render("gewalt", view, model, lang, info)

@@ -6,20 +6,22 @@ import random
 from dataclasses import replace
 
 import pytest
-from gewalt_play import SeededDraws, play, play_out, private_view, public_view, random_command, start
+from gewalt_play import play, play_out, private_view, public_view, random_command, start
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion import registry
+from companion.gamekit import ScriptedDraws
+from companion.gamekit.contract import Command, IllegalMove
 from companion.games.gewalt import SPEC, board, data, rules
 from companion.games.gewalt.board import FINISHED
 from companion.games.gewalt.scoring import places_of, score
-from companion.games.spec import Command, IllegalMove
 
 A, B, C, D = range(4)
 
 
 def game(players: int = 4, expert: bool = False, seed: int = 1, **changes) -> rules.State:
-    state = start({"players": players, "expert": expert}, SeededDraws(seed))
+    state = start({"players": players, "expert": expert}, ScriptedDraws(seed))
     return replace(state, **changes) if changes else state
 
 
@@ -303,7 +305,7 @@ def test_a_counter_cancels_the_attack_and_is_replaced_at_the_end_of_the_countere
 def test_the_history_names_who_countered_or_let_the_attack_stand():
     from companion.i18n import translator
 
-    fr = translator("fr", "gewalt")
+    fr = translator("fr", registry.get("gewalt"))
     assert fr(SPEC.history_lines["counter"], who="Zoé") == "Zoé a contré la carte d’attaque"
     assert fr(SPEC.history_lines["allow"], who="Zoé") == "Zoé a laissé passer la carte d’attaque"
 
@@ -352,7 +354,7 @@ def test_an_empty_deck_reshuffles_its_discards():
     # the pile was empty: the discards (now with the 5) became the pile, and one was drawn
     assert len(new.sections[A]) == 4 and len(new.section_deck.pile) == 3 and new.section_deck.discard == ()
     assert sorted(new.section_deck.pile + new.sections[A][3:]) == [0, 5, 8, 8]
-    card, deck = rules.Deck((), ()).draw(SeededDraws())
+    card, deck = rules.Deck((), ()).draw(ScriptedDraws())
     assert card is None and deck == rules.Deck((), ())
 
 
@@ -366,7 +368,7 @@ TWENTY_ACTIONS = "\n".join(line for line in SPEC.bundled("cards").text.splitline
 
 def five_on_twenty_actions() -> rules.State:
     """5 players on a 20-card action deck: every card is dealt, the pile starts exhausted."""
-    state = start({"players": 5, "expert": True}, SeededDraws(3), TWENTY_ACTIONS)
+    state = start({"players": 5, "expert": True}, ScriptedDraws(3), TWENTY_ACTIONS)
     assert state.action_deck == rules.Deck((), ()) and sum(map(len, state.actions)) == 20
     return state
 
@@ -415,7 +417,7 @@ def test_the_bundled_decks_are_marked_reconstructed_and_have_the_boxs_counts():
 ])
 def test_a_bad_data_file_is_refused_with_its_name_and_field(text, field):
     with pytest.raises(IllegalMove) as refused:
-        start({"players": 4}, SeededDraws(), text)
+        start({"players": 4}, ScriptedDraws(), text)
     message = str(refused.value)
     assert "mybox.toml" in message
     if field:
@@ -425,7 +427,7 @@ def test_a_bad_data_file_is_refused_with_its_name_and_field(text, field):
 def test_a_replacement_data_file_is_used():
     bets = ", ".join(["{three=[1,1,1], four=[2,2,2], five=[5,5,5]}"] * 5)
     text = f"bets = [{bets}]\n[sections]\n8 = 20\n[actions]\ndouble = 20\n"
-    state = start({"players": 4, "expert": True}, SeededDraws(), text, "x.toml")
+    state = start({"players": 4, "expert": True}, ScriptedDraws(), text, "x.toml")
     assert state.bets == ((2, 2, 2),) * 4 and state.sections[A] == (8,) * 4
     assert state.actions[B] == ("double",) * 4
     assert not state.reconstructed
@@ -454,7 +456,7 @@ def check_public(state, total_sections: int, total_actions: int) -> None:
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(3, 5), expert_game=st.booleans(), seed=st.integers(0, 2**32))
 def test_random_legal_play_ends_with_every_pawn_finished_and_sound_scores(players, expert_game, seed):
-    draws = SeededDraws(seed)
+    draws = ScriptedDraws(seed)
     state = start({"players": players, "expert": expert_game}, draws)
     total_actions = 27 if expert_game else 0
     checked = []
@@ -486,7 +488,7 @@ def test_an_action_card_played_or_discarded_is_replaced_whenever_any_card_is_lef
     """On a deck of 20 to 27 action cards, a card played or discarded is replaced unless no card is left."""
     text = TWENTY_ACTIONS.replace("double = 8", f"double = {8 + extra}")
     rng = choices.draw(st.randoms(use_true_random=False))
-    draws = SeededDraws(rng.randrange(2**32))
+    draws = ScriptedDraws(rng.randrange(2**32))
     state = start({"players": players, "expert": True}, draws, text)
     for _ in range(3000):
         if rules.over(state):
@@ -517,7 +519,7 @@ def test_a_refusal_names_no_secret():
     for command in [Command("play_section", {"length": 1, "slot": slot(1, 0, 0)}, B),
                     Command("counter", {}, C), Command("roll", {}, D)]:
         with pytest.raises(IllegalMove) as refused:
-            rules.apply(state, command, SeededDraws())
+            rules.apply(state, command, ScriptedDraws())
         for seat in range(4):
             if seat != A:
                 assert str(list(state.bets[seat])) not in str(refused.value)
@@ -525,7 +527,7 @@ def test_a_refusal_names_no_secret():
 
 def test_a_recorded_game_replays_to_the_same_state():
     """Every random number comes from the draws, so the record rebuilds the game exactly."""
-    from companion.draws import Draws
+    from companion.gamekit.draws import Draws
     from companion.store import Record
     from companion.table import advance, replay
 

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from companion import registry
 from companion.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, pick_language, translator
 from companion.locale.update import PLATFORM, TRANSLATED, compiled, domains, extract, load
 
@@ -83,25 +84,25 @@ def test_translations_are_served_in_french():
     fr = translator("fr")
     assert fr("Roll {n}", n=3) == "Lancer n° 3"
     assert fr("Unknown game {game}.", game="go") == "Jeu inconnu : go."
-    assert translator("fr", "dice")("Free dice") == "Dés libres"
+    assert translator("fr", registry.get("dice"))("Free dice") == "Dés libres"
     assert fr("Free dice") == "Free dice", "the platform's catalog holds no game's strings"
 
 
 def test_a_games_catalog_falls_back_to_the_platforms():
-    dice = translator("fr", "dice")
+    dice = translator("fr", registry.get("dice"))
     assert dice("Nothing to undo.") == "Rien à annuler."  # a platform string, read through the game's
     assert dice("{who} rolled the dice", who="Ada") == "Ada a lancé les dés"
 
 
 def test_english_is_the_msgid_itself():
     en = translator("en")
-    assert translator("en", "dice")("Free dice") == "Free dice"
+    assert translator("en", registry.get("dice"))("Free dice") == "Free dice"
     assert en("Roll {n}", n=4) == "Roll 4"
 
 
 @pytest.mark.parametrize("name", list(DOMAINS))
 def test_every_translated_msgid_is_served_from_the_compiled_catalog(used, name):
-    fr = catalog("fr", None if DOMAINS[name] is PLATFORM else name)
+    fr = catalog("fr", None if DOMAINS[name] is PLATFORM else registry.get(name))
     po = load("fr", DOMAINS[name])
     for msgid in used[name]:
         if msgid in po and po[msgid].string:

@@ -14,7 +14,7 @@ import pytest
 from installed import MAPPED, ROOT, clean_env
 
 import companion
-from companion.games import GROUP
+from companion.registry import GROUP
 
 
 def setuptools_config() -> dict:
@@ -110,6 +110,7 @@ INSTALLED_CHECK = textwrap.dedent("""
 
     import companion
     import companion.games.dice
+    from companion import registry
     from companion.i18n import translator
 
     templates = files("companion.web") / "templates"
@@ -121,7 +122,7 @@ INSTALLED_CHECK = textwrap.dedent("""
         "profiles": sorted(p.name for p in profiles.iterdir() if p.name.endswith(".toml"))
                     if profiles.is_dir() else [],
         "font": (files("companion.render") / "fonts" / "DejaVuSans.ttf").is_file(),
-        "french": translator("fr", "dice")("Free dice"),
+        "french": translator("fr", registry.get("dice"))("Free dice"),
     }))
 """)
 

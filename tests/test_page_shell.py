@@ -9,7 +9,7 @@ import pytest
 from polling import wait_for
 from webfixtures import live_server, post_json, running_app
 
-from companion import games
+from companion import registry
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
@@ -112,7 +112,7 @@ CONTRAST = """() => {
 }"""
 
 
-@pytest.mark.parametrize("game", games.names())
+@pytest.mark.parametrize("game", registry.names())
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_every_page_reads_at_wcag_contrast_in_light_and_dark(browser, tmp_path, game, scheme):
     with running_app(tmp_path, game=game, keepalive=1.0) as (runtime, app), live_server(app) as srv:
@@ -146,7 +146,7 @@ def test_the_twin_shows_the_frame_at_real_size_on_a_desktop_and_fits_a_phone(bro
 
     from companion.devices.display import PngDisplay
     from companion.devices.panels import panel
-    from companion.render.screens import render
+    from companion.frames import render
 
     model = panel("impression-7.3")
     display = PngDisplay(model, tmp_path / "frame.png")

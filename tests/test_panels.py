@@ -11,18 +11,18 @@ from inky.auto import auto as inky_auto
 from inky.eeprom import EPDType
 from PIL import Image
 
-from companion import games
+from companion import registry
 from companion.devices.detect import VARIANTS, PanelNotFound, detect_panel
 from companion.devices.display import InkyDisplay, PngDisplay
 from companion.devices.panels import PANELS, panel
-from companion.draws import Draws
+from companion.frames import render
+from companion.gamekit.draws import Draws
+from companion.gamekit.frame import QR_MIN_HEIGHT
 from companion.games.dice.rules import DiceState
 from companion.i18n import translator
-from companion.render.frame import QR_MIN_HEIGHT
 from companion.render.layout import ELLIPSIS, Box, Canvas
 from companion.render.palette import INKS, Palette
 from companion.render.qr import qr_image
-from companion.render.screens import render
 from companion.table import NEW_GAME, advance
 
 URL = "http://companion.local:8080/"
@@ -126,7 +126,7 @@ def test_an_unknown_variant_is_named_in_the_error():
 
 # --- every screen on every panel ----------------------------------------------------------
 def dice_views() -> dict[str, dict]:
-    public_view = games.get("dice").public_json
+    public_view = registry.get("dice").public_json
     long_history = tuple(((i % 6) + 1, (i * 5) % 6 + 1, (i * 2) % 6 + 1) for i in range(40))
     return {
         "no roll yet": public_view(DiceState(count=2)),
@@ -142,7 +142,7 @@ def views_of(game: str) -> dict[str, dict]:
     return {"new game": session.spec.public_json(session.state)}
 
 
-CASES = [(game, label, view) for game in games.names() for label, view in views_of(game).items()]
+CASES = [(game, label, view) for game in registry.names() for label, view in views_of(game).items()]
 
 
 def assert_fits(canvas: Canvas, where: str) -> None:
@@ -167,7 +167,7 @@ def assert_qr(canvas: Canvas, url: str, where: str) -> None:
 @pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize(("game", "label", "view"), CASES, ids=[f"{g}-{v}" for g, v, _ in CASES])
 def test_every_screen_fits_every_panel(game, label, view, lang):
-    _ = translator(lang, game)
+    _ = translator(lang, registry.get(game))
     for name, model in PANELS.items():
         where = f"{game} ({label}, {lang}) on {name}"
         canvas = render(game, view, model, lang, URL)
@@ -175,7 +175,7 @@ def test_every_screen_fits_every_panel(game, label, view, lang):
         assert_fits(canvas, where)
         assert_qr(canvas, URL, where)
         texts = [e.label for e in canvas.elements if e.kind == "text"]
-        assert _(games.get(game).title) in texts, f"{where}: the title is missing"
+        assert _(registry.get(game).title) in texts, f"{where}: the title is missing"
         if game == "dice":
             check_dice_screen(canvas, view, _, where)
 

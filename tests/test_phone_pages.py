@@ -13,7 +13,7 @@ import random
 import pytest
 from webfixtures import live_server, post_json, running_app, shoot
 
-from companion import games
+from companion import registry
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 PHONE = {"width": 390, "height": 844}
@@ -44,7 +44,7 @@ CHECK = """(waiting) => {
 def next_command(game: str, state, rng: random.Random):
     """One random legal command (by the tests' own players of each game), or None when none is left."""
     if game == "dice":
-        from companion.games.spec import Command
+        from companion.gamekit.contract import Command
         return Command("roll", {}, 0)
     if game == "schacht":
         from schacht_play import random_command
@@ -95,7 +95,7 @@ def check_pages(page, srv, table, game: str, label: str, problems: list[str], tm
             page.emulate_media(color_scheme="light")
 
 
-@pytest.mark.parametrize("game", games.names())
+@pytest.mark.parametrize("game", registry.names())
 def test_every_page_fits_a_phone_in_every_phase(game, browser, tmp_path, seeded_draws):
     rng = random.Random(13)
     problems: list[str] = []

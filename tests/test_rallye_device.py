@@ -14,22 +14,24 @@ from daemon_process import free_port
 from device_input import HANDLED, Device
 from PIL import Image
 from polling import wait_for
-from rallye_play import SeededDraws, new_game, play, play_out
+from rallye_play import new_game, play, play_out
 from test_panels import assert_fits, assert_qr
 from test_rallye_rules import A, B, C, D, at, give, opened, top, track
 from webfixtures import post_json
 
+from companion import registry
 from companion.config import Config
 from companion.daemon import Companion
 from companion.devices.panels import PANELS, panel
+from companion.frames import render
+from companion.gamekit import ScriptedDraws
+from companion.gamekit.contract import Command, TableInfo
 from companion.games.rallye import SPEC, controls, rules, views
 from companion.games.rallye.names import CARD_NAMES, EFFECT_NAMES, ICONS
 from companion.games.rallye.screen import STATUS_ICONS
 from companion.games.rallye.state import passage_of
-from companion.games.spec import Command, TableInfo
 from companion.i18n import translator
 from companion.render.layout import Canvas
-from companion.render.screens import render
 
 URL = "http://192.168.1.20:8080/"
 NAMES = ("Anna", "", "Chloé", "Dimitri-Alexandre", "Eve", "Fanny-Marguerite")
@@ -113,7 +115,7 @@ def game_over():
 
 def mid_race(seed: int = 3, moves: int = 60):
     """A random race stopped after `moves` commands: some cards turned, passages placed, hands dealt."""
-    rng, draws = random.Random(seed), SeededDraws(seed)
+    rng, draws = random.Random(seed), ScriptedDraws(seed)
     states = [new_game(seed, players=5, route_cards=30)]
 
     def each(before, after, command, events):
@@ -248,7 +250,7 @@ def test_the_table_answers_no_and_discards_the_newest_once_a_window_closes():
     assert play(asked, "decline")[0].pending is None
     assert len(play(trim, "discard")[0].hands[A]) == 3
     options = msgspec.convert({"answer_seconds": 8, "discard_seconds": 45}, rules.RallyeOptions)
-    state = rules.setup(options, SeededDraws(1), __import__("rallye_play").data())
+    state = rules.setup(options, ScriptedDraws(1), __import__("rallye_play").data())
     assert (state.answer_seconds, state.discard_seconds) == (8, 45)
     with pytest.raises(msgspec.ValidationError):
         msgspec.convert({"answer_seconds": 1}, rules.RallyeOptions)
@@ -260,7 +262,7 @@ QUICK = ("impression-7.3", "what-red", "phat-red")  # one panel of each layout, 
 
 def check_frame(label: str, lang: str, panels: list[str]) -> None:
     view, entry = screens()[label]
-    _ = translator(lang, "rallye")
+    _ = translator(lang, registry.get("rallye"))
     info = TableInfo(URL, "K7QF", NAMES[:view["players"]], entry)
     for name in panels:
         model = PANELS[name]
@@ -314,7 +316,7 @@ def test_the_last_effect_is_in_large_type_with_its_text_in_each_language():
     view, _entry = screens()["mid-race"]
     effect = view["last_effect"]
     for lang in ("fr", "en"):
-        _ = translator(lang, "rallye")
+        _ = translator(lang, registry.get("rallye"))
         canvas = render("rallye", view, panel("impression-7.3"), lang, TableInfo(URL, "K7QF", NAMES[:5]))
         title = next(e for e in canvas.elements if e.label == _(EFFECT_NAMES[effect["effect"]]))
         assert title.box.height >= 20

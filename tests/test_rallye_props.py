@@ -10,13 +10,13 @@ import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rallye_play import SeededDraws, data, play_out
+from rallye_play import data, play_out
 
-from companion.gamekit import put
+from companion.gamekit import ScriptedDraws, put
+from companion.gamekit.contract import Command, IllegalMove
 from companion.games.rallye import rules, views
 from companion.games.rallye.deck import PLAIN_CARDS
 from companion.games.rallye.state import HAND_LIMIT, is_plain, trimming
-from companion.games.spec import Command, IllegalMove
 
 LIMIT = 4000  # commands: far above the longest game these options make (see rallye_play.groups)
 SURPRISE_DECK = Counter(data()["surprises"].cards)
@@ -134,7 +134,7 @@ def check_secrets(state: rules.State) -> None:
 @given(st.data())
 def test_random_legal_play_ends_and_keeps_the_rules(choices):
     chosen = options(choices.draw)
-    draws = SeededDraws(choices.draw(st.integers(0, 2**32 - 1)))
+    draws = ScriptedDraws(choices.draw(st.integers(0, 2**32 - 1)))
     state = rules.setup(chosen, draws, data())
     steps = []
 
@@ -159,7 +159,7 @@ def test_random_legal_play_ends_and_keeps_the_rules(choices):
 def test_nothing_shown_depends_on_hidden_faces_from_the_first_command(choices):
     """Setup and placement too: the twin check on every state of a short game's opening."""
     chosen = options(choices.draw)
-    draws = SeededDraws(choices.draw(st.integers(0, 2**32 - 1)))
+    draws = ScriptedDraws(choices.draw(st.integers(0, 2**32 - 1)))
     state = rules.setup(chosen, draws, data())
     check_secrets(state)
 

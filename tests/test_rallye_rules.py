@@ -6,15 +6,15 @@ from dataclasses import replace
 
 import msgspec
 import pytest
-from rallye_play import FOLDER, SeededDraws, data, new_game, play
+from rallye_play import FOLDER, data, new_game, play
 
-from companion.draws import Draws
-from companion.gamekit import put
+from companion.gamekit import ScriptedDraws, put
+from companion.gamekit.contract import Command, IllegalMove
+from companion.gamekit.draws import Draws
 from companion.games.rallye import deck, layout, rules, views
 from companion.games.rallye.commands import COMMANDS
 from companion.games.rallye.deck import PLAIN_CARDS, Plain
 from companion.games.rallye.state import START, passage_of
-from companion.games.spec import Command, IllegalMove
 
 A, B, C, D = range(4)
 
@@ -778,7 +778,7 @@ def test_the_table_s_draws_are_the_same_whatever_the_hidden_faces():
     """A face-down card is only read once turned: what happens before depends on no hidden face."""
     state = at(track(". . . . . . . . . ."), 0, 0, 0)
     twin = replace(state, circuit=(START,) + tuple(reversed(state.circuit[1:])))
-    one, two = SeededDraws(4, [2]), SeededDraws(4, [2])
+    one, two = ScriptedDraws(4, [2]), ScriptedDraws(4, [2])
     a, _ = rules.apply(state, Command("roll"), one)
     b, _ = rules.apply(twin, Command("roll"), two)
     assert one.taken == two.taken and views.public_view(a) == views.public_view(b)

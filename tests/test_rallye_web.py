@@ -12,9 +12,9 @@ from rallye_play import record
 from test_schacht_http import get_json
 from webfixtures import host_of, live_server, post_json, running_app
 
-from companion.games import get
+from companion.gamekit.contract import Command
 from companion.games.rallye import printable, rules
-from companion.games.spec import Command
+from companion.registry import get
 from companion.store import Store
 from companion.table import Setup, Table
 

@@ -12,11 +12,11 @@ from daemon_process import DaemonProcess
 from test_chaos import Mirror
 from webfixtures import running_app
 
-from companion import games, records
+from companion import records, registry
 from companion.benchmark.players import play_game
 from companion.cli import main
-from companion.draws import Draws
-from companion.games.spec import Command, Result
+from companion.gamekit.contract import Command, Result
+from companion.gamekit.draws import Draws
 from companion.table import NEW_GAME, replay
 
 BGSTATS_KEYS = {"games", "players", "locations", "plays"}
@@ -122,12 +122,12 @@ def test_an_unknown_or_malformed_record_id_is_refused_by_name(tmp_path, capsys):
     ("rallye", {"players": 3, "ranking": [2, 0]}, Result((2,), None, (2, None, 1))),
 ])
 def test_each_game_declares_its_result_from_its_final_view(game, public, expected):
-    assert games.get(game).result(public) == expected
+    assert registry.get(game).result(public) == expected
 
 
 @pytest.mark.parametrize("game", ["crash", "gewalt", "rallye", "schacht"])
 def test_a_random_finished_game_has_its_winners_and_a_score_or_place_for_each_seat(game, seeded_draws):
-    spec = games.get(game)
+    spec = registry.get(game)
     options, state = spec.start({}, Draws())
     seats = spec.seats_in_play(options)
     states = [state]

@@ -12,9 +12,9 @@ from polling import eventually, wait_for
 from companion.config import Config
 from companion.daemon import Companion
 from companion.gamekit import number_faces
+from companion.gamekit.contract import Command
 from companion.games.schacht import SPEC
 from companion.games.schacht.rules import actor
-from companion.games.spec import Command
 
 SIDE_KEYS = "abcd"
 

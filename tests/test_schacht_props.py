@@ -8,8 +8,9 @@ from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from schacht_play import SeededDraws, public_view, random_command, start
+from schacht_play import public_view, random_command, start
 
+from companion.gamekit import ScriptedDraws
 from companion.games.schacht.data import MODELS
 from companion.games.schacht.rules import Placement, apply, played_out
 from companion.games.schacht.track import space
@@ -54,7 +55,7 @@ def check(state, first) -> None:
            "shuffled_piles", "steal_second_home", "fewer_points", "end_penalty", "next_lower_wins")}))
 def test_random_legal_play_keeps_every_invariant(players, seed, variants):
     rng = random.Random(seed)
-    draws = SeededDraws(rng)
+    draws = ScriptedDraws(rng)
     state = start({"players": players, **variants}, draws)
     first = state
     for _ in range(400):

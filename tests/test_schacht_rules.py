@@ -7,12 +7,12 @@ from dataclasses import replace
 import pytest
 from schacht_play import private_view, public_view, start
 
-from companion.draws import Draws
+from companion.gamekit.contract import Command, IllegalMove
+from companion.gamekit.draws import Draws
 from companion.games.schacht import SPEC
 from companion.games.schacht.data import Side, Stage, load
 from companion.games.schacht.rules import Placement, actor, apply, final_result, legal
 from companion.games.schacht.track import FINISH, TURNTABLE, facing_home, space, travel
-from companion.games.spec import Command, IllegalMove
 
 BUNDLED = SPEC.bundled("stages").text
 

@@ -9,12 +9,13 @@ from schacht_play import public_view
 from test_panels import assert_fits, assert_qr
 from test_schacht_rules import EXAMPLE_BIDS, ORANGE, example, move, play
 
+from companion import registry
 from companion.devices.panels import PANELS, panel
+from companion.frames import render
+from companion.gamekit.contract import TableInfo
+from companion.gamekit.frame import join_link
 from companion.games.schacht.rules import final_result
-from companion.games.spec import TableInfo
 from companion.i18n import translator
-from companion.render.frame import join_link
-from companion.render.screens import render
 
 URL = "http://192.168.1.20:8080/"
 TABLE = TableInfo(URL, "K7Q2", ("", "Zoé", "", ""))
@@ -41,7 +42,7 @@ CASES = list(views().items())
 @pytest.mark.parametrize(("label", "case"), CASES, ids=[c[0] for c in CASES])
 def test_the_screen_fits_every_panel(label, case, lang):
     view, entry = case
-    _ = translator(lang, "schacht")
+    _ = translator(lang, registry.get("schacht"))
     for name, model in PANELS.items():
         where = f"schacht ({label}, {lang}) on {name}"
         canvas = render("schacht", view, model, lang, replace(TABLE, entry=entry))

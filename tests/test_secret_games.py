@@ -35,24 +35,23 @@ from dataclasses import dataclass, field, replace
 import msgspec.inspect
 import pytest
 from device_input import Device
-from gewalt_play import SeededDraws as GewaltDraws
 from gewalt_play import play_out
 from gewalt_play import start as gewalt_start
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rallye_play import SeededDraws as RallyeDraws
 from rallye_play import data as rallye_data
 from rallye_play import play_out as rallye_play_out
-from schacht_play import SeededDraws as SchachtDraws
 from schacht_play import private_view
 from schacht_play import random_command as schacht_command
 from schacht_play import start as schacht_start
 from webfixtures import Runtime
 
-from companion import games
+from companion import registry
 from companion.devices.panels import DEFAULT_PANEL, panel
 from companion.foreground import Foreground
-from companion.gamekit import put
+from companion.frames import render
+from companion.gamekit import ScriptedDraws, put
+from companion.gamekit.contract import Command, IllegalMove, TableInfo
 from companion.games.gewalt import commands as gewalt_commands
 from companion.games.gewalt import data as gewalt_data
 from companion.games.gewalt import rules as gewalt_rules
@@ -64,8 +63,6 @@ from companion.games.rallye import state as rallye_state
 from companion.games.schacht import commands as schacht_commands
 from companion.games.schacht import rules as schacht_rules
 from companion.games.schacht.rules import Placement
-from companion.games.spec import Command, IllegalMove, TableInfo
-from companion.render.screens import render
 from companion.seats import MAX_SEATS
 from companion.table import Session, Update
 from companion.webapp import create_app
@@ -176,7 +173,7 @@ def probes(name: str, state, owner: int | None, rng: random.Random) -> list[Comm
 def answer(name: str, state, command: Command):
     """What the rules answer a command: accepted, or refused with the reason the sender reads."""
     try:
-        games.get(name).apply(state, command, GAMES[name].draws())
+        registry.get(name).apply(state, command, GAMES[name].draws())
     except IllegalMove as refusal:
         return "refused", refusal.msgid, refusal.params
     return ("accepted",)
@@ -189,7 +186,7 @@ def outputs(name: str, options: dict, state, presses: list[str], commands: list[
     With `others_of` = X, the outputs owned by X are left out but for X's private view (the twin check
     compares the rest and needs that one to see the twin changed something).
     """
-    spec = games.get(name)
+    spec = registry.get(name)
     players = spec.seats_in_play(options)
     public = spec.public_json(state)
     session = Session(name, options, state, history=({"seat": None, "kind": "new_game"},))
@@ -263,7 +260,7 @@ def gewalt_secrets(state, seat: int) -> list[str]:
 
 def gewalt_bets(players: int) -> tuple:
     """Every bet card's row for `players` players, from the bundled data file."""
-    return gewalt_data.load(games.get("gewalt").bundled("cards").text, "data.toml").bet_rows(players)
+    return gewalt_data.load(registry.get("gewalt").bundled("cards").text, "data.toml").bet_rows(players)
 
 
 def gewalt_twin(state, seat: int, rng: random.Random, what: list[str] | None = None):
@@ -276,7 +273,7 @@ def gewalt_twin(state, seat: int, rng: random.Random, what: list[str] | None = N
     secret = gewalt_secrets(state, seat)
     if not secret:
         return None
-    before = games.get("gewalt").private_json(state, seat)
+    before = registry.get("gewalt").private_json(state, seat)
     for _ in range(30):
         chosen = what or [w for w in secret if rng.random() < 0.6] or [rng.choice(secret)]
         changes = {}
@@ -291,7 +288,7 @@ def gewalt_twin(state, seat: int, rng: random.Random, what: list[str] | None = N
             hand, deck = _swap_some(state.actions[seat], state.action_deck, rng)
             changes |= {"actions": put(state.actions, seat, hand), "action_deck": deck}
         twin = replace(state, **changes)
-        if games.get("gewalt").private_json(twin, seat) != before:
+        if registry.get("gewalt").private_json(twin, seat) != before:
             return twin
     return None
 
@@ -308,7 +305,7 @@ def gewalt_moment(state) -> str:
 
 def gewalt_game(players: int, expert: bool, seed: int) -> list[tuple[object, dict]]:
     """Every state of one random legal game, with nothing else to know (the twin needs no history)."""
-    draws = GewaltDraws(seed)
+    draws = ScriptedDraws(seed)
     states = [rules_state := gewalt_start({"players": players, "expert": expert}, draws)]
     play_out(rules_state, random.Random(seed), draws, each=states.append)
     return [(s, {}) for s in states]
@@ -356,7 +353,7 @@ def schacht_twin(state, seat: int, rng: random.Random, took: int = 0, kept: int 
 def schacht_game(players: int, variants: dict, seed: int) -> list[tuple[object, dict]]:
     """Every state of one random legal game, each with the take-back choices made since each recall."""
     rng = random.Random(seed)
-    draws = SchachtDraws(rng)
+    draws = ScriptedDraws(rng)
     state = schacht_start({"players": players, **variants}, draws)
     took, kept = [0] * players, [0] * players
     states = [(state, {"took": tuple(took), "kept": tuple(kept)})]
@@ -442,7 +439,7 @@ def rallye_table_twin(state, rng: random.Random):
 
 def rallye_game(options: dict, seed: int) -> list[tuple[object, dict]]:
     """Every state of one random legal rally."""
-    rng, draws = random.Random(seed), RallyeDraws(seed)
+    rng, draws = random.Random(seed), ScriptedDraws(seed)
     state = rallye_rules.setup(msgspec.convert(options, rallye_rules.RallyeOptions), draws, rallye_data())
     states = [(state, {})]
     rallye_play_out(state, lambda n: rng.randrange(n) if n > 1 else 0, draws,
@@ -465,12 +462,12 @@ class Game:
 
 GAMES = {
     "gewalt": Game("gewalt", gewalt_moment, lambda state, seat, rng, history: gewalt_twin(state, seat, rng),
-                   gewalt_rules.actor, gewalt_commands.COMMANDS, lambda: GewaltDraws(0)),
+                   gewalt_rules.actor, gewalt_commands.COMMANDS, lambda: ScriptedDraws(0)),
     "schacht": Game("schacht", schacht_moment, lambda state, seat, rng, history: schacht_twin(
         state, seat, rng, history["took"][seat], history["kept"][seat]),
-        schacht_rules.actor, schacht_commands.COMMANDS, lambda: SchachtDraws(random.Random(0))),
+        schacht_rules.actor, schacht_commands.COMMANDS, lambda: ScriptedDraws(random.Random(0))),
     "rallye": Game("rallye", rallye_moment, lambda state, seat, rng, history: rallye_twin(state, seat, rng),
-                   rallye_rules.actor, rallye_commands.COMMANDS, lambda: RallyeDraws(0), rallye_table_twin,
+                   rallye_rules.actor, rallye_commands.COMMANDS, lambda: ScriptedDraws(0), rallye_table_twin,
                    rallye_hidden),
 }
 
@@ -499,7 +496,7 @@ def check_game(name: str, options: dict, record: list, rng: random.Random, frame
     framed = set(rng.sample(spots, min(frames_at, len(spots))))
     for index in spots:
         state, history = record[index]
-        players = games.get(name).seats_in_play(options)
+        players = registry.get(name).seats_in_play(options)
         for seat in range(players):
             twin = game.twin(state, seat, rng, history)
             if twin is None:
@@ -529,9 +526,9 @@ def test_gewalt_no_seat_sees_anothers_bet_or_hands(players, expert, seed):
     assert gewalt_rules.over(end) and gewalt_twin(end, 0, random.Random(seed)) is None
     spare = Counter(gewalt_bets(players)) - Counter(end.bets)
     other = replace(end, bets=put(end.bets, 0, next(b for b in spare.elements() if b != end.bets[0])))
-    view = games.get("gewalt").public_json(end)
+    view = registry.get("gewalt").public_json(end)
     assert [row["targets"] for row in view["scores"]] == [list(bet) for bet in end.bets]
-    assert games.get("gewalt").public_json(other) != view
+    assert registry.get("gewalt").public_json(other) != view
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -21,14 +21,14 @@ from webfixtures import (
     SSEClient,
     install_secret_game,
     live_server,
+    plug_game,
     post_json,
     running_app,
 )
 
-from companion import games
 from companion.devices.panels import DEFAULT_PANEL, panel
-from companion.games.spec import Command
-from companion.render.screens import render
+from companion.frames import render
+from companion.gamekit.contract import Command
 from companion.seats import MAX_SEATS
 
 SECRETS = {0: "SECRET-HAND-ZERO", 1: "SECRET-HAND-ONE"}
@@ -324,7 +324,7 @@ def secret_table(tmp_path, monkeypatch, caplog):
     state: list[Sweep] = []
     # The secret game's screen draws nothing: a spy in its place records what the e-ink was handed.
     spy = replace(SECRET, screen=lambda view, canvas, tr, info: state[0].screens.append((view, info)))
-    monkeypatch.setattr(games, "get", lambda name, real=games.get: spy if name == "secret" else real(name))
+    plug_game(monkeypatch, spy)
     caplog.set_level(logging.DEBUG)
     with running_app(tmp_path, game="secret", keepalive=0.2, board=FakeBoard(),
                      display=FakeDisplay(b"\x89PNG-frame")) as (runtime, app):

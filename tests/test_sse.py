@@ -11,10 +11,18 @@ import time
 from dataclasses import replace
 
 import pytest
-from webfixtures import SECRET, SSEClient, host_of, install_secret_game, live_server, post_json, running_app
+from webfixtures import (
+    SECRET,
+    SSEClient,
+    host_of,
+    install_secret_game,
+    live_server,
+    plug_game,
+    post_json,
+    running_app,
+)
 
-from companion import games
-from companion.games.spec import Command
+from companion.gamekit.contract import Command
 from companion.webapp.events import Hub
 from companion.webapp.serve import REQUEST_THREADS, RedactSeatLinks, threads_for
 
@@ -310,7 +318,7 @@ def test_a_failing_private_view_sends_the_public_one_and_logs_no_secret(tmp_path
 
     install_secret_game(monkeypatch)
     broken = replace(SECRET, private_view=failing)
-    monkeypatch.setattr(games, "get", lambda name, real=games.get: broken if name == "secret" else real(name))
+    plug_game(monkeypatch, broken)
     with running_app(tmp_path, game="secret") as (runtime, app):
         hub = Hub(runtime.table, keepalive=0.2).start()
         try:

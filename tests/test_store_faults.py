@@ -14,7 +14,7 @@ import pytest
 
 from companion import storetools
 from companion.cli import main
-from companion.games.spec import Command
+from companion.gamekit.contract import Command
 from companion.store import Store
 from companion.storecheck import DAMAGED, EXIT_STATUS, FOREIGN, FULL, READ_ONLY, UNREADABLE, StoreError
 from companion.table import NEW_GAME, Table

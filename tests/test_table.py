@@ -9,10 +9,9 @@ from contextlib import contextmanager
 
 import msgspec
 import pytest
-from webfixtures import game_spec
+from webfixtures import game_spec, plug_game
 
-from companion import games
-from companion.games.spec import Command, IllegalMove
+from companion.gamekit.contract import Command, IllegalMove
 from companion.seats import MAX_SEATS
 from companion.store import Record, Store, StoreError
 from companion.table import NEW_GAME, SAVE_FAILED, UNDO, UNDO_IN_MEMORY, Setup, Table, Update, replay
@@ -503,8 +502,7 @@ ECHO = game_spec(
 @pytest.fixture
 def echo_table(table, monkeypatch):
     """The table running a game that keeps every command's args in its state, as given."""
-    real = games.get
-    monkeypatch.setattr(games, "get", lambda name: ECHO if name == "echo" else real(name))
+    plug_game(monkeypatch, ECHO)
     assert table.call(Command(NEW_GAME, {"game": "echo"})).ok
     return table
 

@@ -12,10 +12,10 @@ from dataclasses import replace
 import msgspec
 import pytest
 from test_table import ECHO
-from webfixtures import game_spec
+from webfixtures import game_spec, plug_game
 
-from companion import games
-from companion.games.spec import Command, DataText
+from companion import registry
+from companion.gamekit.contract import Command, DataText
 from companion.store import Store
 from companion.table import BUTTON_REFUSED, INTERNAL_ERROR, NEW_GAME, Setup, Table, Update, replay
 from companion.webapp.events import public_payload
@@ -122,10 +122,9 @@ def test_presses_from_many_threads_step_one_by_one_on_the_table_thread(db):
 
 def test_controls_that_fail_refuse_the_press_and_log_it(db, monkeypatch, caplog):
     with running(db) as table:
-        spec = games.get("dice")
+        spec = registry.get("dice")
         broken = replace(spec, controls=replace(spec.controls, step=lambda entry, key, view: 1 / 0))
-        monkeypatch.setattr(games, "get",
-                            lambda name, real=games.get: broken if name == "dice" else real(name))
+        plug_game(monkeypatch, broken)
         with caplog.at_level(logging.ERROR):
             answer = table.press("roll").result(5)
         assert answer.rejected.msgid == BUTTON_REFUSED and table.version == 1
@@ -169,7 +168,7 @@ def test_subscribers_find_latest_already_at_the_update_they_are_told(db):
 
 # --- bugs are not refusals --------------------------------------------------------------------------
 def test_a_bug_in_the_rules_is_logged_and_answered_without_detail(db, monkeypatch, caplog):
-    monkeypatch.setattr(games, "get", lambda name, real=games.get: ECHO if name == "echo" else real(name))
+    plug_game(monkeypatch, ECHO)
     with running(db) as table:
         assert table.call(Command(NEW_GAME, {"game": "echo"})).ok
         version, updates = table.version, watch(table)
@@ -188,12 +187,12 @@ def test_new_game_records_the_data_files_and_replays_the_same_after_an_upgrade_e
     with running(db) as table:
         assert table.call(Command(NEW_GAME, {"game": "schacht", "options": {"players": 3}})).ok
         record = table.store.records_since_last(NEW_GAME)[0]
-        bundled = games.get("schacht").bundled("stages")
+        bundled = registry.get("schacht").bundled("stages")
         assert record.args["data"] == {"stages": {"name": bundled.name, "text": bundled.text}}
         assert record.args["options"]["players"] == 3 and record.args["options"]["shuffled_piles"] is False
         state = table.session.state
     edited = bundled.text.replace("finish = [6, 5, 5, 4, 4, 3]", "finish = [9, 1]")
-    spec = games.get("schacht")
+    spec = registry.get("schacht")
     monkeypatch.setattr(type(spec), "bundled", lambda self, key: DataText("stages.toml", edited))
     with running(db) as again:  # the upgrade's bundled file differs: the running game does not
         assert again.session.state == state and again.session.state.finish == (6, 5, 5, 4, 4, 3)
@@ -202,7 +201,7 @@ def test_new_game_records_the_data_files_and_replays_the_same_after_an_upgrade_e
 
 
 def test_an_uploaded_data_file_is_recorded_and_used(db):
-    text = games.get("schacht").bundled("stages").text.replace("[6, 5, 5, 4, 4, 3]", "[9, 1]")
+    text = registry.get("schacht").bundled("stages").text.replace("[6, 5, 5, 4, 4, 3]", "[9, 1]")
     with running(db) as table:
         args = {"game": "schacht", "data": {"stages": {"name": "mine.toml", "text": text}}}
         assert table.call(Command(NEW_GAME, args)).ok
@@ -215,7 +214,7 @@ def test_an_uploaded_data_file_is_recorded_and_used(db):
 
 def test_a_record_made_before_data_files_were_pinned_still_replays(db):
     """Older records kept an uploaded file's text in the options, and the bundled file was implied."""
-    text = games.get("schacht").bundled("stages").text.replace("[6, 5, 5, 4, 4, 3]", "[9, 1]")
+    text = registry.get("schacht").bundled("stages").text.replace("[6, 5, 5, 4, 4, 3]", "[9, 1]")
     store = Store(db)
     store.append(NEW_GAME, None, {"game": "schacht", "options": {"players": 4, "data": text,
                                                                  "data_name": "mine.toml"}}, [0] * 8)
@@ -278,7 +277,7 @@ ASKING = game_spec(
 
 
 def test_a_deadline_passing_with_no_command_sends_the_games_default_and_records_it(db, monkeypatch):
-    monkeypatch.setattr(games, "get", lambda name, real=games.get: ASKING if name == "asking" else real(name))
+    plug_game(monkeypatch, ASKING)
     with running(db) as table:
         assert table.call(Command(NEW_GAME, {"game": "asking"})).ok
         assert table.call(Command("ask", {}, 0)).ok
@@ -297,7 +296,7 @@ def test_a_deadline_passing_with_no_command_sends_the_games_default_and_records_
 def test_an_answer_before_the_deadline_cancels_the_default(db, monkeypatch):
     slower = (0.2, Command("answer", {"answer": "no"}))
     spec = replace(ASKING, deadline=lambda state: slower if state[0] else None)
-    monkeypatch.setattr(games, "get", lambda name, real=games.get: spec if name == "asking" else real(name))
+    plug_game(monkeypatch, spec)
     with running(db) as table:
         assert table.call(Command(NEW_GAME, {"game": "asking"})).ok
         assert table.call(Command("ask", {}, 0)).ok

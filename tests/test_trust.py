@@ -17,13 +17,14 @@ import sqlite3
 import pytest
 import zxingcpp
 from PIL import Image
-from schacht_play import SeededDraws, random_command
+from schacht_play import random_command
 from webfixtures import FakeBoard, FakeDisplay, live_server, post_json, running_app
 
 from companion.devices.panels import panel
-from companion.games.spec import Command, TableInfo
-from companion.render.frame import join_link
-from companion.render.screens import render
+from companion.frames import render
+from companion.gamekit import ScriptedDraws
+from companion.gamekit.contract import Command, TableInfo
+from companion.gamekit.frame import join_link
 from companion.table import NEW_GAME
 from companion.webapp.trust import FIRST_WAIT, FREE_TRIES, LONGEST_WAIT, CodeAttempts, allowed_host
 
@@ -194,7 +195,7 @@ def play_until(table, rng, draws, done) -> None:
 
 def test_no_undo_across_a_reveal(schacht):
     runtime, server = schacht
-    play_until(runtime.table, random.Random(3), SeededDraws(random.Random(3)),
+    play_until(runtime.table, random.Random(3), ScriptedDraws(random.Random(3)),
                lambda session: session.state.outcomes)  # a side's cards are turned up
     status, answer = post_json(server.port, "/api/command", {"kind": "undo"},
                                {"X-Host-Token": runtime.table.host_token()})
@@ -205,7 +206,7 @@ def test_the_export_hides_every_move_and_draw_until_the_game_is_over(schacht):
     runtime, server = schacht
     table, host = runtime.table, {"X-Host-Token": runtime.table.host_token()}
     rng = random.Random(5)
-    play_until(table, rng, SeededDraws(rng), lambda session: len(session.history) > 8)
+    play_until(table, rng, ScriptedDraws(rng), lambda session: len(session.history) > 8)
 
     def export() -> dict:
         status, body, _ = request(server.port, "GET", "/api/export", host)
@@ -218,7 +219,7 @@ def test_the_export_hides_every_move_and_draw_until_the_game_is_over(schacht):
         assert record["draws"] == [] and (record["kind"] == NEW_GAME or record["args"] == {})
     kinds = [r.kind for r in table.store.records_since_last(NEW_GAME)]
     assert [r["kind"] for r in running["records"]] == kinds  # who did what and when stays
-    play_until(table, rng, SeededDraws(rng), lambda session: session.state.phase == "over")
+    play_until(table, rng, ScriptedDraws(rng), lambda session: session.state.phase == "over")
     finished = export()
     assert finished["complete"] is True
     assert any(r["kind"] == "place" and "value" in r["args"] for r in finished["records"])

@@ -6,12 +6,12 @@ from dataclasses import replace
 
 import pytest
 
-from companion import games
-from companion.draws import Draws
+from companion import registry
+from companion.gamekit.draws import Draws
 from companion.table import NEW_GAME, advance
 
 
-@pytest.mark.parametrize("name", games.names())
+@pytest.mark.parametrize("name", registry.names())
 def test_every_game_says_whom_it_waits_on_its_actor_by_default(name):
     session, _ = advance(None, NEW_GAME, None, {"game": name}, Draws())
     spec, state = session.spec, session.state
@@ -24,6 +24,6 @@ def test_every_game_says_whom_it_waits_on_its_actor_by_default(name):
 
 
 def test_a_game_waiting_on_several_seats_says_so_in_seat_order():
-    spec = replace(games.get("crash"), waiting=lambda state: {2, 0})
+    spec = replace(registry.get("crash"), waiting=lambda state: {2, 0})
     session, _ = advance(None, NEW_GAME, None, {"game": "crash"}, Draws())
     assert spec.waiting_on(session.state) == [0, 2]

@@ -11,7 +11,7 @@ from rallye_play import record
 from test_rallye_web import asking
 
 from companion import storetools
-from companion.games.spec import Command
+from companion.gamekit.contract import Command
 from companion.store import Store
 from companion.table import NEW_GAME, Setup, Table, replay
 from companion.webapp.events import public_payload

@@ -14,8 +14,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from companion import games
-from companion.games.spec import GameSpec, IllegalMove, button_map
+from companion import registry
+from companion.gamekit.contract import GameSpec, IllegalMove, button_map
 from companion.store import Store
 from companion.table import Setup, Table
 from companion.webapp import create_app
@@ -239,7 +239,12 @@ SECRET = game_spec(
 )
 
 
+def plug_game(monkeypatch, spec) -> None:
+    """Make `spec` a known game, by its name, for one test (beside every installed game)."""
+    real = registry.get
+    monkeypatch.setattr(registry, "get", lambda name: spec if name == spec.name else real(name))
+
+
 def install_secret_game(monkeypatch) -> None:
     """Make "secret" a known game for the table, for one test."""
-    real = games.get
-    monkeypatch.setattr(games, "get", lambda name: SECRET if name == "secret" else real(name))
+    plug_game(monkeypatch, SECRET)

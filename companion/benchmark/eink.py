@@ -9,15 +9,15 @@ import threading
 import time
 from pathlib import Path
 
-from companion import games
+from companion import registry
 from companion.benchmark.players import legal_command
 from companion.benchmark.stats import Figure, count
 from companion.devices.display import PngDisplay
 from companion.devices.panels import PANELS, panel
 from companion.devices.refresh import Refresher
-from companion.draws import Draws
-from companion.games.spec import Command, TableInfo
-from companion.render.screens import render
+from companion.frames import render
+from companion.gamekit.contract import Command, TableInfo
+from companion.gamekit.draws import Draws
 from companion.store import Store
 from companion.table import Table
 
@@ -28,7 +28,7 @@ TARGETS = {(800, 480): 40.0, (1600, 1200): 150.0}  # ms, render + quantize
 
 def mid_game(name: str, commands: int = 25):
     """A game's public view after a few random legal commands: a screen with something on it."""
-    spec = games.get(name)
+    spec = registry.get(name)
     options, state = spec.start({}, Draws())
     rng = random.Random(2)
     for _ in range(commands):
@@ -47,7 +47,7 @@ def render_times(rounds: int = 3) -> list[Figure]:
         sizes.setdefault(model.size, model)
     figures = []
     info = TableInfo(URL, "K7QF", NAMES)
-    for name in games.names():
+    for name in registry.names():
         view = mid_game(name)
         for size, model in sorted(sizes.items()):
             display = PngDisplay(model, "/dev/null")

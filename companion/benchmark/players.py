@@ -7,8 +7,8 @@ import random
 import msgspec
 import msgspec.inspect as mi
 
-from companion.draws import Draws
-from companion.games.spec import Command, GameSpec, IllegalMove
+from companion.gamekit.contract import Command, GameSpec, IllegalMove
+from companion.gamekit.draws import Draws
 
 
 def random_value(info, rng: random.Random):

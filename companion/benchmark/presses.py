@@ -11,7 +11,7 @@ from companion.benchmark.process import LivePage
 from companion.benchmark.stats import Figure, timed
 from companion.config import Config
 from companion.devices.simulator import SimulatorPin, simulator_pins
-from companion.games.spec import Command
+from companion.gamekit.contract import Command
 
 HELD = 0.04  # seconds a finger holds ROLL down: past the settle, as a quick press is
 

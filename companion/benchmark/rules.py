@@ -5,16 +5,16 @@ from __future__ import annotations
 import random
 import time
 
-from companion import games
+from companion import registry
 from companion.benchmark.players import legal_command
 from companion.benchmark.stats import Figure, count
-from companion.draws import Draws
+from companion.gamekit.draws import Draws
 
 
 def throughput(seconds: float = 3.0) -> list[Figure]:
     figures = []
-    for name in games.names():
-        spec = games.get(name)
+    for name in registry.names():
+        spec = registry.get(name)
         rng = random.Random(1)
         commands = finished = 0
         start = time.perf_counter()

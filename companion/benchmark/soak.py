@@ -33,7 +33,7 @@ def resident_mb() -> float:
 
 
 def main(state_dir: str, commands: int, pages: int) -> None:
-    from companion import games
+    from companion import registry
     from companion.benchmark.players import legal_command
     from companion.benchmark.target import serve_watched
 
@@ -41,7 +41,7 @@ def main(state_dir: str, commands: int, pages: int) -> None:
     table, port = device.table, int(os.environ["COMPANION_PORT"])
     host = {"X-Host-Token": table.host_token()}
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    rng, names = random.Random(7), games.names()
+    rng, names = random.Random(7), registry.names()
     done = refused = deepest = 0
     failures: list[str] = []
     warm = None  # (commands, MB) once every game has been played once
@@ -61,7 +61,7 @@ def main(state_dir: str, commands: int, pages: int) -> None:
     while done < commands and len(failures) < 10:
         name = names[rounds % len(names)]
         send({"kind": "new_game", "args": {"game": name}}, host)
-        spec = games.get(name)
+        spec = registry.get(name)
         seats = spec.seats_in_play(table.session.options)
         for _ in range(ROUND):
             state = table.session.state

@@ -13,11 +13,11 @@ import random
 import sys
 import time
 
-from companion import games
+from companion import registry
 from companion.benchmark.players import play_game
 from companion.config import Config
 from companion.daemon import Companion
-from companion.games.spec import Command
+from companion.gamekit.contract import Command
 from companion.seats import MAX_SEATS
 
 
@@ -47,10 +47,10 @@ def main(state_dir: str, phones: int) -> None:
     device, _ = serve_watched(state_dir, phones)
     table = device.table
     rng = random.Random(7)
-    for name in games.names():
+    for name in registry.names():
         if not table.call(Command("new_game", {"game": name})).ok:
             raise SystemExit(f"could not start {name}")
-        spec = games.get(name)
+        spec = registry.get(name)
 
         def apply(command):
             table.call(command)

@@ -1,8 +1,48 @@
-"""The kit for game authors: what every game's rules, data and buttons were writing again."""
+"""The SDK for game authors: the contract, the kit, the drawing API, strings, palette and test tools.
 
+A game imports everything it needs from here, and this package imports from no game:
+
+    from companion.gamekit import GameSpec, IllegalMove, N_, rules, standard_frame
+
+The drawing API (`Canvas`, `Box`, `standard_frame`) is loaded on first use, so the platform's
+commands that draw nothing do not pay for Pillow and the fonts.
+"""
+
+from companion.foreground import checkpoint
+from companion.gamekit.colours import BLUE, GREEN, ORANGE, PURPLE, RED, SEAT_COLOURS, YELLOW
 from companion.gamekit.commands import parse, rules
+from companion.gamekit.contract import (
+    Colour,
+    Command,
+    Controls,
+    DataFile,
+    DataText,
+    GameSpec,
+    Help,
+    IllegalMove,
+    Result,
+    TableInfo,
+    button_map,
+)
 from companion.gamekit.data import load_toml
+from companion.gamekit.draws import Draws, ScriptedDraws
 from companion.gamekit.entry import Entry, Field, number_faces
 from companion.gamekit.state import put, without
+from companion.i18n import N_
 
-__all__ = ["Entry", "Field", "load_toml", "number_faces", "parse", "put", "rules", "without"]
+_DRAWING = {"Canvas": "companion.render.layout", "Box": "companion.render.layout",
+            "standard_frame": "companion.gamekit.frame"}
+
+
+def __getattr__(name: str):
+    if name in _DRAWING:
+        import importlib
+
+        return getattr(importlib.import_module(_DRAWING[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["BLUE", "GREEN", "ORANGE", "PURPLE", "RED", "SEAT_COLOURS", "YELLOW", "Box", "Canvas", "Colour",
+           "Command", "Controls", "DataFile", "DataText", "Draws", "Entry", "Field", "GameSpec", "Help",
+           "IllegalMove", "N_", "Result", "ScriptedDraws", "TableInfo", "button_map", "checkpoint",
+           "load_toml", "number_faces", "parse", "put", "rules", "standard_frame", "without"]

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from companion.games.spec import Command, IllegalMove
+from companion.gamekit.contract import Command, IllegalMove
 from companion.tomlfile import key_of
 
 Handler = Callable[[Any, "int | None", msgspec.Struct, Any], tuple[Any, list[dict]]]

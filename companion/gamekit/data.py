@@ -6,7 +6,7 @@ from typing import TypeVar
 
 import msgspec
 
-from companion.games.spec import IllegalMove
+from companion.gamekit.contract import IllegalMove
 from companion.tomlfile import key_of
 
 T = TypeVar("T")

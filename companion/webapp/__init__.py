@@ -6,6 +6,7 @@ from importlib.resources import files
 
 from flask import Flask, current_app, g, request
 
+from companion import registry
 from companion.i18n import LANGUAGES, pick_language, translator
 
 LANG_COOKIE = "lang"
@@ -34,7 +35,7 @@ def _(msgid: str, **params) -> str:
 
     The running game's own catalog comes first, so its templates and refusals are translated too.
     """
-    return translator(request_language(), request_game())(msgid, **params)
+    return translator(request_language(), registry.find(request_game()))(msgid, **params)
 
 
 def _ngettext(singular: str, plural: str, n: int, **params) -> str:

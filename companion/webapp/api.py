@@ -11,8 +11,8 @@ from typing import Any
 import msgspec
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from companion import games
-from companion.games.spec import Command, IllegalMove
+from companion import registry
+from companion.gamekit.contract import Command, IllegalMove
 from companion.table import HOST_COMMANDS, NEW_GAME
 from companion.webapp import _, request_game, request_language
 from companion.webapp.events import Hub, Stream, TooManyStreams, refusal, seat_legal
@@ -191,8 +191,8 @@ def command():
         return {"ok": True, "version": result.version}
     # A new game's refusal (a bad option, a bad data file) is that game's to word.
     starting = body.args.get("game") if body.kind == NEW_GAME else None
-    refused = refusal(result.error, request_language(),
-                      starting if isinstance(starting, str) and starting in games.names() else request_game())
+    wording = starting if isinstance(starting, str) and starting in registry.names() else request_game()
+    refused = refusal(result.error, request_language(), wording)
     return error_response(409, refused["error"], msgid=refused["msgid"], version=result.version)
 
 

@@ -10,7 +10,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from companion.games.spec import IllegalMove
+from companion import registry
+from companion.gamekit.contract import IllegalMove
 from companion.i18n import N_, translator
 from companion.seats import MAX_SEATS
 from companion.table import Table, Update
@@ -40,7 +41,7 @@ def public_payload(update: Update, lang: str) -> dict:
 
     Each seat's colour label comes in the reader's language, so no page declares the colours again.
     """
-    tr = translator(lang, update.game)
+    tr = translator(lang, update.spec)
     left = None if update.due is None else round(max(0.0, update.due - time.monotonic()), 1)
     return {"version": update.version, "game": update.game, "public": update.public,
             "title": tr(update.spec.title) if update.session else None,
@@ -54,7 +55,7 @@ def public_payload(update: Update, lang: str) -> dict:
 
 def refusal(exc: IllegalMove, lang: str, game: str | None) -> dict:
     """A refusal as JSON in `lang`: the readable reason (from the game's catalog first) and its msgid."""
-    return {"error": translator(lang, game)(exc.msgid, **exc.params), "msgid": exc.msgid}
+    return {"error": translator(lang, registry.find(game))(exc.msgid, **exc.params), "msgid": exc.msgid}
 
 
 def seat_legal(update: Update, seat: int) -> list[str]:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 import logging
 from functools import cache
 
 from flask import Blueprint, abort, send_file
 from jinja2 import BaseLoader, TemplateNotFound
 
-from companion import games
+from companion import registry
 
 log = logging.getLogger(__name__)
 bp = Blueprint("gamefiles", __name__)
@@ -33,10 +32,10 @@ class GameTemplates(BaseLoader):
 
 def _folder(name: str, kind: str, file: str):
     """`file` in game `name`'s `kind` folder, if the game and the file exist."""
-    if name not in games.names() or not file or file.startswith(".") or "/" in file or "\\" in file:
+    if name not in registry.names() or not file or file.startswith(".") or "/" in file or "\\" in file:
         return None
     try:
-        path = games.get(name).folder.joinpath(kind, file)
+        path = registry.get(name).folder.joinpath(kind, file)
     except ValueError:
         return None
     return path if path.is_file() else None
@@ -54,33 +53,16 @@ def assets(name: str) -> dict:
     return out
 
 
-@cache
-def rules_help(name: str) -> dict:
-    """A game's rules help, msgids as its `help` module gives them (none if it has none):
-    `HELP = {"how": N_(...), "cards": {card: N_(...)}, "names": {card: N_(...)}}`, "cards" and "names"
-    optional. The seat page shows it folded, in the reader's language."""
-    try:
-        package = games.get(name).package
-    except ValueError:
-        return {}
-    try:
-        module = importlib.import_module(f"{package}.help")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{package}.help":
-            log.exception("the rules help of %s failed to load", name)
-        return {}
-    return dict(getattr(module, "HELP", {}) or {})
-
-
 def translated_help(name: str | None, tr) -> dict | None:
-    """The rules help of game `name` through translator `tr`: how to play, then each card's name and text."""
-    found = rules_help(name) if name else {}
-    if not found:
+    """The rules help of game `name` (its spec's `help`) through translator `tr`: how to play, then each
+    card's name and text."""
+    spec = registry.find(name)
+    found = spec.help if spec is not None else None
+    if found is None:
         return None
-    names = found.get("names", {})
-    cards = [(tr(names[card]) if card in names else "", tr(text))
-             for card, text in found.get("cards", {}).items()]
-    return {"how": tr(found["how"]) if found.get("how") else "", "cards": cards}
+    names = found.names
+    cards = [(tr(names[card]) if card in names else "", tr(text)) for card, text in found.cards.items()]
+    return {"how": tr(found.how) if found.how else "", "cards": cards}
 
 
 @bp.get("/games/<name>/<file>")

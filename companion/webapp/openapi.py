@@ -98,12 +98,12 @@ SEAT_NUMBER = {"name": "seat", "in": "path", "required": True, "schema": {"type"
 
 
 def _specs() -> list:
-    from companion import games
+    from companion import registry
 
     out = []
-    for name in games.names():
+    for name in registry.names():
         try:
-            out.append(games.get(name))
+            out.append(registry.get(name))
         except ValueError:
             continue  # a game that does not load is logged by the registry and left out
     return out

@@ -7,6 +7,7 @@ import logging
 from flask import Blueprint, Response, current_app, render_template, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from companion import registry
 from companion.i18n import LANGUAGES, N_, translator
 from companion.webapp import _, request_game, request_language
 from companion.webapp.api import device_open, device_state, error_response, seat_of
@@ -87,7 +88,7 @@ def seat(token: str):
     context = _context()
     latest = current_app.extensions["companion"].table.latest
     running = latest.game if latest.session is not None else None
-    context["rules_help"] = translated_help(running, translator(request_language(), running))
+    context["rules_help"] = translated_help(running, translator(request_language(), registry.find(running)))
     context["snapshot"] |= {"seat": number, "private": latest.private(number),
                             "legal": seat_legal(latest, number)}
     response = Response(render_template("seat.html", seat=number, token=token, **context))

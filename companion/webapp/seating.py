@@ -7,8 +7,8 @@ from math import ceil
 import msgspec
 from flask import Blueprint, Response, current_app, request, url_for
 
-from companion import games
-from companion.games.spec import IllegalMove
+from companion import registry
+from companion.gamekit.contract import IllegalMove
 from companion.i18n import translator
 from companion.webapp import _, request_game, request_language
 from companion.webapp.api import ApiError, decode, host_token_given, require_host, runtime
@@ -128,12 +128,12 @@ def game_list():
     from companion.webapp import request_language
 
     out = []
-    for name in games.names():
+    for name in registry.names():
         try:
-            spec = games.get(name)
+            spec = registry.get(name)
         except ValueError:
             continue  # a broken game package is logged by the registry; the others stay startable
-        tr = translator(request_language(), name)
+        tr = translator(request_language(), spec)
         schema = _translated(msgspec.json.schema(spec.options), tr) if spec.options is not None else {}
         out.append({"name": name, "title": tr(spec.title), "seats": list(spec.seats),
                     "colours": [{"key": c.key, "label": tr(c.label), "ink": c.ink} for c in spec.colours],

@@ -8,7 +8,7 @@ from typing import Annotated
 import msgspec
 
 from companion.gamekit import load_toml
-from companion.games.spec import IllegalMove
+from companion.gamekit.contract import IllegalMove
 
 Cell = tuple[int, int]  # axial (q, r): q the column west to east, r down the column north to south
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.gamekit import Entry, Field
+from companion.gamekit.contract import Command, Controls
 from companion.games.crash.board import DIRECTIONS
-from companion.games.spec import Command, Controls
 
 DIE_KEYS = ("a", "b", "c")
 LEFT, RIGHT, FORWARD, CONFIRM, CANCEL = "a", "b", "c", "d", "roll"

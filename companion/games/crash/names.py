@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from companion.games.spec import Colour
+from companion.gamekit.colours import BLUE, RED
 from companion.i18n import N_
 
 # The box has blue and red cars. North (seat 0) drives the blue ones; the rulebook's example is red's.
-COLOURS = (
-    Colour("blue", N_("Blue"), "#1565c0"),
-    Colour("red", N_("Red"), "#c62828"),
-)
+COLOURS = (BLUE, RED)
 
 # board.DIRECTIONS in order, clockwise from north: a name and an arrow for each.
 DIRECTION_NAMES = {

@@ -6,6 +6,7 @@ from typing import Literal
 
 import msgspec
 
+from companion.gamekit.contract import Result
 from companion.games.crash.board import CARS, DIRECTIONS, PLAYERS, car_index, car_of
 from companion.games.crash.rules import (
     OVER,
@@ -19,7 +20,6 @@ from companion.games.crash.rules import (
     usable,
     waiting,
 )
-from companion.games.spec import Result
 
 
 class CarRef(msgspec.Struct):

@@ -1,7 +1,7 @@
 """Button map of free dice: ROLL rolls, A changes how many dice, D undoes."""
 
+from companion.gamekit.contract import Command, button_map
 from companion.games.dice.rules import MAX_DICE
-from companion.games.spec import Command, button_map
 
 CONTROLS = button_map({
     "roll": lambda view: Command("roll"),

@@ -1,9 +1,9 @@
 """How to play free dice, for the seat pages' rules help."""
 
-from companion.i18n import N_
+from companion.gamekit import N_, Help
 
-HELP = {
-    "how": N_("Free dice roll for any board game: anyone may roll, from a phone or with ROLL on the device. "
-              "Choose 1 to 3 dice; each roll shows the faces and their total, and the last rolls stay listed."
-              "\n\nNobody waits for a turn here: roll when your own game says so."),
-}
+HELP = Help(
+    how=N_("Free dice roll for any board game: anyone may roll, from a phone or with ROLL on the device. "
+           "Choose 1 to 3 dice; each roll shows the faces and their total, and the last rolls stay listed."
+           "\n\nNobody waits for a turn here: roll when your own game says so."),
+)

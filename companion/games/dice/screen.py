@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from companion.gamekit.contract import TableInfo
+from companion.gamekit.frame import QR_MIN_HEIGHT, standard_frame
 from companion.games.dice.rules import MAX_DICE
-from companion.games.spec import TableInfo
 from companion.render.dice import die_face
-from companion.render.frame import QR_MIN_HEIGHT, standard_frame
 from companion.render.layout import Box, Canvas
 
 SHOWN_EARLIER = 4  # previous rolls listed under the current one

@@ -6,9 +6,9 @@ During an input A steps the value down, B up, C confirms it (the last confirms t
 from __future__ import annotations
 
 from companion.gamekit import Entry, Field, number_faces
+from companion.gamekit.contract import Command, Controls
 from companion.games.gewalt.commands import LANES, SECTIONS, STAGES
 from companion.games.gewalt.data import ACTIONS, ATTACKS, MAX_LENGTH
-from companion.games.spec import Command, Controls
 
 LANE, STAGE, SECTION = Field("lane", LANES), Field("stage", STAGES), Field("section", SECTIONS)
 LENGTH = Field("length", MAX_LENGTH + 1, first=0)

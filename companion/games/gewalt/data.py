@@ -8,7 +8,7 @@ from typing import Annotated
 import msgspec
 
 from companion.gamekit import load_toml
-from companion.games.spec import IllegalMove
+from companion.gamekit.contract import IllegalMove
 
 BUNDLED = "data.toml"
 MAX_LENGTH = 8  # the longest section card

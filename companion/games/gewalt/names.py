@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from companion.games.spec import Colour
+from companion.gamekit.colours import SEAT_COLOURS
 from companion.i18n import N_
 
-COLOURS = (
-    Colour("red", N_("Red"), "#c62828"),
-    Colour("blue", N_("Blue"), "#1565c0"),
-    Colour("green", N_("Green"), "#2e7d32"),
-    Colour("yellow", N_("Yellow"), "#f9a825"),
-    Colour("purple", N_("Purple"), "#6a1b9a"),
-)
+COLOURS = SEAT_COLOURS[:5]  # the box's five pawn colours
 
 CARD_NAMES = {
     "extra_turn": N_("extra turn"),

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import msgspec
 
+from companion.gamekit.contract import Result
 from companion.games.gewalt import board
 from companion.games.gewalt.commands import LANES, SECTIONS, STAGES
 from companion.games.gewalt.rules import LETTERS, State, actor, final_scores, legal, over
 from companion.games.gewalt.scoring import winners
-from companion.games.spec import Result
 
 
 class Pawn(msgspec.Struct):

@@ -1,13 +1,14 @@
 """Le rallye hasardeux (Pierre Delvaux): a race round a hidden circuit, secret passages, surprise cards."""
 
+from companion.gamekit.contract import DataFile, GameSpec
 from companion.games.rallye.commands import COMMANDS
 from companion.games.rallye.controls import CONTROLS, dice_shown, rolled
 from companion.games.rallye.deck import load_route, load_surprises
+from companion.games.rallye.help import HELP
 from companion.games.rallye.names import COLOURS
 from companion.games.rallye.rules import RallyeOptions, actor, apply, deadline, legal, over, setup, undoable
 from companion.games.rallye.screen import draw
 from companion.games.rallye.views import PrivateView, PublicView, private_view, public_view, result
-from companion.games.spec import DataFile, GameSpec
 from companion.i18n import N_
 
 SPEC = GameSpec(
@@ -51,4 +52,5 @@ SPEC = GameSpec(
     },
     data=(DataFile("route", "route.toml", N_("Route cards: effects, surprise symbols, passages"), load_route),
           DataFile("surprises", "surprises.toml", N_("Surprise cards: how many of each"), load_surprises)),
+    help=HELP,
 )

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from companion.gamekit import Entry, Field
-from companion.games.spec import Command, Controls
+from companion.gamekit.contract import Command, Controls
 
 LETTERS = ("a", "b", "c", "d")
 PAGE = len(LETTERS)

@@ -8,7 +8,7 @@ from typing import Annotated
 import msgspec
 
 from companion.gamekit import load_toml
-from companion.games.spec import IllegalMove
+from companion.gamekit.contract import IllegalMove
 
 EFFECTS = ("none", "others_back", "all_back", "others_back_me_forward", "ford_4", "ford_5", "one_back",
            "swap_last", "swap_first", "swap_any", "reverse")

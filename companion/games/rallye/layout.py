@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from companion.gamekit.contract import IllegalMove
 from companion.games.rallye.deck import PASSAGE_CARDS, PLAIN_CARDS, Route
 from companion.games.rallye.state import State, is_plain, roll_die
-from companion.games.spec import IllegalMove
 
 MIN_PLAIN, MAX_PLAIN = 10, PLAIN_CARDS
 

@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-from companion.games.spec import Colour
+from companion.gamekit.colours import SEAT_COLOURS
 from companion.i18n import N_
 
-COLOURS = (
-    Colour("red", N_("Red"), "#c62828"),
-    Colour("blue", N_("Blue"), "#1565c0"),
-    Colour("green", N_("Green"), "#2e7d32"),
-    Colour("yellow", N_("Yellow"), "#f9a825"),
-    Colour("purple", N_("Purple"), "#6a1b9a"),
-    Colour("orange", N_("Orange"), "#ef6c00"),
-)
+COLOURS = SEAT_COLOURS
 LETTERS = "ABCDEF"  # a pawn on the e-ink: its seat's letter
 
 # The icon a face-up card shows, the same on the e-ink and the phones: glyphs DejaVu Sans draws.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from companion.gamekit.contract import TableInfo
+from companion.gamekit.frame import QR_MIN_HEIGHT, standard_frame
 from companion.games.rallye import controls
 from companion.games.rallye.names import (
     CARD_NAMES,
@@ -15,9 +17,7 @@ from companion.games.rallye.names import (
     effect_text,
 )
 from companion.games.rallye.strip import draw_circuit
-from companion.games.spec import TableInfo
 from companion.render.dice import die_face
-from companion.render.frame import QR_MIN_HEIGHT, standard_frame
 from companion.render.layout import Box, Canvas
 
 STATUS_ICONS = {"tacks": "\u2736", "caught": "\u2736", "ford_4": "\u2248", "ford_5": "\u2248",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.gamekit import put, without
+from companion.gamekit.contract import IllegalMove
 from companion.games.rallye import commands as c
 from companion.games.rallye.race import resume
 from companion.games.rallye.state import (
@@ -16,7 +17,6 @@ from companion.games.rallye.state import (
     pawns_at,
     plain_positions,
 )
-from companion.games.spec import IllegalMove
 
 
 # --- where each card may go: public facts only, so `legal` and refusals tell no secret -----------

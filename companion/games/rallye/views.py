@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from companion.gamekit.contract import Result
 from companion.games.rallye import surprises
 from companion.games.rallye.layout import placer
 from companion.games.rallye.rules import actor, legal, may_play_cards
@@ -16,7 +17,6 @@ from companion.games.rallye.state import (
     plain_positions,
     trimming,
 )
-from companion.games.spec import Result
 
 
 class CardView(msgspec.Struct):

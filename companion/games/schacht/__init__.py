@@ -1,13 +1,14 @@
 """Crazy Race (Michael Schacht, 2002): secret bids beside a stage card, evaluation, locos and points."""
 
+from companion.gamekit.contract import DataFile, GameSpec
 from companion.games.schacht.colours import COLOURS
 from companion.games.schacht.commands import COMMANDS
 from companion.games.schacht.controls import CONTROLS
 from companion.games.schacht.data import BUNDLED, load
+from companion.games.schacht.help import HELP
 from companion.games.schacht.rules import SchachtOptions, actor, apply, legal, setup, undoable
 from companion.games.schacht.screen import draw
 from companion.games.schacht.views import SchachtPrivate, SchachtPublic, private_view, public_view, result
-from companion.games.spec import DataFile, GameSpec
 from companion.i18n import N_
 
 SPEC = GameSpec(
@@ -40,4 +41,5 @@ SPEC = GameSpec(
     undoable=undoable,
     over=lambda state: state.phase == "over",
     result=result,
+    help=HELP,
 )

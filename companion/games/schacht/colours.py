@@ -1,6 +1,6 @@
 """The seats' colours of Crazy Race (Schacht): the four locomotive sets of the box."""
 
-from companion.games.spec import Colour
+from companion.gamekit.contract import Colour
 from companion.i18n import N_
 
 COLOURS = (

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.gamekit import Entry, Field, number_faces
-from companion.games.spec import Command, Controls
+from companion.gamekit.contract import Command, Controls
 
 SIDE_KEYS = ("a", "b", "c", "d")
 LOCO_KEYS = {"a": "A", "b": "B", "c": "C"}

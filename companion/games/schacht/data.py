@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from companion.gamekit import load_toml
-from companion.games.spec import IllegalMove
+from companion.gamekit.contract import IllegalMove
 
 BUNDLED = "stages.toml"
 MODELS = ("A", "B", "C")

@@ -8,10 +8,10 @@ from typing import Annotated
 import msgspec
 
 from companion.gamekit import put, rules
+from companion.gamekit.contract import Command, IllegalMove
 from companion.games.schacht.commands import COMMANDS
 from companion.games.schacht.data import MODELS, Deck
 from companion.games.schacht.track import FINISH, Travel, travel
-from companion.games.spec import Command, IllegalMove
 from companion.i18n import N_
 
 ROUNDS = 3

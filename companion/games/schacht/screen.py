@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from companion.gamekit.contract import TableInfo
+from companion.gamekit.frame import standard_frame
 from companion.games.schacht.colours import COLOURS
-from companion.games.spec import TableInfo
-from companion.render.frame import standard_frame
 from companion.render.layout import Box, Canvas, seat_initials
 
 KEYS = "ABCD"  # the buttons that choose the top, right, bottom and left side

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from companion.gamekit.contract import Result
 from companion.games.schacht.data import ANY, MODELS
 from companion.games.schacht.rules import (
     ROUNDS,
@@ -16,7 +17,6 @@ from companion.games.schacht.rules import (
     taboo,
 )
 from companion.games.schacht.track import FINISH, facing_home, space
-from companion.games.spec import Result
 
 
 class CardSide(msgspec.Struct):

@@ -11,10 +11,20 @@ from typing import Annotated
 
 import msgspec
 
-from companion.gamekit import rules
-from companion.games.spec import Colour, Command, Controls, GameSpec, IllegalMove, Result
-from companion.i18n import N_
-from companion.render.frame import standard_frame
+from companion.gamekit import (
+    BLUE,
+    GREEN,
+    N_,
+    ORANGE,
+    RED,
+    Command,
+    Controls,
+    GameSpec,
+    IllegalMove,
+    Result,
+    rules,
+    standard_frame,
+)
 
 LOSING = 21
 KEYS = {"a": 1, "b": 2, "c": 3}
@@ -91,10 +101,7 @@ def step(entry, key: str, view: dict):
     return None, Command("add", {"n": KEYS[key]}) if key in KEYS else None
 
 
-COLOURS = (Colour("green", N_("Green"), "#2e7d32"),
-           Colour("blue", N_("Blue"), "#1565c0"),
-           Colour("red", N_("Red"), "#c62828"),
-           Colour("orange", N_("Orange"), "#ef6c00"))
+COLOURS = (GREEN, BLUE, RED, ORANGE)
 
 SPEC = GameSpec(
     name="twentyone",

@@ -129,6 +129,19 @@ class DataText:
 
 
 @dataclass(frozen=True)
+class Help:
+    """A game's rules help, shown folded on every seat page in the reader's language (all msgids).
+
+    `how` says how to play; `cards` maps a card (or a board feature) to what it does, and `names` to
+    what it is called, where the name is not already part of the text.
+    """
+
+    how: str = ""
+    cards: Mapping[str, str] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Result:
     """How a finished game ended, for its record: the winning seats (none for a draw), each seat's
     score where the game keeps one, and each seat's place (1 first) where it ranks instead."""
@@ -167,6 +180,7 @@ class GameSpec:
       recorded like any command, so a replay needs no clock
     - colours: the seats' colours, in seat order; how many seats play comes from the `players` option
     - history_lines: each command kind's line in the public history, a msgid with `{who}`
+    - help: the rules help every seat page shows, folded (`Help`)
     - package: the game's import name: its templates/, static/ and locale/ folders live there
     """
 
@@ -197,6 +211,7 @@ class GameSpec:
     colours: tuple[Colour, ...] = ()
     history_lines: Mapping[str, str] = field(default_factory=dict)
     data: tuple[DataFile, ...] = ()
+    help: Help | None = None
 
     def waiting_on(self, state: State) -> list[int]:
         """The seats the rules wait on now, in seat order: the one contract every page reads for

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games.spec import TableInfo
+from companion.gamekit.contract import TableInfo
 from companion.render.layout import Box, Canvas
 
 # Panels lower than this (the pHATs, 104 and 122 px) get no QR column: a scannable code would

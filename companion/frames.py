@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from companion import games
+from companion import registry
 from companion.devices.panels import PanelModel
-from companion.games.spec import TableInfo
+from companion.gamekit.contract import TableInfo
 from companion.i18n import translator
 from companion.render.layout import Canvas
 from companion.render.palette import Palette
@@ -18,5 +18,6 @@ def render(game: str, view: dict, model: PanelModel, lang: str, table: TableInfo
     """
     canvas = Canvas(model.size, Palette(model.inks))
     info = table if isinstance(table, TableInfo) else TableInfo(table)
-    games.get(game).screen(view, canvas, translator(lang, game), info)
+    spec = registry.get(game)
+    spec.screen(view, canvas, translator(lang, spec), info)
     return canvas

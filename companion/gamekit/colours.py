@@ -1,0 +1,16 @@
+"""The seat palette: the colours every game's seats take theirs from, with the label a page shows."""
+
+from __future__ import annotations
+
+from companion.gamekit.contract import Colour
+from companion.i18n import N_
+
+RED = Colour("red", N_("Red"), "#c62828")
+BLUE = Colour("blue", N_("Blue"), "#1565c0")
+GREEN = Colour("green", N_("Green"), "#2e7d32")
+YELLOW = Colour("yellow", N_("Yellow"), "#f9a825")
+PURPLE = Colour("purple", N_("Purple"), "#6a1b9a")
+ORANGE = Colour("orange", N_("Orange"), "#ef6c00")
+
+# In seat order: the table's own colours while a game has none (free dice), and most games' too.
+SEAT_COLOURS = (RED, BLUE, GREEN, YELLOW, PURPLE, ORANGE)
