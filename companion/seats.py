@@ -11,14 +11,13 @@ from __future__ import annotations
 import secrets
 import unicodedata
 
-from companion.gamekit.contract import IllegalMove
+from companion.gamekit.contract import MAX_SEATS, IllegalMove
 from companion.i18n import LANGUAGES
 from companion.store import Store
 
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread on the e-ink
 JOIN_LENGTH = 4
 NAME_LENGTH = 24
-MAX_SEATS = 6  # the most any game seats; phones join the table, and each game plays its first seats
 
 
 def new_token() -> str:

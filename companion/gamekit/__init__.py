@@ -12,6 +12,7 @@ from companion.foreground import checkpoint
 from companion.gamekit.colours import BLUE, GREEN, ORANGE, PURPLE, RED, SEAT_COLOURS, YELLOW
 from companion.gamekit.commands import parse, rules
 from companion.gamekit.contract import (
+    MAX_SEATS,
     Colour,
     Command,
     Controls,
@@ -31,7 +32,9 @@ from companion.gamekit.state import put, without
 from companion.i18n import N_
 
 _DRAWING = {"Canvas": "companion.render.layout", "Box": "companion.render.layout",
-            "standard_frame": "companion.gamekit.frame"}
+            "seat_initials": "companion.render.layout", "die_face": "companion.render.dice",
+            "font": "companion.render.fonts", "standard_frame": "companion.gamekit.frame",
+            "QR_MIN_HEIGHT": "companion.gamekit.frame"}
 
 
 def __getattr__(name: str):
@@ -42,7 +45,8 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["BLUE", "GREEN", "ORANGE", "PURPLE", "RED", "SEAT_COLOURS", "YELLOW", "Box", "Canvas", "Colour",
-           "Command", "Controls", "DataFile", "DataText", "Draws", "Entry", "Field", "GameSpec", "Help",
-           "IllegalMove", "N_", "Result", "ScriptedDraws", "TableInfo", "button_map", "checkpoint",
-           "load_toml", "number_faces", "parse", "put", "rules", "standard_frame", "without"]
+__all__ = ["BLUE", "Box", "Canvas", "Colour", "Command", "Controls", "DataFile", "DataText", "Draws",
+           "Entry", "Field", "GREEN", "GameSpec", "Help", "IllegalMove", "MAX_SEATS", "N_", "ORANGE",
+           "PURPLE", "QR_MIN_HEIGHT", "RED", "Result", "SEAT_COLOURS", "ScriptedDraws", "TableInfo",
+           "YELLOW", "button_map", "checkpoint", "die_face", "font", "load_toml", "number_faces", "parse",
+           "put", "rules", "seat_initials", "standard_frame", "without"]

@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from importlib.resources import files
 from typing import Any
 
 import msgspec
 
+from companion.i18n import N_
+
+MAX_SEATS = 6  # the most seats any game has: phones join the table, and each game plays its first seats
 State = Any
 View = dict  # a view as every output reads it: plain JSON, what a phone receives
 Entry = Any  # a button input in progress: immutable, owned by the table, never recorded
 Faces = list  # LED dice faces: 1-6, or None for a dark die
+
+
+# The table's own refusals, for what every spec declares (msgids: the platform's catalog has them).
+UNKNOWN_COMMAND = N_("Unknown command {kind}: send one of {kinds}.")
+GAME_OVER = N_("The game is over: start a new game from the host page.")
+NOT_YOU = N_("Player {player} must act now, not you: wait for them.")
+NOT_YOU_MANY = N_("Players {players} must act now, not you: wait for them.")
+NOT_NOW = N_("That move is not possible now: choose one of the moves your page offers.")
 
 
 class IllegalMove(Exception):
@@ -180,6 +191,8 @@ class GameSpec:
       recorded like any command, so a replay needs no clock
     - colours: the seats' colours, in seat order; how many seats play comes from the `players` option
     - history_lines: each command kind's line in the public history, a msgid with `{who}`
+    - not_now: for a command kind, what a player is told when it is not legal now but someone may act
+      (a msgid: "Roll the dice first."); without it the table says the move is not possible now
     - help: the rules help every seat page shows, folded (`Help`)
     - package: the game's import name: its templates/, static/ and locale/ folders live there
     """
@@ -212,6 +225,7 @@ class GameSpec:
     history_lines: Mapping[str, str] = field(default_factory=dict)
     data: tuple[DataFile, ...] = ()
     help: Help | None = None
+    not_now: Mapping[str, str] = field(default_factory=dict)
 
     def waiting_on(self, state: State) -> list[int]:
         """The seats the rules wait on now, in seat order: the one contract every page reads for
@@ -226,6 +240,31 @@ class GameSpec:
         return int(options.get("players", self.seats[1]))
 
     # --- what the platform does with a game, in one place ------------------------------------------
+    def play(self, state: State, command: Command, draws) -> tuple[State, list[dict]]:
+        """`apply`, once the table has checked what the spec declares (see `check`): the one way the
+        platform, the replay and the conformance checks run a command."""
+        return self.apply(state, self.check(state, command), draws)
+
+    def check(self, state: State, command: Command) -> Command:
+        """The command as the rules are handed it, or IllegalMove: an unknown kind, a game that is over,
+        a kind not in `legal(state, seat)`, a seat that may not act now. A command of the table itself
+        (seat None) acts for the `actor`. Every refusal is read from public facts only (`legal`,
+        `actor`, `waiting`), so it tells no secret; a game's rules never repeat these guards."""
+        kind, seat = command.kind, command.seat
+        if kind not in self.commands:
+            raise IllegalMove(UNKNOWN_COMMAND, kind=kind, kinds=", ".join(self.commands))
+        if self.over(state):
+            raise IllegalMove(GAME_OVER)
+        allowed = self.legal(state, seat)
+        if kind not in allowed:
+            others = [s for s in self.waiting_on(state) if s != seat]
+            if seat is not None and others and (not allowed or kind in self.legal(state, None)):
+                if len(others) == 1:
+                    raise IllegalMove(NOT_YOU, player=others[0] + 1)
+                raise IllegalMove(NOT_YOU_MANY, players=", ".join(str(s + 1) for s in others))
+            raise IllegalMove(self.not_now.get(kind, NOT_NOW))
+        return command if seat is not None else replace(command, seat=self.actor(state))
+
     def convert_options(self, given: object) -> msgspec.Struct | None:
         """`given` (plain JSON) as the game's options; IllegalMove says which option is wrong."""
         if not isinstance(given, dict):

@@ -1,6 +1,6 @@
 """Crash! (Don O'Brien, Franjos 1992): bumper cars on a hex board, pushed into junkyards by three dice."""
 
-from companion.gamekit.contract import DataFile, GameSpec
+from companion.gamekit import N_, DataFile, GameSpec
 from companion.games.crash.board import load_board
 from companion.games.crash.commands import COMMANDS
 from companion.games.crash.controls import CONTROLS, dice_shown, rolled
@@ -9,7 +9,6 @@ from companion.games.crash.names import COLOURS
 from companion.games.crash.rules import OVER, CrashOptions, actor, apply, legal, setup
 from companion.games.crash.screen import draw
 from companion.games.crash.views import PrivateView, PublicView, private_view, public_view, result
-from companion.i18n import N_
 
 SPEC = GameSpec(
     name="crash",

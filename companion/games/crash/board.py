@@ -7,8 +7,7 @@ from typing import Annotated
 
 import msgspec
 
-from companion.gamekit import load_toml
-from companion.gamekit.contract import IllegalMove
+from companion.gamekit import IllegalMove, load_toml
 
 Cell = tuple[int, int]  # axial (q, r): q the column west to east, r down the column north to south
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.gamekit import Entry, Field
-from companion.gamekit.contract import Command, Controls
+from companion.gamekit import Command, Controls, Entry, Field
 from companion.games.crash.board import DIRECTIONS
 
 DIE_KEYS = ("a", "b", "c")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from companion.gamekit import Box, Canvas
 from companion.games.crash.board import DIRECTIONS
 from companion.games.crash.names import COLOURS
-from companion.render.layout import Box, Canvas
 
 SQRT3 = math.sqrt(3)
 # Screen directions (y grows downwards) of the six neighbours, as board.STEPS puts them.

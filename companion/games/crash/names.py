@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from companion.gamekit.colours import BLUE, RED
-from companion.i18n import N_
+from companion.gamekit import BLUE, N_, RED
 
 # The box has blue and red cars. North (seat 0) drives the blue ones; the rulebook's example is red's.
 COLOURS = (BLUE, RED)

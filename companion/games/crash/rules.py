@@ -8,11 +8,9 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from companion.gamekit import put, rules
-from companion.gamekit.contract import Command, IllegalMove
+from companion.gamekit import N_, Command, IllegalMove, put, rules
 from companion.games.crash.board import CARS, DIRECTIONS, PLAYERS, Board, car_index, car_of, step
 from companion.games.crash.commands import COMMANDS
-from companion.i18n import N_
 
 ROLL, STEER, OVER = "roll", "steer", "over"
 DICE = 3

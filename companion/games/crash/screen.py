@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from companion.gamekit.contract import TableInfo
-from companion.gamekit.frame import QR_MIN_HEIGHT, standard_frame
+from companion.gamekit import QR_MIN_HEIGHT, Box, Canvas, TableInfo, die_face, standard_frame
 from companion.games.crash.hexes import aspect, draw_board, seat_ink
 from companion.games.crash.names import COLOURS, DIRECTION_NAMES, car_label
-from companion.render.dice import die_face
-from companion.render.layout import Box, Canvas
 
 BOARD_SHARE = 0.62  # the most of the body's width the board takes
 

@@ -6,7 +6,7 @@ from typing import Literal
 
 import msgspec
 
-from companion.gamekit.contract import Result
+from companion.gamekit import Result
 from companion.games.crash.board import CARS, DIRECTIONS, PLAYERS, car_index, car_of
 from companion.games.crash.rules import (
     OVER,

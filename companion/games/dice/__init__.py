@@ -1,13 +1,11 @@
 """Free dice ("dés libres"): 1 to 3 six-sided dice for any board game."""
 
-from companion.gamekit.contract import GameSpec
+from companion.gamekit import MAX_SEATS, N_, GameSpec
 from companion.games.dice.controls import CONTROLS, dice_shown, rolled
 from companion.games.dice.help import HELP
 from companion.games.dice.rules import COMMANDS, DiceOptions, actor, apply, legal, setup
 from companion.games.dice.screen import draw
 from companion.games.dice.views import DicePrivate, DicePublic, private_view, public_view
-from companion.i18n import N_
-from companion.seats import MAX_SEATS
 
 SPEC = GameSpec(
     name="dice",

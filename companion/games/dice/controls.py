@@ -1,6 +1,6 @@
 """Button map of free dice: ROLL rolls, A changes how many dice, D undoes."""
 
-from companion.gamekit.contract import Command, button_map
+from companion.gamekit import Command, button_map
 from companion.games.dice.rules import MAX_DICE
 
 CONTROLS = button_map({

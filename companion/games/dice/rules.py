@@ -7,8 +7,7 @@ from typing import Annotated
 
 import msgspec
 
-from companion.gamekit import rules
-from companion.i18n import N_
+from companion.gamekit import N_, rules
 
 MIN_DICE, MAX_DICE = 1, 3
 SHOWN_HISTORY = 10

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from companion.gamekit.contract import TableInfo
-from companion.gamekit.frame import QR_MIN_HEIGHT, standard_frame
+from companion.gamekit import QR_MIN_HEIGHT, Box, Canvas, TableInfo, die_face, standard_frame
 from companion.games.dice.rules import MAX_DICE
-from companion.render.dice import die_face
-from companion.render.layout import Box, Canvas
 
 SHOWN_EARLIER = 4  # previous rolls listed under the current one
 

@@ -1,6 +1,6 @@
 """Crazy Race (Michael Gewalt, F.X. Schmid 1994): a dice race over section cards, with secret bets."""
 
-from companion.gamekit.contract import DataFile, GameSpec
+from companion.gamekit import N_, DataFile, GameSpec
 from companion.games.gewalt.commands import COMMANDS
 from companion.games.gewalt.controls import CONTROLS, dice_shown, rolled
 from companion.games.gewalt.data import BUNDLED, load
@@ -9,7 +9,6 @@ from companion.games.gewalt.names import COLOURS
 from companion.games.gewalt.rules import GewaltOptions, actor, apply, legal, over, setup, undoable
 from companion.games.gewalt.screen import draw
 from companion.games.gewalt.views import GewaltPrivate, GewaltPublic, private_view, public_view, result
-from companion.i18n import N_
 
 SPEC = GameSpec(
     name="gewalt",

@@ -5,8 +5,7 @@ During an input A steps the value down, B up, C confirms it (the last confirms t
 
 from __future__ import annotations
 
-from companion.gamekit import Entry, Field, number_faces
-from companion.gamekit.contract import Command, Controls
+from companion.gamekit import Command, Controls, Entry, Field, number_faces
 from companion.games.gewalt.commands import LANES, SECTIONS, STAGES
 from companion.games.gewalt.data import ACTIONS, ATTACKS, MAX_LENGTH
 

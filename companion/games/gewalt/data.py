@@ -7,8 +7,7 @@ from typing import Annotated
 
 import msgspec
 
-from companion.gamekit import load_toml
-from companion.gamekit.contract import IllegalMove
+from companion.gamekit import IllegalMove, load_toml
 
 BUNDLED = "data.toml"
 MAX_LENGTH = 8  # the longest section card

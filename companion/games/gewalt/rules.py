@@ -7,12 +7,10 @@ from typing import Annotated
 
 import msgspec
 
-from companion.gamekit import put, rules, without
-from companion.gamekit.contract import Command, IllegalMove
+from companion.gamekit import N_, Command, IllegalMove, put, rules, without
 from companion.games.gewalt import board, commands, data
 from companion.games.gewalt.board import FINISHED, NO_CARD
 from companion.games.gewalt.scoring import places_of, score, winners
-from companion.i18n import N_
 
 LETTERS = "ABCDE"  # players are named by letter, as in the rulebook's scoring example
 MAX_COUNTERS = 2  # counters against one opponent per game

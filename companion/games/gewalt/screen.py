@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from companion.gamekit.contract import TableInfo
-from companion.gamekit.frame import QR_MIN_HEIGHT, standard_frame
+from companion.gamekit import QR_MIN_HEIGHT, Box, Canvas, TableInfo, standard_frame
 from companion.games.gewalt.commands import LANES, SECTIONS, STAGES
 from companion.games.gewalt.names import CARD_NAMES, COLOURS, explain_roll
-from companion.render.layout import Box, Canvas
 
 TROPHY_WEIGHT = 1.2  # the place cell after each stage line, against a section's 1
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from companion.gamekit.contract import Result
+from companion.gamekit import Result
 from companion.games.gewalt import board
 from companion.games.gewalt.commands import LANES, SECTIONS, STAGES
 from companion.games.gewalt.rules import LETTERS, State, actor, final_scores, legal, over

@@ -1,6 +1,6 @@
 """Le rallye hasardeux (Pierre Delvaux): a race round a hidden circuit, secret passages, surprise cards."""
 
-from companion.gamekit.contract import DataFile, GameSpec
+from companion.gamekit import N_, DataFile, GameSpec
 from companion.games.rallye.commands import COMMANDS
 from companion.games.rallye.controls import CONTROLS, dice_shown, rolled
 from companion.games.rallye.deck import load_route, load_surprises
@@ -9,7 +9,6 @@ from companion.games.rallye.names import COLOURS
 from companion.games.rallye.rules import RallyeOptions, actor, apply, deadline, legal, over, setup, undoable
 from companion.games.rallye.screen import draw
 from companion.games.rallye.views import PrivateView, PublicView, private_view, public_view, result
-from companion.i18n import N_
 
 SPEC = GameSpec(
     name="rallye",

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.gamekit import put
-from companion.gamekit.contract import IllegalMove
+from companion.gamekit import N_, IllegalMove, put
 from companion.games.rallye import commands as c
 from companion.games.rallye.circuit import catch, shift
 from companion.games.rallye.effects import push, settle, targeted, through
 from companion.games.rallye.race import resume
 from companion.games.rallye.state import CANCELS, HAZARDS, State, lasts, roll_die
 from companion.games.rallye.surprises import take
-from companion.i18n import N_
 
 WRONG_CANCEL = {
     "back": N_("Only a protection card cancels a backward move: cancel with one, or answer no."),

@@ -11,8 +11,7 @@
 
 from __future__ import annotations
 
-from companion.gamekit import Entry, Field
-from companion.gamekit.contract import Command, Controls
+from companion.gamekit import Command, Controls, Entry, Field
 
 LETTERS = ("a", "b", "c", "d")
 PAGE = len(LETTERS)

@@ -7,8 +7,7 @@ from typing import Annotated
 
 import msgspec
 
-from companion.gamekit import load_toml
-from companion.gamekit.contract import IllegalMove
+from companion.gamekit import IllegalMove, load_toml
 
 EFFECTS = ("none", "others_back", "all_back", "others_back_me_forward", "ford_4", "ford_5", "one_back",
            "swap_last", "swap_first", "swap_any", "reverse")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.gamekit.contract import IllegalMove
+from companion.gamekit import IllegalMove
 from companion.games.rallye.deck import PASSAGE_CARDS, PLAIN_CARDS, Route
 from companion.games.rallye.state import State, is_plain, roll_die
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from companion.gamekit.colours import SEAT_COLOURS
-from companion.i18n import N_
+from companion.gamekit import N_, SEAT_COLOURS
 
 COLOURS = SEAT_COLOURS
 LETTERS = "ABCDEF"  # a pawn on the e-ink: its seat's letter

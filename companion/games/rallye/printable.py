@@ -12,9 +12,9 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from companion.gamekit import font
 from companion.games.rallye.commands import MAX_POSITION
 from companion.games.rallye.names import START_ICON
-from companion.render.fonts import font
 
 DPI = 150
 A4 = (round(210 / 25.4 * DPI), round(297 / 25.4 * DPI))  # 1240 x 1754 px

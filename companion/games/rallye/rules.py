@@ -8,13 +8,11 @@ from typing import Annotated, Any
 
 import msgspec
 
-from companion.gamekit import rules
-from companion.gamekit.contract import Command, IllegalMove
+from companion.gamekit import N_, Command, IllegalMove, rules
 from companion.games.rallye import answers, layout, race, surprises
 from companion.games.rallye.commands import COMMANDS
 from companion.games.rallye.deck import PASSAGE_CARDS, Route, Surprises
 from companion.games.rallye.state import START, State, plain_positions, trimming
-from companion.i18n import N_
 
 HAND = 2  # surprise cards dealt to each player
 CARD_PLAYS = ("key", "lock", "access", "swap_cards", "lay")

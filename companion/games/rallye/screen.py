@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from companion.gamekit.contract import TableInfo
-from companion.gamekit.frame import QR_MIN_HEIGHT, standard_frame
+from companion.gamekit import QR_MIN_HEIGHT, Box, Canvas, TableInfo, die_face, standard_frame
 from companion.games.rallye import controls
 from companion.games.rallye.names import (
     CARD_NAMES,
@@ -17,8 +16,6 @@ from companion.games.rallye.names import (
     effect_text,
 )
 from companion.games.rallye.strip import draw_circuit
-from companion.render.dice import die_face
-from companion.render.layout import Box, Canvas
 
 STATUS_ICONS = {"tacks": "\u2736", "caught": "\u2736", "ford_4": "\u2248", "ford_5": "\u2248",
                 "reverse": "\u21ba"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.gamekit import Box, Canvas
 from companion.games.rallye.names import (
     ACCESS_ICON,
     ENTRANCE_ICON,
@@ -16,7 +17,6 @@ from companion.games.rallye.names import (
     START_ICON,
     SURPRISE_ICON,
 )
-from companion.render.layout import Box, Canvas
 
 CARD_ASPECT = 0.75  # width over height of the cell a card is drawn in (the blank cards stand upright)
 HATCH = 5  # reference px between the lines of a card's back

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.gamekit import put, without
-from companion.gamekit.contract import IllegalMove
+from companion.gamekit import IllegalMove, put, without
 from companion.games.rallye import commands as c
 from companion.games.rallye.race import resume
 from companion.games.rallye.state import (

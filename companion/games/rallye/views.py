@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from companion.gamekit.contract import Result
+from companion.gamekit import Result
 from companion.games.rallye import surprises
 from companion.games.rallye.layout import placer
 from companion.games.rallye.rules import actor, legal, may_play_cards

@@ -1,6 +1,6 @@
 """Crazy Race (Michael Schacht, 2002): secret bids beside a stage card, evaluation, locos and points."""
 
-from companion.gamekit.contract import DataFile, GameSpec
+from companion.gamekit import N_, DataFile, GameSpec
 from companion.games.schacht.colours import COLOURS
 from companion.games.schacht.commands import COMMANDS
 from companion.games.schacht.controls import CONTROLS
@@ -9,7 +9,6 @@ from companion.games.schacht.help import HELP
 from companion.games.schacht.rules import SchachtOptions, actor, apply, legal, setup, undoable
 from companion.games.schacht.screen import draw
 from companion.games.schacht.views import SchachtPrivate, SchachtPublic, private_view, public_view, result
-from companion.i18n import N_
 
 SPEC = GameSpec(
     name="schacht",

@@ -1,7 +1,6 @@
 """The seats' colours of Crazy Race (Schacht): the four locomotive sets of the box."""
 
-from companion.gamekit.contract import Colour
-from companion.i18n import N_
+from companion.gamekit import N_, Colour
 
 COLOURS = (
     Colour("lilac", N_("Lilac"), "#9b59b6"),

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.gamekit import Entry, Field, number_faces
-from companion.gamekit.contract import Command, Controls
+from companion.gamekit import Command, Controls, Entry, Field, number_faces
 
 SIDE_KEYS = ("a", "b", "c", "d")
 LOCO_KEYS = {"a": "A", "b": "B", "c": "C"}

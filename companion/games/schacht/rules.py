@@ -7,12 +7,10 @@ from typing import Annotated
 
 import msgspec
 
-from companion.gamekit import put, rules
-from companion.gamekit.contract import Command, IllegalMove
+from companion.gamekit import N_, Command, IllegalMove, put, rules
 from companion.games.schacht.commands import COMMANDS
 from companion.games.schacht.data import MODELS, Deck
 from companion.games.schacht.track import FINISH, Travel, travel
-from companion.i18n import N_
 
 ROUNDS = 3
 VARIANTS = ("shuffled_piles", "end_penalty", "steal_second_home", "next_lower_wins", "fewer_points")

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from companion.gamekit.contract import TableInfo
-from companion.gamekit.frame import standard_frame
+from companion.gamekit import Box, Canvas, TableInfo, seat_initials, standard_frame
 from companion.games.schacht.colours import COLOURS
-from companion.render.layout import Box, Canvas, seat_initials
 
 KEYS = "ABCD"  # the buttons that choose the top, right, bottom and left side
 OUT, HOME = "\u25b6", "\u25c0"  # which way a loco faces: away from the start, or home

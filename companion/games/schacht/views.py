@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from companion.gamekit.contract import Result
+from companion.gamekit import Result
 from companion.games.schacht.data import ANY, MODELS
 from companion.games.schacht.rules import (
     ROUNDS,
