@@ -12,7 +12,7 @@ import time
 
 import pytest
 from polling import wait_for
-from webfixtures import SSEClient, live_server, running_app
+from webfixtures import SSEClient, live_server, request, running_app
 
 from companion.webapp import connections
 
@@ -23,13 +23,6 @@ def stream(port: int, client: str, path: str = "/api/events") -> http.client.HTT
     return conn.getresponse()
 
 
-def get_state(port: int, client: str, timeout: float = 5) -> int:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(client, 0))
-    try:
-        conn.request("GET", "/api/state")
-        return conn.getresponse().status
-    finally:
-        conn.close()
 
 
 def slow_client(port: int, client: str) -> socket.socket:
@@ -93,7 +86,7 @@ def test_slow_clients_are_dropped_and_new_phones_are_served(tmp_path, quick_reap
     with running_app(tmp_path) as (_, app), \
             live_server(app, header_timeout=1.0, per_client=connections.PER_CLIENT) as server:
         slow = [slow_client(server.port, f"127.0.1.{n}") for n in range(7) for _ in range(16)]
-        assert get_state(server.port, "127.0.0.9", timeout=15) == 200
+        assert request(server.port, "GET", "/api/state", client="127.0.0.9", timeout=15)[0] == 200
         wait_for(lambda: all(closed_by_server(sock) for sock in slow), timeout=15)
         for sock in slow:
             sock.close()
@@ -105,7 +98,7 @@ def test_one_address_holds_a_bounded_number_of_connections(tmp_path):
         extra = slow_client(server.port, "127.0.0.2")
         wait_for(lambda: closed_by_server(extra), timeout=5)  # refused at once, not after a timeout
         assert not any(closed_by_server(sock) for sock in held)
-        assert get_state(server.port, "127.0.0.3") == 200
+        assert request(server.port, "GET", "/api/state", client="127.0.0.3")[0] == 200
         for sock in [*held, extra]:
             sock.close()
 

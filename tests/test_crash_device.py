@@ -6,13 +6,11 @@ import io
 
 import pytest
 from crash_play import keys_for, quick_command
-from daemon_process import free_port
 from device_input import Device
 from PIL import Image
 from polling import wait_for
+from simulator import running_simulator
 
-from companion.config import Config
-from companion.daemon import Companion
 from companion.gamekit.contract import Command
 from companion.games.crash import SPEC
 from companion.games.crash.controls import dice_shown
@@ -20,12 +18,8 @@ from companion.games.crash.controls import dice_shown
 
 @pytest.fixture
 def device(tmp_path, seeded_draws):
-    config = Config(state_dir=str(tmp_path), host="127.0.0.1", port=free_port(), url="http://table.local/",
-                    game="crash", language="en")
-    running = Companion(config, simulate=True).start()
-    wait_for(lambda: running.table.latest.game == "crash")
-    yield running
-    running.stop()
+    with running_simulator(tmp_path, url="http://table.local/", game="crash", language="en") as running:
+        yield running
 
 
 def lit(device, faces: list) -> list:

@@ -2,27 +2,8 @@
 
 from __future__ import annotations
 
-import http.client
-import json
-
 from crash_play import BOARD_TEXT, quick_command
-from webfixtures import host_of, live_server, post_json, running_app
-
-
-def get(port: int, path: str) -> tuple[int, str]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        conn.request("GET", path)
-        response = conn.getresponse()
-        return response.status, response.read().decode()
-    finally:
-        conn.close()
-
-
-def get_json(port: int, path: str) -> dict:
-    status, body = get(port, path)
-    assert status == 200, (path, status, body)
-    return json.loads(body)
+from webfixtures import get_text, host_of, live_server, post_json, read_json, running_app
 
 
 def test_a_two_game_match_through_seat_tokens(tmp_path):
@@ -33,13 +14,13 @@ def test_a_two_game_match_through_seat_tokens(tmp_path):
         tokens = [table.seat_token(seat) for seat in range(2)]
         kinds = set()
         for _ in range(400):
-            state = get_json(port, "/api/state")
+            state = read_json(port, "/api/state")
             view = state["public"]
             if view["match"]["over"]:
                 break
             command = quick_command(table.session.state)  # the test's player looks at the board
             seat = view["actor"] if view["actor"] is not None else 1
-            mine = get_json(port, f"/api/seat/{tokens[seat]}")
+            mine = read_json(port, f"/api/seat/{tokens[seat]}")
             assert command.kind in mine["legal"] and mine["private"]["my_turn"] == (view["actor"] == seat)
             if command.kind in ("turn", "move"):
                 assert command.args["car"] in mine["private"]["steerable"]
@@ -52,7 +33,7 @@ def test_a_two_game_match_through_seat_tokens(tmp_path):
             status, answer = post_json(port, "/api/command", body, {"X-Seat-Token": tokens[seat]})
             assert status == 200, answer
             kinds.add(command.kind)
-        final = get_json(port, "/api/state")["public"]
+        final = read_json(port, "/api/state")["public"]
         assert final["match"]["over"] and final["match"]["played"] == 2 and final["legal"] == []
         assert {"roll", "move", "end", "next_game"} <= kinds
 
@@ -60,28 +41,28 @@ def test_a_two_game_match_through_seat_tokens(tmp_path):
 def test_the_pages_carry_the_board_and_the_seat_controls_in_both_languages(tmp_path):
     with running_app(tmp_path, game="crash") as (runtime, app), live_server(app) as server:
         port, token = server.port, runtime.table.seat_token(0)
-        status, page = get(port, "/?lang=fr")
+        status, page = get_text(port, "/?lang=fr")
         assert status == 200 and 'id="crash-board"' in page and "/games/crash/scoreboard.js" in page
         assert "Dés de manœuvre" in page and "/games/crash/style.css" in page
-        status, page = get(port, f"/seat/{token}?lang=en")
+        status, page = get_text(port, f"/seat/{token}?lang=en")
         assert status == 200 and 'id="crash-dirs"' in page and 'id="crash-board"' in page
         assert "Roll the steering dice" in page and "/games/crash/seat.js" in page
-        status, page = get(port, f"/seat/{token}?lang=fr")
+        status, page = get_text(port, f"/seat/{token}?lang=fr")
         assert "Lancer les dés de manœuvre" in page and "Tourner vers le nord-ouest" in page
         for file in ("scoreboard.js", "seat.js", "style.css"):
-            assert get(port, f"/games/crash/{file}")[0] == 200
-        public = get_json(port, "/api/state")
+            assert get_text(port, f"/games/crash/{file}")[0] == 200
+        public = read_json(port, "/api/state")
         assert public["game"] == "crash" and public["title"] == "Crash\u202f!" and public["legal"] == ["roll"]
-        mine = get_json(port, f"/api/seat/{token}")
+        mine = read_json(port, f"/api/seat/{token}")
         assert mine["private"] == {"seat": 0, "my_turn": True, "legal": ["roll"], "steerable": [],
                                    "facings": {}}
-        assert get_json(port, f"/api/seat/{runtime.table.seat_token(1)}")["legal"] == []
+        assert read_json(port, f"/api/seat/{runtime.table.seat_token(1)}")["legal"] == []
 
 
 def test_a_bad_board_file_is_refused_with_its_name_key_and_reason_in_the_players_language(tmp_path):
     bad = BOARD_TEXT.replace("cell = [0, 2]", "cell = [0, 7]")
     with running_app(tmp_path, game="crash") as (runtime, app), live_server(app) as server:
-        before = get_json(server.port, "/api/state")
+        before = read_json(server.port, "/api/state")
         body = {"kind": "new_game", "args": {"game": "crash", "data": {"board": {"name": "my-box.toml",
                                                                                  "text": bad}}}}
         status, answer = post_json(server.port, "/api/command?lang=fr", body, host_of(runtime))
@@ -89,7 +70,7 @@ def test_a_bad_board_file_is_refused_with_its_name_key_and_reason_in_the_players
         assert answer["error"] == ("Fichier de données my-box.toml\u202f: clé «\u202fjunkyards[0].cell"
                                    "\u202f»\u202f: la case [0, 7] est hors du plateau (un hexagone de côté "
                                    "4)\u202f: choisissez une case du plateau.")
-        assert get_json(server.port, "/api/state")["version"] == before["version"]
+        assert read_json(server.port, "/api/state")["version"] == before["version"]
         status, answer = post_json(server.port, "/api/command?lang=en", body | {"args": body["args"] | {
             "data": {"board": {"name": "x.toml", "text": "side = ["}}}}, host_of(runtime))
         assert status == 409 and answer["error"].startswith("Data file x.toml is not valid TOML")
@@ -98,7 +79,7 @@ def test_a_bad_board_file_is_refused_with_its_name_key_and_reason_in_the_players
         body["args"]["data"]["board"]["text"] = good
         status, answer = post_json(server.port, "/api/command", body, host_of(runtime))
         assert status == 200
-        view = get_json(server.port, "/api/state")["public"]
+        view = read_json(server.port, "/api/state")["public"]
         assert [(j["q"], j["r"]) for j in view["junkyards"]] == [(0, 1), (0, -1)]
 
 

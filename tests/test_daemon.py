@@ -7,6 +7,7 @@ import logging
 import pytest
 from daemon_process import free_port
 from polling import eventually
+from simulator import running_simulator
 
 from companion.config import Config
 from companion.daemon import Companion
@@ -16,10 +17,8 @@ from companion.devices.refresh import Refresher
 
 @pytest.fixture
 def companion(tmp_path):
-    config = Config(state_dir=str(tmp_path), host="127.0.0.1", port=free_port(), url="http://table.local/")
-    running = Companion(config, simulate=True).start()
-    yield running
-    running.stop()
+    with running_simulator(tmp_path, url="http://table.local/") as running:
+        yield running
 
 
 def press(companion, button: str, hold: bool = False) -> None:

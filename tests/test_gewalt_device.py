@@ -8,16 +8,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from daemon_process import free_port
 from device_input import HANDLED, Device
 from gewalt_play import play, play_out, private_view, public_view, random_command, start
 from PIL import Image
 from polling import wait_for
+from simulator import running_simulator
 from test_panels import assert_fits
 
 from companion import registry
-from companion.config import Config
-from companion.daemon import Companion
 from companion.devices.panels import PANELS, panel
 from companion.frames import render
 from companion.gamekit import ScriptedDraws, number_faces
@@ -162,12 +160,8 @@ def test_the_frames_show_the_race_and_the_scores():
 # --- a full game through the mock buttons ---------------------------------------------------
 @pytest.fixture
 def table_device(tmp_path, seeded_draws):
-    config = Config(state_dir=str(tmp_path), host="127.0.0.1", port=free_port(), url="http://table.local/",
-                    game="gewalt")
-    running = Companion(config, simulate=True).start()
-    wait_for(lambda: running.table.latest.game == "gewalt")
-    yield running
-    running.stop()
+    with running_simulator(tmp_path, url="http://table.local/", game="gewalt") as running:
+        yield running
 
 
 def press(device, keys: str) -> None:

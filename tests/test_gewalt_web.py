@@ -2,35 +2,18 @@
 
 from __future__ import annotations
 
-import http.client
 import json
 import random
 
-from webfixtures import live_server, post_json, running_app
+from webfixtures import get_json, get_text, live_server, post_json, running_app
 
 from companion.games.gewalt import data
 
 SLOT_KEYS = ("lane", "stage", "section")
 
 
-def get_json(port: int, path: str) -> tuple[int, dict]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        conn.request("GET", path)
-        response = conn.getresponse()
-        return response.status, json.loads(response.read())
-    finally:
-        conn.close()
 
 
-def get_text(port: int, path: str) -> tuple[int, str]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        conn.request("GET", path)
-        response = conn.getresponse()
-        return response.status, response.read().decode()
-    finally:
-        conn.close()
 
 
 def choose(public: dict, private: dict, legal: list[str], rng: random.Random) -> tuple[str, dict]:

@@ -6,27 +6,19 @@ Set COMPANION_SCREENSHOTS=DIR to keep the phone-size screenshots (docs/screensho
 from __future__ import annotations
 
 import pytest
-from daemon_process import free_port
 from polling import wait_for
+from simulator import running_simulator
 from test_browser import PHONE
 from webfixtures import shoot
-
-from companion.config import Config
-from companion.daemon import Companion
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def simulator(tmp_path):
-    config = Config(state_dir=str(tmp_path / "state"), host="127.0.0.1", port=free_port(),
-                    url="http://192.168.1.20:8080/", language="fr")
-    companion = Companion(config, simulate=True).start()
-    try:
-        wait_for(lambda: companion.display.png)
+    with running_simulator(tmp_path / "state", first_frame=True, url="http://192.168.1.20:8080/",
+                           language="fr") as companion:
         yield companion, f"http://127.0.0.1:{companion.server.port}/"
-    finally:
-        companion.stop()
 
 
 def new_phone(browser, locale: str = "fr-FR"):

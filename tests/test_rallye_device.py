@@ -10,18 +10,16 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from daemon_process import free_port
 from device_input import HANDLED, Device
 from PIL import Image
 from polling import wait_for
 from rallye_play import new_game, play, play_out
+from simulator import running_simulator
 from test_panels import assert_fits, assert_qr
 from test_rallye_rules import A, B, C, D, at, give, opened, top, track
 from webfixtures import post_json
 
 from companion import registry
-from companion.config import Config
-from companion.daemon import Companion
 from companion.devices.panels import PANELS, panel
 from companion.frames import render
 from companion.gamekit import ScriptedDraws
@@ -355,12 +353,9 @@ def test_the_frames_say_what_to_press_and_who_is_held_back():
 @pytest.fixture
 def table_device(tmp_path, seeded_draws):
     options = {"players": 3, "route_cards": 12, "laps": 1, "answer_seconds": 120, "discard_seconds": 600}
-    config = Config(state_dir=str(tmp_path), host="127.0.0.1", port=free_port(), url="http://table.local/",
-                    game="rallye", options={"rallye": options})
-    running = Companion(config, simulate=True).start()
-    wait_for(lambda: running.table.latest.game == "rallye")
-    yield running
-    running.stop()
+    with running_simulator(tmp_path, url="http://table.local/", game="rallye", options={"rallye": options}) \
+            as running:
+        yield running
 
 
 def press(device, key: str) -> None:

@@ -5,12 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from daemon_process import free_port
 from device_input import HANDLED, Device
 from polling import eventually, wait_for
+from simulator import running_simulator
 
-from companion.config import Config
-from companion.daemon import Companion
 from companion.gamekit import number_faces
 from companion.gamekit.contract import Command
 from companion.games.schacht import SPEC
@@ -21,12 +19,8 @@ SIDE_KEYS = "abcd"
 
 @pytest.fixture
 def device(tmp_path, seeded_draws):
-    config = Config(state_dir=str(tmp_path), host="127.0.0.1", port=free_port(), url="http://table.local/",
-                    game="schacht")
-    running = Companion(config, simulate=True).start()
-    wait_for(lambda: running.table.latest.game == "schacht")
-    yield running
-    running.stop()
+    with running_simulator(tmp_path, url="http://table.local/", game="schacht") as running:
+        yield running
 
 
 def press(device, key: str, hold: bool = False) -> None:

@@ -6,7 +6,6 @@ are other loopback addresses (127.0.0.2, ...), which Linux answers like any addr
 
 from __future__ import annotations
 
-import http.client
 import io
 import json
 import logging
@@ -18,7 +17,7 @@ import pytest
 import zxingcpp
 from PIL import Image
 from schacht_play import random_command
-from webfixtures import FakeBoard, FakeDisplay, live_server, post_json, running_app
+from webfixtures import FakeBoard, FakeDisplay, live_server, post_json, request, running_app
 
 from companion.devices.panels import panel
 from companion.frames import render
@@ -31,16 +30,6 @@ from companion.webapp.trust import FIRST_WAIT, FREE_TRIES, LONGEST_WAIT, CodeAtt
 URL = "http://192.168.1.20:8080/"
 
 
-def request(port: int, method: str, path: str, headers: dict | None = None, body=None,
-            client: str = "127.0.0.1") -> tuple[int, bytes, dict]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(client, 0))
-    try:
-        data = None if body is None else json.dumps(body)
-        conn.request(method, path, body=data, headers={"Content-Type": "application/json", **(headers or {})})
-        response = conn.getresponse()
-        return response.status, response.read(), dict(response.getheaders())
-    finally:
-        conn.close()
 
 
 def codes_in(png: bytes) -> list[str]:

@@ -2,44 +2,26 @@
 
 from __future__ import annotations
 
-import http.client
-import json
-
 import pytest
-from daemon_process import free_port
 from polling import wait_for
-from webfixtures import SSEClient, host_of, post_json
-
-from companion.config import Config
-from companion.daemon import Companion
+from simulator import running_simulator
+from webfixtures import SSEClient, host_of, post_json, read_json
 
 PHONE = {"width": 390, "height": 844}
 
 
-def get_json(port: int, path: str) -> dict:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        conn.request("GET", path)
-        return json.loads(conn.getresponse().read())
-    finally:
-        conn.close()
 
 
 @pytest.fixture
 def simulator(tmp_path):
-    config = Config(state_dir=str(tmp_path / "state"), host="127.0.0.1", port=free_port(),
-                    url="http://192.168.1.20:8080/", language="fr")
-    companion = Companion(config, simulate=True).start()
-    try:
-        wait_for(lambda: companion.display.png)  # the first frame
+    with running_simulator(tmp_path / "state", first_frame=True, url="http://192.168.1.20:8080/",
+                           language="fr") as companion:
         yield companion, companion.server.port
-    finally:
-        companion.stop()
 
 
 def test_the_twin_api_shows_the_real_board(simulator):
     companion, port = simulator
-    device = get_json(port, "/api/device")
+    device = read_json(port, "/api/device")
     assert device["board"] is True and device["simulated"] is True
     assert set(device["buttons"]) >= {"a", "b", "c", "d", "roll"}
     assert len(device["dice"]) >= 2
@@ -57,7 +39,7 @@ def test_a_twin_press_runs_the_real_button_code_and_phones_see_it(simulator):
         assert update["event"] == "update" and update["data"]["version"] == start + 1
         faces = update["data"]["public"]["last"]
         # the LED dice animate, then hold the roll
-        wait_for(lambda: get_json(port, "/api/device")["dice"][:len(faces)] == faces)
+        wait_for(lambda: read_json(port, "/api/device")["dice"][:len(faces)] == faces)
         post_json(port, "/api/device/press", {"button": "a"}, host_of(companion))  # A: one more die
         assert phone.next_event()["data"]["public"]["count"] == 3
     finally:

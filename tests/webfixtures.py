@@ -149,15 +149,41 @@ def host_of(runtime) -> dict:
     return {"X-Host-Token": runtime.table.host_token()}
 
 
-def post_json(port: int, path: str, body, headers: dict | None = None) -> tuple[int, dict]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+def request(port: int, method: str, path: str, headers: dict | None = None, body=None,
+            client: str = "127.0.0.1", timeout: float = 10) -> tuple[int, bytes, dict]:
+    """One HTTP exchange with a live server, from loopback address `client`: status, body, headers.
+    A `body` is sent as JSON."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(client, 0))
     try:
-        conn.request("POST", path, body=json.dumps(body), headers={"Content-Type": "application/json",
-                                                                     **(headers or {})})
+        data = None if body is None else json.dumps(body)
+        sent = {"Content-Type": "application/json"} if body is not None else {}
+        conn.request(method, path, body=data, headers={**sent, **(headers or {})})
         response = conn.getresponse()
-        return response.status, json.loads(response.read())
+        return response.status, response.read(), dict(response.getheaders())
     finally:
         conn.close()
+
+
+def get_text(port: int, path: str, headers: dict | None = None) -> tuple[int, str]:
+    status, body, _ = request(port, "GET", path, headers)
+    return status, body.decode()
+
+
+def get_json(port: int, path: str, headers: dict | None = None) -> tuple[int, dict]:
+    status, body, _ = request(port, "GET", path, headers)
+    return status, json.loads(body)
+
+
+def read_json(port: int, path: str) -> dict:
+    """A JSON answer that must be there (200)."""
+    status, body = get_text(port, path)
+    assert status == 200, (path, status, body)
+    return json.loads(body)
+
+
+def post_json(port: int, path: str, body, headers: dict | None = None) -> tuple[int, dict]:
+    status, answer, _ = request(port, "POST", path, headers, body)
+    return status, json.loads(answer)
 
 
 def shoot(page, name: str, tmp_path: Path) -> None:

@@ -1,0 +1,29 @@
+"""The daemon in this process on mock pins and a PNG panel (the simulator), on a free loopback port."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from daemon_process import free_port
+from polling import wait_for
+
+from companion.config import Config
+from companion.daemon import Companion
+
+
+@contextmanager
+def running_simulator(state_dir: Path, *, first_frame: bool = False, **settings) -> Iterator[Companion]:
+    """The simulator with `settings` (Config fields), stopped afterwards. It is yielded once its game is
+    the configured one (and, with `first_frame`, once the panel has its first frame)."""
+    config = Config(state_dir=str(state_dir), host="127.0.0.1", port=free_port(), **settings)
+    running = Companion(config, simulate=True).start()
+    try:
+        if "game" in settings:
+            wait_for(lambda: running.table.latest.game == settings["game"])
+        if first_frame:
+            wait_for(lambda: running.display.png)
+        yield running
+    finally:
+        running.stop()
