@@ -1,4 +1,4 @@
-"""The `companion` command: demo, run, check-config, replay, store, records, bench, --version."""
+"""The `companion` command: demo, run, check-config, replay, store, records, bench, new-game, --version."""
 
 from __future__ import annotations
 
@@ -54,6 +54,13 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--pi-zero", action="store_true",
                        help="run it again confined to one core at a tenth of its speed, and compare")
     bench.add_argument("--panel", default="impression-7.3", help="the panel whose refresh the burst waits")
+    new = sub.add_parser("new-game", help="write a new game's package to start from: it installs, plays and "
+                                          "passes the table's checks at once")
+    new.add_argument("name", help="the game's name: its package, entry point and strings' domain "
+                                  "(e.g. guessroll)")
+    new.add_argument("--dir", type=Path, default=Path(), help="the folder to write it in (default: here)")
+    new.add_argument("--title", help="its title in English (default: from the name)")
+    new.add_argument("--title-fr", help="its title in French (default: the English one)")
     return parser
 
 
@@ -203,5 +210,20 @@ def _bench(args) -> int:
     return bench(args.json, args.quick, args.pi_zero, args.panel, args.part)
 
 
+def _new_game(args) -> int:
+    from companion.scaffold import ScaffoldError, new_game
+
+    try:
+        folder = new_game(args.name, args.dir, args.title, args.title_fr)
+    except ScaffoldError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {folder}: a small working game to make your own. Next:\n"
+          f"  pip install -e '{folder}[test]'    (registers it with the table)\n"
+          f"  pytest {folder}    (its rules and the table's conformance checks)\n"
+          "  companion demo    (start it from the host page)")
+    return 0
+
+
 COMMANDS = {"demo": _demo, "run": _run, "check-config": _check_config, "replay": _replay, "bench": _bench,
-            "store": _store, "records": _records}
+            "store": _store, "records": _records, "new-game": _new_game}
