@@ -13,6 +13,7 @@ from companion.webapp import _, request_game, request_language
 from companion.webapp.api import device_open, device_state, error_response, seat_of
 from companion.webapp.events import public_payload, seat_legal
 from companion.webapp.gamefiles import assets, translated_help
+from companion.webapp.schemas import generated_pages
 
 log = logging.getLogger(__name__)
 bp = Blueprint("pages", __name__)
@@ -31,12 +32,16 @@ def _context() -> dict:
     latest = runtime.table.latest
     game = request_game()
     spec = latest.spec if latest.game == game else None
+    found = assets(game if spec else None)
+    generated = spec is not None and (found["seat_generated"] or found["scoreboard_generated"])
     return {
         "lang": request_language(),
         "languages": LANGUAGES,
         "game": game,
         "title": _(spec.title) if spec else _("No game"),
-        "assets": assets(game if spec else None),
+        "assets": found,
+        # a page the game ships none of is built from its Structs, labelled in the reader's language
+        "generated": generated_pages(spec, translator(request_language(), spec)) if generated else None,
         "snapshot": public_payload(latest, request_language()),
         "history_lines": _history_lines(spec),
     }
