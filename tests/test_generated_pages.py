@@ -74,6 +74,8 @@ def test_commands_become_forms_labelled_in_the_readers_language(lang):
     assert form["all_in"] == {"key": "all_in", "label": words["all_in"], "required": False,
                               "shape": {"kind": "boolean", "default": False}}
     assert form["shout"]["shape"] == {"kind": "string", "max_length": 24, "default": ""}
+    assert form["guess"]["shape"] == {"kind": "seat", "nullable": True, "default": None}
+    assert form["guess"]["label"] == {"fr": "Qui gagne la manche\u202f?", "en": "Who wins the round?"}[lang]
 
 
 def test_views_say_which_values_are_seats_and_which_lists_hold_one_item_per_seat():
@@ -95,7 +97,7 @@ class Roll(msgspec.Struct):
     how_many: Annotated[int, msgspec.Meta(gt=0, lt=4)]
     target: Seat
     targets: list[Seat] = []
-    speed: Literal["slow", "fast"] = "slow"
+    speed: Literal["slow", "fast", ""] = "slow"
 
 
 class Corner(msgspec.Struct):
@@ -123,7 +125,10 @@ def test_a_game_that_declares_no_labels_still_reads_and_every_schema_shape_is_re
     assert form["target"]["shape"] == {"kind": "seat"}
     assert form["targets"]["shape"] == {"kind": "array", "items": {"kind": "seat"}, "per_seat": False,
                                         "default": []}
-    assert [o["value"] for o in form["speed"]["shape"]["options"]] == ["slow", "fast"]
+    # declared order; an empty value stays empty (as a msgid, "" would read as the catalog's header)
+    options = form["speed"]["shape"]["options"]
+    assert options == [{"value": "slow", "label": "Slow"}, {"value": "fast", "label": "Fast"},
+                       {"value": "", "label": ""}]
     board = fields(pages["public"])
     assert board["corner"]["label"] == "Joueurs"  # its field's title, not the nested Struct's own
     corner = fields(board["corner"]["shape"])
@@ -190,11 +195,14 @@ def open_phone(browser, url: str, lang: str):
 
 
 def choose(page, hand: int, stake: str, *, more: int = 0, bet: str | None = None, all_in: bool = False,
-           shout: str = "") -> None:
-    """Fill the choose form as a player does: tap a hand and a stake, step or type the points on a draw."""
+           shout: str = "", guess: str | None = None) -> None:
+    """Fill the choose form as a player does: tap a hand and a stake, step or type the points on a draw,
+    tap a seat by its name."""
     form = page.locator("#command-choose")
     form.locator("#command-choose-hand button").nth(hand).click()
     form.locator("#command-choose-stake").get_by_role("button", name=stake, exact=True).click()
+    if guess is not None:
+        form.locator("#command-choose-guess").get_by_role("button", name=guess, exact=True).click()
     for _ in range(more):
         form.get_by_role("button", name=re.compile("^(One more|Un de plus)$")).click()
     if bet is not None:
@@ -239,7 +247,8 @@ def test_two_phones_play_a_game_without_pages_to_its_end_on_the_generated_ones(b
             # and the rules' own; none changes anything.
             zoe.locator("#command-choose button.send").click()
             expect(zoe.locator("#message")).to_have_text(words["missing"])
-            choose(anna, 0, "2", more=2, all_in=True, shout=ANNA)
+            expect(anna.locator("#command-choose-guess button")).to_have_text(["Anna", "Zoé"])  # by name
+            choose(anna, 0, "2", more=2, all_in=True, shout=ANNA, guess="Anna")
             expect(anna.locator("#message")).to_have_text(words["refused"])
             assert state().choices == (None, None)
             # What she chose stays in the form: a bigger stake, and it goes.
@@ -249,7 +258,7 @@ def test_two_phones_play_a_game_without_pages_to_its_end_on_the_generated_ones(b
             expect(anna.locator("#nothing-to-do")).to_have_text(words["nothing"])
             expect(anna.locator("#private-view")).to_contain_text(ANNA)
             expect(anna.locator("#private-view")).to_contain_text(words["hands"][0])
-            assert state().choices[0] == duel.Choose("rock", 3, 2, True, ANNA)
+            assert state().choices[0] == duel.Choose("rock", 3, 2, True, ANNA, guess=0)
             settled_and_fitting()
             kept(ANNA, zoe, board)
 
@@ -265,10 +274,11 @@ def test_two_phones_play_a_game_without_pages_to_its_end_on_the_generated_ones(b
 
             zoe.locator("#command-reveal button.send").click()
             settled_and_fitting()
-            assert table.latest.public["scores"] == [4, -1]  # rock beats scissors: 3 twice, less 2; 0 less 1
+            # rock beats scissors: 3 twice, less 2, and 1 for naming the winner; 0 less 1
+            assert table.latest.public["scores"] == [5, -1]
             scores = board.locator('#public-view > dd[data-key="scores"]')
             expect(scores.locator("dt")).to_have_text(["Anna", "Zoé"])
-            expect(scores.locator("dd")).to_have_text(["4", "-1"])
+            expect(scores.locator("dd")).to_have_text(["5", "-1"])
             expect(board.locator('#public-view > dd[data-key="played"]')).to_contain_text(ZOE)  # turned up
             # Each form starts afresh for the next round.
             expect(anna.locator("#command-choose-draw_bet")).to_have_value("0")

@@ -19,7 +19,8 @@ DEPTH = 16  # a Struct that holds itself shows as plain values below this depth
 def translated(schema, tr: Callable[..., str]):
     """A JSON Schema with its titles and descriptions (msgids, marked N_) in the reader's language."""
     if isinstance(schema, dict):
-        return {k: tr(v) if k in ("title", "description") and isinstance(v, str) else translated(v, tr)
+        # an empty msgid would read as the catalog's header: it stays empty
+        return {k: tr(v) if k in ("title", "description") and isinstance(v, str) and v else translated(v, tr)
                 for k, v in schema.items()}
     if isinstance(schema, list):
         return [translated(v, tr) for v in schema]
@@ -58,8 +59,8 @@ class Shapes:
     and `nullable` (None is allowed) and `default` where the schema says so.
     """
 
-    def __init__(self, defs: dict, tr: Callable[..., str], orders: dict[frozenset, list] | None = None):
-        self.defs, self.tr, self.orders = defs, tr, orders or {}
+    def __init__(self, defs: dict, tr: Callable[..., str], orders: dict[frozenset, list]):
+        self.defs, self.tr, self.orders = defs, tr, orders  # orders: see declared_orders
 
     def __call__(self, schema: dict, depth: int = 0) -> dict:
         out = self._shape(schema, depth)
@@ -101,7 +102,7 @@ class Shapes:
         return {"kind": "any"}
 
     def _label(self, value) -> str:
-        return self.tr(readable(value)) if isinstance(value, str) else str(value)
+        return self.tr(readable(value)) if isinstance(value, str) and value.strip() else str(value)
 
     def _array(self, schema: dict, depth: int) -> dict:
         items = schema.get("items")

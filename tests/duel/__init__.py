@@ -2,9 +2,10 @@
 
 Each round both seats choose in secret a hand (rock, paper or scissors) and a stake; then either one
 reveals. The hand that wins scores its stake (twice if it went all in, which needs a stake of 3); on a
-draw each seat wins its points on a draw, which otherwise it loses. After the last round the higher
-score wins. Its views and commands use every kind of field the generated pages build: choices, small
-and large numbers, a switch, text, seats and per-seat lists, nested objects and lists of them.
+draw each seat wins its points on a draw, which otherwise it loses; a seat that named the round's
+winner scores one more. After the last round the higher score wins. Its views and commands use every
+kind of field the generated pages build: choices, small and large numbers, a switch, text, seats and
+per-seat lists, nested objects and lists of them.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ class Choose(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
                                   description=N_("Won if the round is a draw, lost otherwise."))] = 0
     all_in: Annotated[bool, Meta(title=N_("All in: the stake counts twice"))] = False
     shout: Annotated[str, Meta(max_length=24, title=N_("What you shout at the reveal"))] = ""
+    guess: Annotated[Seat | None, Meta(title=N_("Who wins the round?"),
+                                       description=N_("One more point if you are right."))] = None
 
 
 class Reveal(msgspec.Struct, forbid_unknown_fields=True):
@@ -76,6 +79,7 @@ class Private(msgspec.Struct):
     draw_bet: Annotated[int | None, Meta(title=N_("Points on a draw"))]
     all_in: Annotated[bool | None, Meta(title=N_("All in: the stake counts twice"))]
     shout: Annotated[str | None, Meta(title=N_("What you shout at the reveal"))]
+    guess: Annotated[Seat | None, Meta(title=N_("Who wins the round?"))]
 
 
 @dataclass(frozen=True)
@@ -97,11 +101,12 @@ def _choose(state: State, seat: int, args: Choose, draws):
     return replace(state, choices=put(state.choices, seat, args)), [{"type": "chosen", "seat": seat}]
 
 
-def _points(mine: Choose, theirs: Choose) -> int:
+def _points(mine: Choose, theirs: Choose, winner: int | None) -> int:
+    guessed = 1 if winner is not None and mine.guess == winner else 0
     if mine.hand == theirs.hand:
-        return mine.draw_bet
+        return mine.draw_bet + guessed
     won = BEATS[mine.hand] == theirs.hand
-    return (mine.stake * (2 if mine.all_in else 1) if won else 0) - mine.draw_bet
+    return (mine.stake * (2 if mine.all_in else 1) if won else 0) - mine.draw_bet + guessed
 
 
 def _reveal(state: State, seat: int, args: Reveal, draws):
@@ -114,7 +119,7 @@ def _reveal(state: State, seat: int, args: Reveal, draws):
 def _round(first: Choose, second: Choose) -> RoundView:
     winner = 0 if BEATS[first.hand] == second.hand else 1 if BEATS[second.hand] == first.hand else None
     return RoundView([first.hand, second.hand], [first.shout, second.shout], winner,
-                     [_points(first, second), _points(second, first)])
+                     [_points(first, second, winner), _points(second, first, winner)])
 
 
 def legal(state: State, seat: int | None) -> list[str]:
@@ -144,8 +149,8 @@ def public_view(state: State) -> Public:
 def private_view(state: State, seat: int) -> Private:
     mine = state.choices[seat]
     if mine is None:
-        return Private(None, None, None, None, None)
-    return Private(mine.hand, mine.stake, mine.draw_bet, mine.all_in, mine.shout)
+        return Private(None, None, None, None, None, None)
+    return Private(mine.hand, mine.stake, mine.draw_bet, mine.all_in, mine.shout, mine.guess)
 
 
 def screen(view: dict, canvas, _, table) -> None:

@@ -60,7 +60,9 @@ Companion.generated = (() => {
         if (!Array.isArray(value)) return text(String(value));
         if (!value.length) return text("—");
         if (shape.per_seat) return pairs(value.map((item, seat) => [seatName(seat), shown(shape.items, item)]));
-        if (SCALARS.includes(shape.items.kind)) return text(value.map((item) => shown(shape.items, item).textContent).join(", "));
+        if (SCALARS.includes(shape.items.kind)) {
+          return text(value.map((item) => shown(shape.items, item).textContent).join(", "));
+        }
         return el("ul", {}, value.map((item) => el("li", {}, [shown(shape.items, item)])));
       }
       default: return text(String(value));
@@ -79,7 +81,9 @@ Companion.generated = (() => {
   class Unfit extends Error {}
 
   function bounds(label, shape) {
-    if (shape.min !== undefined && shape.max !== undefined) return t("between", { field: label, min: shape.min, max: shape.max });
+    if (shape.min !== undefined && shape.max !== undefined) {
+      return t("between", { field: label, min: shape.min, max: shape.max });
+    }
     if (shape.min !== undefined) return t("at_least", { field: label, min: shape.min });
     if (shape.max !== undefined) return t("at_most", { field: label, max: shape.max });
     return t("whole_number", { field: label });
@@ -90,7 +94,9 @@ Companion.generated = (() => {
     let list = [];
     let picked = [];
     const mark = () => {
-      for (const button of row.children) button.setAttribute("aria-pressed", String(picked.includes(list[Number(button.dataset.index)].value)));
+      for (const button of row.children) {
+        button.setAttribute("aria-pressed", String(picked.includes(list[Number(button.dataset.index)].value)));
+      }
     };
     const draw = () => {
       list = options();
@@ -143,12 +149,13 @@ Companion.generated = (() => {
     const more = el("button", { type: "button", class: "step", "aria-label": t("one_more"), text: "+" });
     less.addEventListener("click", () => nudge(-1));
     more.addEventListener("click", () => nudge(1));
-    const reset = () => { input.value = initial === undefined ? "" : String(initial); };
+    const reset = () => { input.value = initial === undefined || initial === null ? "" : String(initial); };
     reset();
     const read = () => {
       if (input.value === "") return undefined;
       const value = Number(input.value);
-      if (!Number.isInteger(value) || value < (shape.min ?? value) || value > (shape.max ?? value)) throw new Unfit(bounds(label, shape));
+      const fits = Number.isInteger(value) && value >= (shape.min ?? value) && value <= (shape.max ?? value);
+      if (!fits) throw new Unfit(bounds(label, shape));
       return value;
     };
     return { node: el("div", { class: "stepper" }, [less, input, more]), labelled: true, reset, update() {}, read };
@@ -183,7 +190,9 @@ Companion.generated = (() => {
 
   // The values a field may take, when they are few enough to show all (a seat's are the seats in play).
   function values(shape) {
-    if (shape.kind === "seat") return () => seats.filter((s) => s.playing).map((s) => ({ value: s.seat, label: s.name || s.label }));
+    if (shape.kind === "seat") {
+      return () => seats.filter((s) => s.playing).map((s) => ({ value: s.seat, label: s.name || s.label }));
+    }
     if (shape.kind === "choice") return () => shape.options;
     if (shape.kind === "integer" && shape.min !== undefined && shape.max !== undefined && shape.max - shape.min < FEW) {
       const list = [];
@@ -247,7 +256,9 @@ Companion.generated = (() => {
     const prefix = `command-${command.kind}`;
     const fields = group(prefix, command.form.kind === "object" ? command.form.fields : []);
     const send = el("button", { type: "submit", class: "primary send", text: command.label });
-    const form = el("form", { class: "command", id: prefix, "data-kind": command.kind, novalidate: "" }, [...fields.nodes, send]);
+    // The page checks the fields itself (novalidate), to say what is wrong in the reader's language.
+    const form = el("form", { class: "command", id: prefix, "data-kind": command.kind, novalidate: "" },
+                    [...fields.nodes, send]);
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       let args;
