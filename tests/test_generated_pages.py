@@ -270,18 +270,19 @@ def test_two_phones_play_a_game_without_pages_to_its_end_on_the_generated_ones(b
             assert not sent and state().choices[1] is None
             choose(zoe, 2, "1", bet="1", shout=ZOE)
             for page in (anna, zoe):
+                expect(page.locator("#command-reveal button.send")).to_be_visible()
                 expect(page.locator("#command-reveal button.send")).to_have_text(words["reveal"])
             settled_and_fitting()
             kept(ANNA, zoe, board)
             kept(ZOE, anna, board)
 
             zoe.locator("#command-reveal button.send").click()
-            settled_and_fitting()
             # rock beats scissors: 3 twice, less 2, and 1 for naming the winner; 0 less 1
-            assert table.latest.public["scores"] == [5, -1]
             scores = board.locator('#public-view > dd[data-key="scores"]')
-            expect(scores.locator("dt")).to_have_text(["Anna", "Zoé"])
             expect(scores.locator("dd")).to_have_text(["5", "-1"])
+            expect(scores.locator("dt")).to_have_text(["Anna", "Zoé"])
+            settled_and_fitting()
+            assert table.latest.public["scores"] == [5, -1]
             expect(board.locator('#public-view > dd[data-key="played"]')).to_contain_text(ZOE)  # turned up
             # Each form starts afresh for the next round.
             expect(anna.locator("#command-choose-draw_bet")).to_have_value("0")
@@ -290,8 +291,6 @@ def test_two_phones_play_a_game_without_pages_to_its_end_on_the_generated_ones(b
             choose(anna, 1, "1")
             choose(zoe, 1, "2")
             anna.locator("#command-reveal button.send").click()
-            settled_and_fitting()
-            assert duel.SPEC.over(state()) and table.latest.public["winner"] == 0
             for page in (anna, zoe, board):
                 winner = page.locator('#public-view > dd[data-key="winner"]')
                 expect(winner).to_have_text("Anna")
@@ -299,6 +298,8 @@ def test_two_phones_play_a_game_without_pages_to_its_end_on_the_generated_ones(b
             for page in (anna, zoe):
                 expect(page.locator("#command-forms form:visible")).to_have_count(0)
                 expect(page.locator("#nothing-to-do")).to_be_hidden()
+            settled_and_fitting()
+            assert duel.SPEC.over(state()) and table.latest.public["winner"] == 0
         finally:
             for ctx, _ in opened:
                 ctx.close()
