@@ -356,7 +356,7 @@ def test_a_seat_page_shows_its_private_view_live_and_never_another_seats(browser
         post_json(srv.port, "/api/command", {"kind": "say"}, {"X-Seat-Token": runtime.table.seat_token(1)})
         expect(page.locator("body")).to_have_attribute("data-version", str(runtime.table.version))
         public_ctx, public = open_page(browser, srv.url)
-        expect(public.locator("#public-view")).to_contain_text("said")
+        expect(public.locator("#public-view")).to_contain_text("Said")  # its field name, made readable
         for seen, foreign in ((page, "SECRET-HAND-ONE"), (other, "SECRET-HAND-ZERO"), (public, "SECRET")):
             assert foreign not in seen.content()
             assert foreign not in seen.evaluate("() => JSON.stringify(localStorage)")

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 
+import duel
 import pytest
 from polling import wait_for
-from webfixtures import live_server, post_json, running_app
+from webfixtures import live_server, plug_game, post_json, running_app
 
 from companion import registry
 
@@ -112,9 +113,11 @@ CONTRAST = """() => {
 }"""
 
 
-@pytest.mark.parametrize("game", registry.names())
+@pytest.mark.parametrize("game", [*registry.names(), "duel"])  # duel: the generated pages
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_page_reads_at_wcag_contrast_in_light_and_dark(browser, tmp_path, game, scheme):
+def test_every_page_reads_at_wcag_contrast_in_light_and_dark(browser, tmp_path, game, scheme, monkeypatch):
+    if game == "duel":
+        plug_game(monkeypatch, duel.SPEC)
     with running_app(tmp_path, game=game, keepalive=1.0) as (runtime, app), live_server(app) as srv:
         runtime.table.seating(lambda roster, count: roster.claim(0, "Anna", count))
         check_contrast(browser, runtime, srv, scheme)

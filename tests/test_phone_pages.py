@@ -1,4 +1,5 @@
-"""Every page of every game, in every phase random legal play reaches, on a 390x844 phone in chromium.
+"""Every page of every game, in every phase random legal play reaches, on a 390x844 phone in chromium:
+the bundled games' own pages, and the generated ones of tests/duel, which ships none.
 
 Each page must not scroll sideways, every control must be at least 44 px high, and a seat the rules wait
 on (`GameSpec.waiting_on`) must never be told to wait for its turn. Games are driven through the HTTP API
@@ -10,14 +11,16 @@ from __future__ import annotations
 import json
 import random
 
+import duel
 import pytest
-from webfixtures import live_server, post_json, running_app, shoot
+from webfixtures import live_server, plug_game, post_json, running_app, shoot
 
 from companion import registry
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 PHONE = {"width": 390, "height": 844}
-STEPS = {"dice": 3, "schacht": 400, "gewalt": 400, "crash": 250, "rallye": 600}
+STEPS = {"dice": 3, "schacht": 400, "gewalt": 400, "crash": 250, "rallye": 600, "duel": 12}
+GAMES = [*registry.names(), "duel"]  # tests/duel ships no pages: its phones get the generated ones
 PHASES_PER_GAME = 7  # the first moments of each kind a game reaches (each costs a round of pages)
 
 CHECK = """(waiting) => {
@@ -43,9 +46,14 @@ CHECK = """(waiting) => {
 
 def next_command(game: str, state, rng: random.Random):
     """One random legal command (by the tests' own players of each game), or None when none is left."""
+    from companion.gamekit.contract import Command
     if game == "dice":
-        from companion.gamekit.contract import Command
         return Command("roll", {}, 0)
+    if game == "duel":
+        seat = rng.choice(duel.SPEC.waiting_on(state))
+        (kind,) = duel.SPEC.legal(state, seat)
+        args = {"hand": rng.choice(["rock", "paper", "scissors"]), "stake": rng.randint(1, 3)}
+        return Command(kind, args if kind == "choose" else {}, seat)
     if game == "schacht":
         from schacht_play import random_command
         return random_command(state, rng)
@@ -65,7 +73,8 @@ def next_command(game: str, state, rng: random.Random):
 def phase_of(public: dict) -> str:
     pending = public.get("pending")
     kind = pending.get("kind") if isinstance(pending, dict) else bool(pending)
-    return json.dumps([public.get("phase"), kind, public.get("over"), bool(public.get("revealed"))])
+    return json.dumps([public.get("phase"), kind, public.get("over"), bool(public.get("revealed")),
+                       public.get("chosen")])
 
 
 def check_pages(page, srv, table, game: str, label: str, problems: list[str], tmp_path=None) -> None:
@@ -95,8 +104,10 @@ def check_pages(page, srv, table, game: str, label: str, problems: list[str], tm
             page.emulate_media(color_scheme="light")
 
 
-@pytest.mark.parametrize("game", registry.names())
-def test_every_page_fits_a_phone_in_every_phase(game, browser, tmp_path, seeded_draws):
+@pytest.mark.parametrize("game", GAMES)
+def test_every_page_fits_a_phone_in_every_phase(game, browser, tmp_path, seeded_draws, monkeypatch):
+    if game == "duel":
+        plug_game(monkeypatch, duel.SPEC)
     rng = random.Random(13)
     problems: list[str] = []
     with running_app(tmp_path, game=game, keepalive=1.0) as (runtime, app), live_server(app) as srv:

@@ -28,6 +28,7 @@ from companion.gamekit.contract import (
 from companion.gamekit.data import load_toml
 from companion.gamekit.draws import Draws, ScriptedDraws
 from companion.gamekit.entry import Entry, Field, number_faces
+from companion.gamekit.seat_types import PerSeat, Seat
 from companion.gamekit.state import put, without
 from companion.i18n import N_
 
@@ -47,6 +48,6 @@ def __getattr__(name: str):
 
 __all__ = ["BLUE", "Box", "Canvas", "Colour", "Command", "Controls", "DataFile", "DataText", "Draws",
            "Entry", "Field", "GREEN", "GameSpec", "Help", "IllegalMove", "MAX_SEATS", "N_", "ORANGE",
-           "PURPLE", "QR_MIN_HEIGHT", "RED", "Result", "SEAT_COLOURS", "ScriptedDraws", "TableInfo",
-           "YELLOW", "button_map", "checkpoint", "die_face", "font", "load_toml", "number_faces", "parse",
-           "put", "rules", "seat_initials", "standard_frame", "without"]
+           "PURPLE", "PerSeat", "QR_MIN_HEIGHT", "RED", "Result", "SEAT_COLOURS", "ScriptedDraws", "Seat",
+           "TableInfo", "YELLOW", "button_map", "checkpoint", "die_face", "font", "load_toml",
+           "number_faces", "parse", "put", "rules", "seat_initials", "standard_frame", "without"]

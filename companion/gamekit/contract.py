@@ -194,7 +194,16 @@ class GameSpec:
     - not_now: for a command kind, what a player is told when it is not legal now but someone may act
       (a msgid: "Roll the dice first."); without it the table says the move is not possible now
     - help: the rules help every seat page shows, folded (`Help`)
+    - command_labels: each command kind's button on the generated seat page, a msgid
+      ({"add": N_("Add")}); without one, the kind with a capital and spaces ("set_dice": "Set dice"),
+      looked up in the game's catalog
     - package: the game's import name: its templates/, static/ and locale/ folders live there
+
+    A game without pages of its own gets them generated from `commands`, `public` and `private`: each
+    field is named by its `msgspec.Meta(title=N_("..."))` (without one, by its name made readable as
+    above), and its `description` is a hint under a command's field. A value typed `Seat` (an int from
+    0) reads as that seat's name, and a `PerSeat[T]` list, one item per seat in seat order, puts each
+    item beside its seat's name (both in companion.gamekit).
     """
 
     name: str
@@ -226,6 +235,7 @@ class GameSpec:
     data: tuple[DataFile, ...] = ()
     help: Help | None = None
     not_now: Mapping[str, str] = field(default_factory=dict)
+    command_labels: Mapping[str, str] = field(default_factory=dict)
 
     def waiting_on(self, state: State) -> list[int]:
         """The seats the rules wait on now, in seat order: the one contract every page reads for

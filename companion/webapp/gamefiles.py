@@ -43,11 +43,14 @@ def _folder(name: str, kind: str, file: str):
 
 @cache
 def assets(name: str) -> dict:
-    """What a game's pages include: its fragment templates (or the generic ones), scripts and style."""
+    """What a game's pages include: its fragment templates, scripts and style. A page the game has no
+    fragment for is generated (`<page>_generated`: the generic fragment and web/static/generated.js),
+    and the game's own script, if it has one, still renders into it."""
     out = {}
     for page in PAGES:
-        out[page] = f"{PREFIX}{name}/{page}.html" if _folder(name, "templates", f"{page}.html") \
-            else f"games/generic-{page}.html"
+        own = _folder(name, "templates", f"{page}.html") is not None
+        out[page] = f"{PREFIX}{name}/{page}.html" if own else f"games/generic-{page}.html"
+        out[f"{page}_generated"] = not own
         out[f"{page}_script"] = f"{page}.js" if _folder(name, "static", f"{page}.js") else None
     out["style"] = "style.css" if _folder(name, "static", "style.css") else None
     return out

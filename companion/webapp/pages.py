@@ -13,6 +13,7 @@ from companion.webapp import _, request_game, request_language
 from companion.webapp.api import device_open, device_state, error_response, seat_of
 from companion.webapp.events import public_payload, seat_legal
 from companion.webapp.gamefiles import assets, translated_help
+from companion.webapp.schemas import generated_pages
 
 log = logging.getLogger(__name__)
 bp = Blueprint("pages", __name__)
@@ -26,11 +27,19 @@ class PageError(Exception):
         self.status, self.message = status, message
 
 
+def _latest():
+    return current_app.extensions["companion"].table.latest
+
+
+def _spec(latest):
+    """The spec of the game in `latest`, if it is the game this request began with (else None)."""
+    return latest.spec if latest.game == request_game() else None
+
+
 def _context() -> dict:
-    runtime = current_app.extensions["companion"]
-    latest = runtime.table.latest
+    latest = _latest()
     game = request_game()
-    spec = latest.spec if latest.game == game else None
+    spec = _spec(latest)
     return {
         "lang": request_language(),
         "languages": LANGUAGES,
@@ -40,6 +49,15 @@ def _context() -> dict:
         "snapshot": public_payload(latest, request_language()),
         "history_lines": _history_lines(spec),
     }
+
+
+def _generated(page: str) -> dict | None:
+    """What the generated `page` (seat, scoreboard) of a game that ships none shows: the shapes of its
+    views and commands, labelled in the reader's language."""
+    spec = _spec(_latest())
+    if spec is None or not assets(spec.name)[f"{page}_generated"]:
+        return None
+    return generated_pages(spec, translator(request_language(), spec))
 
 
 def _history_lines(spec) -> dict[str, str]:
@@ -54,7 +72,7 @@ def _history_lines(spec) -> dict[str, str]:
 
 @bp.get("/")
 def scoreboard():
-    return render_template("scoreboard.html", **_context())
+    return render_template("scoreboard.html", generated=_generated("scoreboard"), **_context())
 
 
 @bp.get("/join")
@@ -86,12 +104,13 @@ def seat(token: str):
         raise PageError(404, _("This seat link is not valid. Ask the host for your seat's link, "
                                "or scan the QR code on the table."))
     context = _context()
-    latest = current_app.extensions["companion"].table.latest
+    latest = _latest()
     running = latest.game if latest.session is not None else None
     context["rules_help"] = translated_help(running, translator(request_language(), registry.find(running)))
     context["snapshot"] |= {"seat": number, "private": latest.private(number),
                             "legal": seat_legal(latest, number)}
-    response = Response(render_template("seat.html", seat=number, token=token, **context))
+    response = Response(render_template("seat.html", seat=number, token=token, generated=_generated("seat"),
+                                        **context))
     response.headers["Cache-Control"] = "no-store"  # the page holds this seat's secrets
     return response
 

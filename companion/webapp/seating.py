@@ -14,6 +14,7 @@ from companion.webapp import _, request_game, request_language
 from companion.webapp.api import ApiError, decode, host_token_given, require_host, runtime
 from companion.webapp.events import refusal
 from companion.webapp.openapi import ClaimHostBody, JoinBody, LanguageBody, NameBody, QrBody
+from companion.webapp.schemas import translated
 
 bp = Blueprint("seating", __name__, url_prefix="/api")
 
@@ -112,16 +113,6 @@ def language():
     return {"ok": True, "language": body.language}
 
 
-def _translated(schema, tr):
-    """A JSON Schema with its titles and descriptions (msgids, marked N_) in the reader's language."""
-    if isinstance(schema, dict):
-        return {k: tr(v) if k in ("title", "description") and isinstance(v, str) else _translated(v, tr)
-                for k, v in schema.items()}
-    if isinstance(schema, list):
-        return [_translated(v, tr) for v in schema]
-    return schema
-
-
 @bp.get("/games")
 def game_list():
     """Every game the host can start: its seats, colours, options (as JSON Schema) and data files."""
@@ -134,7 +125,7 @@ def game_list():
         except ValueError:
             continue  # a broken game package is logged by the registry; the others stay startable
         tr = translator(request_language(), spec)
-        schema = _translated(msgspec.json.schema(spec.options), tr) if spec.options is not None else {}
+        schema = translated(msgspec.json.schema(spec.options), tr) if spec.options is not None else {}
         out.append({"name": name, "title": tr(spec.title), "seats": list(spec.seats),
                     "colours": [{"key": c.key, "label": tr(c.label), "ink": c.ink} for c in spec.colours],
                     "options": schema,

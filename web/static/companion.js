@@ -1,4 +1,4 @@
-/* Shared by every page: strings, messages, commands, the live stream, and view rendering. */
+/* Shared by every page: strings, messages, commands, the live stream, dice faces and the seats bar. */
 "use strict";
 
 const Companion = (() => {
@@ -159,33 +159,6 @@ const Companion = (() => {
     return face;
   }
 
-  // Any JSON view as nested definition lists: a readable fallback for games without a fragment.
-  function renderView(target, view) {
-    target.replaceChildren();
-    const entries = view && typeof view === "object" ? Object.entries(view) : [];
-    for (const [key, value] of entries) {
-      target.append(el("dt", { text: key.replace(/_/g, " ") }));
-      const dd = el("dd");
-      if (Array.isArray(value)) {
-        const list = el("ul");
-        for (const item of value) {
-          const li = el("li");
-          if (item && typeof item === "object") { const inner = el("dl", { class: "view" }); renderView(inner, item); li.append(inner); }
-          else li.textContent = String(item);
-          list.append(li);
-        }
-        dd.append(list);
-      } else if (value && typeof value === "object") {
-        const inner = el("dl", { class: "view" });
-        renderView(inner, value);
-        dd.append(inner);
-      } else {
-        dd.textContent = String(value);
-      }
-      target.append(dd);
-    }
-  }
-
   // The seats bar: each seat's colour and name (or colour label), the one to play marked.
   function renderSeats(target, seatList, turn) {
     const playing = (seatList || []).filter((s) => s.playing);
@@ -201,5 +174,5 @@ const Companion = (() => {
   }
 
   return { t, fill, show, historyLine, hostToken, forgetHost, keepHost, hostHeaders, seatToken, keepSeat, forgetSeat, request,
-           command, live, setLive, el, die, renderView, renderSeats, games, seats, PIPS };
+           command, live, setLive, el, die, renderSeats, games, seats, PIPS };
 })();

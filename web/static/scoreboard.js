@@ -25,12 +25,11 @@
     for (const id of ["download-game", "download-bgstats"]) document.getElementById(id).hidden = !payload.over;
     Companion.renderSeats(document.getElementById("seats-bar"), payload.seats, payload.public && payload.public.turn);
     renderHistory(payload.history, payload.seats);
-    const renderer = Companion.games[payload.game];
     if (renderer) renderer.render(root, payload.public, payload);
-    else Companion.renderView(document.getElementById("public-view"), payload.public);
   }
 
-  const renderer = Companion.games[pageGame];
+  // The game's own renderer, else the generated page's (when the game ships no scoreboard fragment).
+  const renderer = Companion.games[pageGame] || (Companion.generated && Companion.generated.scoreboard);
   if (renderer && renderer.init) renderer.init(root);
   render(JSON.parse(document.getElementById("snapshot").textContent));
   Companion.live("/api/events", render);

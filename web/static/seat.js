@@ -1,11 +1,12 @@
-/* A seat's private page: the game's seat fragment (or a plain listing), live over the seat's own stream. */
+/* A seat's private page: the game's seat fragment (or the generated one), live over the seat's own stream. */
 "use strict";
 
 (() => {
   const seat = JSON.parse(document.getElementById("seat").textContent);
   const root = document.getElementById("seat-game");
   const pageGame = root.dataset.game;
-  const renderer = Companion.seats[pageGame];
+  // The game's own renderer, else the generated page's (when the game ships no seat fragment).
+  const renderer = Companion.seats[pageGame] || (Companion.generated && Companion.generated.seat);
   let version = -1;
   let myTurn = null;  // unknown until the first payload: a page opened on its turn does not buzz
   const baseTitle = document.title;
@@ -52,11 +53,7 @@
     }
     document.getElementById("not-playing").hidden = !mine || mine.playing;
     Companion.renderSeats(document.getElementById("seats-bar"), payload.seats, payload.public && payload.public.turn);
-    if (renderer) { renderer.render(root, payload); return; }
-    const target = document.getElementById("private-view");
-    const view = payload.private || {};
-    if (Object.keys(view).length) Companion.renderView(target, view);
-    else target.replaceChildren(Companion.el("p", { class: "hint", text: Companion.t("nothing_private") }));
+    if (renderer) renderer.render(root, payload);
   }
 
   if (renderer && renderer.init) renderer.init(root);
