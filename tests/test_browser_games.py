@@ -6,10 +6,8 @@ import json
 import random
 
 import pytest
-from polling import wait_for
 from test_browser import open_page
-from test_schacht_http import get_json
-from webfixtures import live_server, running_app, shoot
+from webfixtures import live_server, read_json, running_app, shoot, shown_after
 
 pytestmark = pytest.mark.browser
 
@@ -28,13 +26,9 @@ def seat_pages(browser, srv, runtime, players: int) -> list:
 
 def click_and_wait(page, locator, srv) -> dict:
     """Click, then wait until the table moved on and this page shows the new version."""
-    from playwright.sync_api import expect
-
-    before = get_json(srv.port, "/api/state")["version"]
+    before = read_json(srv.port, "/api/state")["version"]
     locator.click()
-    version = wait_for(lambda: (v := get_json(srv.port, "/api/state")["version"]) != before and v, timeout=10)
-    expect(page.locator("body")).to_have_attribute("data-version", str(version))
-    return get_json(srv.port, "/api/state")
+    return shown_after(page, srv.port, before)
 
 
 def schacht_step(page, view: dict, rng: random.Random, srv) -> dict:
@@ -70,7 +64,7 @@ def test_two_stages_of_schacht_from_three_seat_pages(browser, tmp_path):
           live_server(app) as srv):
         pages = seat_pages(browser, srv, runtime, 3)
         public_ctx, public = open_page(browser, srv.url, locale="en-GB")
-        state = get_json(srv.port, "/api/state")
+        state = read_json(srv.port, "/api/state")
         shot = False
         for _ in range(120):
             view = state["public"]
@@ -84,7 +78,7 @@ def test_two_stages_of_schacht_from_three_seat_pages(browser, tmp_path):
                 shot = True
             # Each page shows its own cards beside the sides, and only those.
             for own, (_, page) in enumerate(pages):
-                mine = get_json(srv.port, f"/api/seat/{runtime.table.seat_token(own)}")["private"]
+                mine = read_json(srv.port, f"/api/seat/{runtime.table.seat_token(own)}")["private"]
                 expect(page.locator("body")).to_have_attribute("data-version", str(state["version"]))
                 for side, cards in enumerate(mine["sides"]):
                     text = page.locator("#schacht-sides button").nth(side).inner_text()
@@ -109,10 +103,10 @@ def test_gewalt_turns_from_the_seat_pages_place_a_card_and_roll(browser, tmp_pat
           as (runtime, app), live_server(app) as srv):
         pages = seat_pages(browser, srv, runtime, 3)
         for seat, (_, page) in enumerate(pages):
-            mine = get_json(srv.port, f"/api/seat/{runtime.table.seat_token(seat)}")["private"]
+            mine = read_json(srv.port, f"/api/seat/{runtime.table.seat_token(seat)}")["private"]
             expect(page.locator("#gewalt-bet")).to_have_text(" · ".join(map(str, mine["bet"])))
         for turn in range(3):
-            state = get_json(srv.port, "/api/state")
+            state = read_json(srv.port, "/api/state")
             view = state["public"]
             seat = view["turn"]
             page = pages[seat][1]

@@ -7,8 +7,7 @@ from crash_play import BOARD_TEXT, quick_command
 from polling import wait_for
 from test_browser import open_page
 from test_browser_games import click_and_wait, seat_pages
-from test_schacht_http import get_json
-from webfixtures import host_of, live_server, post_json, running_app, shoot
+from webfixtures import host_of, live_server, post_json, read_json, running_app, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -55,7 +54,7 @@ def test_a_two_game_match_from_the_seat_pages(browser, tmp_path):
         public_ctx, public = open_page(browser, srv.url, locale="en-GB")
         phases, shot = set(), False
         for _ in range(300):
-            state = get_json(srv.port, "/api/state")
+            state = read_json(srv.port, "/api/state")
             view = state["public"]
             if view["match"]["over"]:
                 break
@@ -82,7 +81,7 @@ def test_a_two_game_match_from_the_seat_pages(browser, tmp_path):
         else:
             pytest.fail("the match did not end in 300 commands")
         assert shot and phases == {"roll", "steer", "over"}
-        final = get_json(srv.port, "/api/state")
+        final = read_json(srv.port, "/api/state")
         expect(public.locator("body")).to_have_attribute("data-version", str(final["version"]))
         counts = [p["captured"] for p in final["public"]["players"]]
         rows = public.locator("#crash-players tbody tr")
@@ -113,7 +112,7 @@ def test_dice_only_play_marks_a_car_out_from_the_seat_page(browser, tmp_path):
         expect(page.locator("#crash-mark-cars button", has_text="R4")).to_have_count(0)
         status, _ = post_json(srv.port, "/api/command", {"kind": "end", "args": {}}, host_of(runtime))
         assert status == 200
-        wait_for(lambda: get_json(srv.port, "/api/state")["public"]["turn"] == 1)
+        wait_for(lambda: read_json(srv.port, "/api/state")["public"]["turn"] == 1)
         expect(page.locator("#crash-mark")).to_be_hidden()  # South's turn: North's page offers nothing
         page.context.close()
 

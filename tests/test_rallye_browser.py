@@ -10,8 +10,7 @@ from polling import wait_for
 from rallye_play import record
 from test_browser import open_page
 from test_browser_games import seat_pages
-from test_schacht_http import get_json
-from webfixtures import live_server, running_app, shoot
+from webfixtures import live_server, read_json, running_app, shoot, shown_after
 
 from companion.games.rallye import rules
 from companion.games.rallye.state import CANCELS
@@ -60,26 +59,18 @@ def prepared(tmp_path, options: dict, until, limit: int = 200) -> rules.State:
     raise AssertionError("no seed reaches the state wanted")
 
 
-def wait_version(page, srv, before: int) -> dict:
-    from playwright.sync_api import expect
-
-    version = wait_for(lambda: (v := get_json(srv.port, "/api/state")["version"]) != before and v, timeout=10)
-    expect(page.locator("body")).to_have_attribute("data-version", str(version))
-    return get_json(srv.port, "/api/state")
-
-
 def step(pages, srv, rng: random.Random) -> dict:
     """Whoever must act does what their page offers: answer, choose, discard or roll."""
-    view = get_json(srv.port, "/api/state")
+    view = read_json(srv.port, "/api/state")
     public = view["public"]
     page = pages[public["actor"]][1]
     for section in ("#rallye-ask", "#rallye-choose", "#rallye-trim"):
         if page.locator(section).is_visible():
             buttons = page.locator(f"{section} button")
             buttons.nth(rng.randrange(buttons.count())).click()
-            return wait_version(page, srv, view["version"])
+            return shown_after(page, srv.port, view["version"])
     page.locator("#rallye-roll").click()
-    return wait_version(page, srv, view["version"])
+    return shown_after(page, srv.port, view["version"])
 
 
 def test_passages_named_and_a_surprise_card_played_out_of_turn_from_the_seat_pages(browser, tmp_path):
@@ -99,9 +90,9 @@ def test_passages_named_and_a_surprise_card_played_out_of_turn_from_the_seat_pag
             expect(pages[1 - placer][1].locator("#rallye-place")).to_be_hidden()
             check_layout(page, "placing")
             page.select_option("#rallye-place-card", str(card))
-            before = get_json(srv.port, "/api/state")["version"]
+            before = read_json(srv.port, "/api/state")["version"]
             page.locator("#rallye-place-button").click()
-            state = wait_version(page, srv, before)
+            state = shown_after(page, srv.port, before)
             assert state["public"]["circuit"][card]["kind"] in ("entrance", "exit")
         assert state["public"]["phase"] == "race" and state["public"]["actor"] == 0
         # out of turn: seat 1 or 2 lays tacks or oil while seat 0 is to roll
@@ -113,7 +104,7 @@ def test_passages_named_and_a_surprise_card_played_out_of_turn_from_the_seat_pag
         page.locator(f'li[data-card="{card}"] select').first.select_option("7")
         before = state["version"]
         page.locator(f'button[data-play="{card}"]').first.click()
-        state = wait_version(page, srv, before)
+        state = shown_after(page, srv.port, before)
         assert state["public"]["circuit"][7]["hazard"] == card and state["public"]["actor"] == 0
         expect(public.locator('#rallye-circuit li[data-position="7"] .hazard')).to_be_visible()
         check_layout(public, "the public page")
@@ -158,9 +149,9 @@ def test_the_answer_window_asks_the_victim_with_a_countdown_and_a_card_cancels(b
         shoot(page, "rallye-seat", tmp_path)
         cancel = page.locator("#rallye-ask-buttons button", has_text="Cancel with")
         expect(cancel.first).to_be_visible()
-        before = get_json(srv.port, "/api/state")["version"]
+        before = read_json(srv.port, "/api/state")["version"]
         cancel.first.click()
-        state = wait_version(page, srv, before)
+        state = shown_after(page, srv.port, before)
         assert runtime.table.latest.command.kind == "cancel" and state["public"]["pending"] != asked.pending
         for ctx, _ in pages:
             ctx.close()

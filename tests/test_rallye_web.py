@@ -9,8 +9,7 @@ import random
 import pytest
 from polling import wait_for
 from rallye_play import record
-from test_schacht_http import get_json
-from webfixtures import host_of, live_server, post_json, running_app
+from webfixtures import host_of, live_server, post_json, read_json, running_app
 
 from companion.gamekit.contract import Command
 from companion.games.rallye import printable, rules
@@ -59,7 +58,7 @@ def test_a_whole_rally_through_seat_tokens(tmp_path):
         tokens = [runtime.table.seat_token(seat) for seat in range(4)]
         kinds, played_out_of_turn, accepted = set(), 0, 0
         for _ in range(600):
-            state = get_json(port, "/api/state")
+            state = read_json(port, "/api/state")
             public = state["public"]
             if public["phase"] == "over":
                 break
@@ -68,7 +67,7 @@ def test_a_whole_rally_through_seat_tokens(tmp_path):
             assert '"hand"' not in text
             hidden = [c for c in public["circuit"] if c["kind"] == "route" and not c["face_up"]]
             assert all(c["effect"] is None and c["surprise"] is None for c in hidden)
-            mine = {s: get_json(port, f"/api/seat/{tokens[s]}")["private"] for s in range(4)}
+            mine = {s: read_json(port, f"/api/seat/{tokens[s]}")["private"] for s in range(4)}
             seat = public["actor"]
             out_of_turn = [s for s in range(4) if s != seat and any(
                 p["command"] in ("lay", "key", "lock", "access") for p in mine[s]["plays"])]
@@ -88,7 +87,7 @@ def test_a_whole_rally_through_seat_tokens(tmp_path):
             kinds.add(kind)
             accepted += 1
             played_out_of_turn += eager
-        final = get_json(port, "/api/state")["public"]
+        final = read_json(port, "/api/state")["public"]
         assert final["phase"] == "over" and sorted(final["ranking"]) == [0, 1, 2, 3]
         assert {"place_passage", "roll", "lay"} <= kinds and played_out_of_turn and accepted > 40
 
@@ -131,13 +130,13 @@ def test_a_bad_data_file_is_refused_by_the_host_naming_it_and_its_field_in_frenc
                                                                                  said):
     with running_app(tmp_path, game="rallye") as (runtime, app), live_server(app) as server:
         text = get("rallye").bundled(key).text.replace(*edit)
-        before = get_json(server.port, "/api/state")["version"]
+        before = read_json(server.port, "/api/state")["version"]
         status, body = post_json(server.port, "/api/command?lang=fr", {"kind": "new_game", "args": {
             "game": "rallye", "data": {key: {"name": "maboite.toml", "text": text}}}}, host_of(runtime))
         assert status == 409 and "maboite.toml" in body["error"] and said in body["error"], body
         if field != "passages":
             assert field in body["error"]
-        assert get_json(server.port, "/api/state")["version"] == before
+        assert read_json(server.port, "/api/state")["version"] == before
 
 
 # --- the answer window on the real table ---------------------------------------------------------

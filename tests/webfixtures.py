@@ -13,6 +13,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from polling import wait_for
 
 from companion import registry
 from companion.gamekit.contract import GameSpec, IllegalMove, button_map
@@ -179,6 +180,15 @@ def read_json(port: int, path: str) -> dict:
     status, body = get_text(port, path)
     assert status == 200, (path, status, body)
     return json.loads(body)
+
+
+def shown_after(page, port: int, before: int) -> dict:
+    """The table's state once it has moved past version `before` and the browser `page` shows it."""
+    from playwright.sync_api import expect
+
+    version = wait_for(lambda: (v := read_json(port, "/api/state")["version"]) != before and v, timeout=10)
+    expect(page.locator("body")).to_have_attribute("data-version", str(version))
+    return read_json(port, "/api/state")
 
 
 def post_json(port: int, path: str, body, headers: dict | None = None) -> tuple[int, dict]:
