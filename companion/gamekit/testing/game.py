@@ -66,7 +66,6 @@ def check_game(spec: GameSpec, *, options: Options = None, moves: Moves | None =
     def check(played: Played, rng: random.Random) -> None:
         """Every check of one game played: its replay, its result, and its stops."""
         check_replay(played)
-        check_result(played)
         last = len(played.states) - 1
         for index in sorted({0, last, *(rng.randint(0, last) for _ in range(stops))}):
             check_views(played, index)
@@ -75,6 +74,7 @@ def check_game(spec: GameSpec, *, options: Options = None, moves: Moves | None =
             view = spec.public_json(played.states[index])
             check_screens(spec, [view], played.players, models=[rng.choice(panels())],
                           languages=[rng.choice(LANGUAGES)], played=played)
+        check_result(played)
 
     # A first game from a fixed seed, before hypothesis: most faults show in any game, and are told at once
     # rather than after minutes of shrinking.

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 import pickle
 import random
 from collections.abc import Callable, Iterable
 from typing import Any
-
-import msgspec
 
 from companion.gamekit.contract import Command, GameSpec, IllegalMove
 from companion.gamekit.draws import ScriptedDraws
@@ -174,7 +173,7 @@ def _events(events, command: Command, played: Played) -> None:
         fail("commands", f"apply returned events {events!r} for {describe(command)}",
              "return a list of dicts of plain JSON as the events", played)
     try:
-        msgspec.json.encode(events)
-    except (TypeError, msgspec.EncodeError) as exc:
+        json.dumps(events, allow_nan=False)
+    except (TypeError, ValueError) as exc:
         fail("commands", f"the events of {describe(command)} are not plain JSON: {exc}",
              "put only JSON values (str, int, bool, None, lists, dicts) in events", played)

@@ -56,12 +56,19 @@ def _compare(played: Played, index: int, state, other, owner: int | None, rng: r
     probes = _probes(played, state, owner, rng, moves)
     seed = rng.getrandbits(32)
     real, twin = (shown(played, s, owner, probes, seed) for s in (state, other))
-    leaks = [what for what in real if real[what] != twin[what]]
+    leaks = [what + _keys(real[what], twin[what]) for what in real if real[what] != twin[what]]
     if leaks:
         whose = "the table's own secrets" if owner is None else f"seat {owner}'s secrets"
         fail("secrecy", f"{whose} reach {'; '.join(leaks)}", "show a secret only in its owner's private "
              "view; refuse a command only for reasons its sender may know (legal, actor and waiting are "
              "public)", played, index)
+
+
+def _keys(real, twin) -> str:
+    """Where two views differ, for a failure: the keys whose values differ."""
+    if not (isinstance(real, dict) and isinstance(twin, dict)):
+        return ""
+    return f" ({', '.join(sorted(k for k in real.keys() | twin.keys() if real.get(k) != twin.get(k)))})"
 
 
 def _probes(played: Played, state, owner: int | None, rng: random.Random, moves: Moves | None

@@ -27,7 +27,11 @@ def check_result(played: Played) -> None:
     spec, players = played.spec, played.players
     if not spec.over(played.states[-1]):
         return
-    result = spec.result(spec.public_json(played.states[-1]))
+    try:
+        result = spec.result(spec.public_json(played.states[-1]))
+    except Exception as exc:
+        fail("result", f"result() raised {type(exc).__name__}: {exc} on the final public view",
+             "read the result from the public view as it is at the end", played)
     counts = [len(values) for values in (result.scores, result.ranks) if values is not None]
     if not isinstance(result, Result) or not set(result.winners) <= set(range(players)) or \
             any(count != players for count in counts):
