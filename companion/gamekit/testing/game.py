@@ -32,13 +32,14 @@ def check_game(spec: GameSpec, *, options: Options = None, moves: Moves | None =
     what went wrong, how to fix it and the game that showed it.
 
     - the spec: names, shapes, French for every text it declares, data files, default options;
-    - `examples` random legal games (hypothesis draws each step's choices, so a failure shrinks): each
-      ends within `max_steps` commands (a game that keeps the default `over` plays that many), and
-      every refusal leaves the state and the views as they were;
+    - random legal games, a first from fixed seeds then `examples` that hypothesis draws step by step
+      (so a failure shrinks): each ends within `max_steps` commands (a game that keeps the default
+      `over` plays that many), and no command, refused or accepted, changes the state it was given;
     - the replay of each game from its record gives the same states;
     - at `stops` random states of each game, its start and its end: the views are plain JSON of their
       Structs, a twin of each seat's secrets shows the others the same, and the screen draws;
-    - the screen draws on every supported panel, in French and English, with long accented names.
+    - at the first game's start and end, the screen draws on every supported panel, in French and
+      English, with long accented names.
 
     `options`: the options to play with; a mapping fixes some, the others are drawn within their bounds
     for each game (a sequence of mappings: one of them each game). `moves(state, seat, rng)`: commands
@@ -63,8 +64,11 @@ def check_game(spec: GameSpec, *, options: Options = None, moves: Moves | None =
                 if attempt == OPTION_TRIES - 1:
                     raise
 
-    def check(played: Played, rng: random.Random) -> None:
-        """Every check of one game played: its replay, its result, and its stops."""
+    def one_game(seeds: Callable[[], int], first: bool = False) -> None:
+        """Play a game from `seeds`, then check its replay, its views, twins and screen at some of its
+        states, and its result. The first game's screen is drawn on every panel, at its start and end."""
+        rng = random.Random(seeds())
+        played = play(choices[0] if first else rng.choice(choices), rng, seeds)
         check_replay(played)
         last = len(played.states) - 1
         for index in sorted({0, last, *(rng.randint(0, last) for _ in range(stops))}):
@@ -75,23 +79,21 @@ def check_game(spec: GameSpec, *, options: Options = None, moves: Moves | None =
             check_screens(spec, [view], played.players, models=[rng.choice(panels())],
                           languages=[rng.choice(LANGUAGES)], played=played)
         check_result(played)
+        if first:
+            check_screens(spec, [spec.public_json(played.states[i]) for i in (0, last)], played.players,
+                          played=played)
 
-    # A first game from a fixed seed, before hypothesis: most faults show in any game, and are told at once
+    # A first game from fixed seeds, before hypothesis: most faults show in any game, and are told at once
     # rather than after minutes of shrinking.
     fixed = random.Random(0)
-    rng = random.Random(0)
-    first = play(choices[0], rng, step_seeds(0, lambda: fixed.randrange(SEEDS)))
-    check(first, rng)
-    check_screens(spec, [spec.public_json(first.states[i]) for i in (0, -1)], first.players, played=first)
+    one_game(step_seeds(0, lambda: fixed.randrange(SEEDS)), first=True)
 
-    @settings(max_examples=examples, deadline=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[
+        HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example])
     @given(st.data())
     def games(data):
-        seeds = step_seeds(data.draw(st.integers(0, 2**32 - 1), label="game"),
-                           lambda: data.draw(st.integers(0, SEEDS - 1), label="step"))
-        rng = random.Random(seeds())
-        check(play(rng.choice(choices), rng, seeds), rng)
+        one_game(step_seeds(data.draw(st.integers(0, 2**32 - 1), label="game"),
+                            lambda: data.draw(st.integers(0, SEEDS - 1), label="step")))
 
     games()
     if twin is not None and not sum(twins):

@@ -13,15 +13,19 @@ import msgspec
 import msgspec.inspect as mi
 from babel.messages.mofile import read_mo
 
-from companion.gamekit.contract import MAX_SEATS, GameSpec
-from companion.gamekit.testing.report import fail
+from companion.devices.panels import DEFAULT_PANEL, PANELS
+from companion.gamekit.contract import MAX_SEATS, GameSpec, IllegalMove
+from companion.gamekit.draws import ScriptedDraws
+from companion.gamekit.testing.report import Played, fail
+from companion.gamekit.testing.screens import check_screens
+from companion.gamekit.testing.views import check_views
 
 CATALOG_FIX = ("run `python -m companion.locale.update --game PATH/TO/YOUR/PACKAGE`, fill in the French in "
                "its locale/fr/LC_MESSAGES/<name>.po, and run it again")
 
 
 def check_spec(spec: GameSpec) -> None:
-    """Check what `spec` declares, before any game is played."""
+    """Check what `spec` declares, and that a new game with the default options starts and draws."""
     if not isinstance(spec, GameSpec):
         fail("spec", f"{spec!r} is not a GameSpec", "pass your game's GameSpec (its SPEC)")
     if not re.fullmatch(r"[a-z][a-z0-9_]*", spec.name):
@@ -36,6 +40,7 @@ def check_spec(spec: GameSpec) -> None:
     _options(spec)
     _data(spec)
     _french(spec)
+    _first_screen(spec)
 
 
 def _shapes(spec: GameSpec) -> None:
@@ -163,3 +168,17 @@ def _catalog(package: str, domain: str):
         return None
     with mo.open("rb") as stream:
         return read_mo(stream)
+
+
+def _first_screen(spec: GameSpec) -> None:
+    """A new game with the default options starts, its views are their Structs and its screen draws on the
+    default panel."""
+    try:
+        options, state = spec.start({}, ScriptedDraws(0))
+    except IllegalMove as refused:
+        fail("spec", f"a new game with the default options is refused: {refused}",
+             "make the default options ones the game accepts")
+    played = Played(spec, options, [], [state])
+    check_views(played, 0)
+    check_screens(spec, [spec.public_json(state)], played.players, models=[PANELS[DEFAULT_PANEL]],
+                  played=played)
