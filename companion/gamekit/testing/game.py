@@ -38,8 +38,8 @@ def check_game(spec: GameSpec, *, options: Options = None, moves: Moves | None =
     - the replay of each game from its record gives the same states;
     - at `stops` random states of each game, its start and its end: the views are plain JSON of their
       Structs, a twin of each seat's secrets shows the others the same, and the screen draws;
-    - at the first game's start and end, the screen draws on every supported panel, in French and
-      English, with long accented names.
+    - at the first game's start, middle and end, the screen draws on every supported panel, in French
+      and English, with long accented names.
 
     `options`: the options to play with; a mapping fixes some, the others are drawn within their bounds
     for each game (a sequence of mappings: one of them each game). `moves(state, seat, rng)`: commands
@@ -66,7 +66,8 @@ def check_game(spec: GameSpec, *, options: Options = None, moves: Moves | None =
 
     def one_game(seeds: Callable[[], int], first: bool = False) -> None:
         """Play a game from `seeds`, then check its replay, its views, twins and screen at some of its
-        states, and its result. The first game's screen is drawn on every panel, at its start and end."""
+        states, and its result. The first game's screen is drawn on every panel at its start, middle and
+        end."""
         rng = random.Random(seeds())
         played = play(choices[0] if first else rng.choice(choices), rng, seeds)
         check_replay(played)
@@ -80,8 +81,8 @@ def check_game(spec: GameSpec, *, options: Options = None, moves: Moves | None =
                           languages=[rng.choice(LANGUAGES)], played=played)
         check_result(played)
         if first:
-            check_screens(spec, [spec.public_json(played.states[i]) for i in (0, last)], played.players,
-                          played=played)
+            check_screens(spec, [spec.public_json(played.states[i]) for i in (0, last // 2, last)],
+                          played.players, played=played)
 
     # A first game from fixed seeds, before hypothesis: most faults show in any game, and are told at once
     # rather than after minutes of shrinking.
