@@ -143,6 +143,13 @@ def test_a_refusal_naming_who_holds_the_card_fails():
     assert "secrets reach the answer to add" in said
 
 
+def test_a_twin_of_the_tables_secrets_must_change_nothing_anyone_sees():
+    def a_hand(state, seat, rng):  # "the table's" twin changes seat 0's hand: seat 0 sees it
+        return hands_twin(state, 0 if seat is None else seat, rng)
+
+    assert "the table's own secrets reach seat 0's private view (hand)" in refused_by(HANDS, twin=a_hand)
+
+
 def test_a_hidden_game_without_a_twin_fails_saying_what_to_give():
     said = refused_by(HANDS)
     assert said.startswith("secrecy:") and "twin(state, seat, rng)" in said
@@ -295,6 +302,24 @@ def test_rules_using_their_own_randomness_do_not_replay():
     played = check_play(replace(BASE, apply=shuffling), {"players": 4}, seed=1)
     with pytest.raises(AssertionError, match=r"replay: the state after command \d+ .* differs from the one "
                                              r"played in turn\nTo fix: take every random number from the"):
+        check_replay(played)
+
+
+@pytest.mark.parametrize(("when_played", "said"), [
+    (True, r"command 1 \(add .*\) took 0 of its 1 recorded draws"),
+    (False, r"add .* asked for more draws than when it was played"),
+])
+def test_rules_that_draw_differently_on_replay_fail(when_played, said):
+    drawing = [when_played]
+
+    def moody(state, command, draws):
+        if drawing[0]:
+            draws.below(6)
+        return BASE.apply(state, command, draws)
+
+    played = check_play(replace(BASE, apply=moody), {"players": 2}, seed=2)
+    drawing[0] = not when_played
+    with pytest.raises(AssertionError, match=f"replay: {said}"):
         check_replay(played)
 
 
