@@ -32,7 +32,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-import msgspec.inspect
+import msgspec
 import pytest
 from device_input import Device
 from gewalt_play import play_out
@@ -41,9 +41,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rallye_play import data as rallye_data
 from rallye_play import play_out as rallye_play_out
-from schacht_play import private_view
 from schacht_play import random_command as schacht_command
 from schacht_play import start as schacht_start
+from twins import gewalt_bets, gewalt_twin, rallye_hidden, rallye_table_twin, rallye_twin, schacht_twin
 from webfixtures import Runtime
 
 from companion import registry
@@ -52,17 +52,14 @@ from companion.foreground import Foreground
 from companion.frames import render
 from companion.gamekit import ScriptedDraws, put
 from companion.gamekit.contract import Command, IllegalMove, TableInfo
+from companion.gamekit.testing import random_args
 from companion.games.gewalt import commands as gewalt_commands
-from companion.games.gewalt import data as gewalt_data
 from companion.games.gewalt import rules as gewalt_rules
-from companion.games.gewalt.rules import Deck
 from companion.games.rallye import commands as rallye_commands
-from companion.games.rallye import deck as rallye_deck
 from companion.games.rallye import rules as rallye_rules
 from companion.games.rallye import state as rallye_state
 from companion.games.schacht import commands as schacht_commands
 from companion.games.schacht import rules as schacht_rules
-from companion.games.schacht.rules import Placement
 from companion.seats import MAX_SEATS
 from companion.table import Session, Update
 from companion.webapp import create_app
@@ -138,26 +135,6 @@ def device_trace(spec, view: dict, presses: list[str]) -> tuple[list, object]:
     return trace, device.shown()
 
 
-def random_value(info, rng: random.Random):
-    """A value of the msgspec type `info`, drawn within its bounds: a command's args, legal now or not."""
-    if isinstance(info, msgspec.inspect.Metadata):
-        return random_value(info.type, rng)
-    if isinstance(info, msgspec.inspect.StructType):
-        return {f.encode_name: random_value(f.type, rng) for f in info.fields}
-    if isinstance(info, msgspec.inspect.IntType):
-        return rng.randint(info.ge, info.le)
-    if isinstance(info, msgspec.inspect.LiteralType):
-        return rng.choice(info.values)
-    if isinstance(info, msgspec.inspect.ListType):
-        size = rng.randint(info.min_length, info.max_length)
-        return [random_value(info.item_type, rng) for _ in range(size)]
-    if isinstance(info, msgspec.inspect.UnionType):
-        return random_value(rng.choice(info.types), rng)
-    if isinstance(info, msgspec.inspect.NoneType):
-        return None
-    raise TypeError(f"no random value for {info}")
-
-
 def probes(name: str, state, owner: int | None, rng: random.Random) -> list[Command]:
     """Commands of the seats other than `owner`, every kind with random args; the table's too, unless it
     would act for `owner` (the device sends for whoever's turn it is). No owner (the table's own secret):
@@ -166,7 +143,7 @@ def probes(name: str, state, owner: int | None, rng: random.Random) -> list[Comm
     senders = [s for s in range(state.players) if s != owner]
     if owner is None or game.actor(state) != owner:
         senders.append(None)
-    return [Command(kind, random_value(msgspec.inspect.type_info(schema), rng), sender)
+    return [Command(kind, random_args(schema, rng), sender)
             for sender in senders for kind, schema in game.commands.items()]
 
 
@@ -234,65 +211,6 @@ def leaks(name: str, options: dict, state, twin, seat: int | None, rng: random.R
 
 
 # --- Crazy Race (Gewalt): bets, section and action hands ------------------------------------------------
-GEWALT_SECRETS = ("bet", "sections", "actions")
-
-
-def _swap_some(hand: tuple, deck: Deck, rng: random.Random) -> tuple[tuple, Deck]:
-    """Some of `hand`'s cards traded with face-down ones of the deck (pile or discards), values differing."""
-    rest = [*deck.pile, *deck.discard]
-    hand = list(hand)
-    order = list(range(len(hand)))
-    rng.shuffle(order)
-    for n, i in enumerate(order):
-        choices = [j for j, card in enumerate(rest) if card != hand[i]]
-        if choices and (n == 0 or rng.random() < 0.5):
-            j = rng.choice(choices)
-            hand[i], rest[j] = rest[j], hand[i]
-    pile = len(deck.pile)
-    return tuple(hand), Deck(tuple(rest[:pile]), tuple(rest[pile:]))
-
-
-def gewalt_secrets(state, seat: int) -> list[str]:
-    """What of `seat` is secret now: its bet until the end, its hands while it holds cards."""
-    held = [what for what in ("sections", "actions") if getattr(state, what)[seat]]
-    return [] if gewalt_rules.over(state) else ["bet", *held]
-
-
-def gewalt_bets(players: int) -> tuple:
-    """Every bet card's row for `players` players, from the bundled data file."""
-    return gewalt_data.load(registry.get("gewalt").bundled("cards").text, "data.toml").bet_rows(players)
-
-
-def gewalt_twin(state, seat: int, rng: random.Random, what: list[str] | None = None):
-    """`state` with some of `seat`'s secrets changed (`what`, else a random choice of them), or None.
-
-    The bet becomes another bet card not dealt; hand cards are traded with face-down deck cards, so
-    every count the table sees (hands, piles, discards) stays the same. Trades can undo each other, so
-    a twin whose seat would see nothing changed is drawn again: the check must be able to fail.
-    """
-    secret = gewalt_secrets(state, seat)
-    if not secret:
-        return None
-    before = registry.get("gewalt").private_json(state, seat)
-    for _ in range(30):
-        chosen = what or [w for w in secret if rng.random() < 0.6] or [rng.choice(secret)]
-        changes = {}
-        if "bet" in chosen:
-            spare = Counter(gewalt_bets(state.players)) - Counter(state.bets)
-            bets = [bet for bet in spare.elements() if bet != state.bets[seat]]
-            changes["bets"] = put(state.bets, seat, rng.choice(bets))
-        if "sections" in chosen:
-            hand, deck = _swap_some(state.sections[seat], state.section_deck, rng)
-            changes |= {"sections": put(state.sections, seat, hand), "section_deck": deck}
-        if "actions" in chosen:
-            hand, deck = _swap_some(state.actions[seat], state.action_deck, rng)
-            changes |= {"actions": put(state.actions, seat, hand), "action_deck": deck}
-        twin = replace(state, **changes)
-        if registry.get("gewalt").private_json(twin, seat) != before:
-            return twin
-    return None
-
-
 def gewalt_moment(state) -> str:
     if gewalt_rules.over(state):
         return "over"
@@ -312,44 +230,6 @@ def gewalt_game(players: int, expert: bool, seed: int) -> list[tuple[object, dic
 
 
 # --- Crazy Race (Schacht): hands, discards, face-down cards, take-back choices -----------------------------
-def schacht_twin(state, seat: int, rng: random.Random, took: int = 0, kept: int = 0):
-    """`state` with `seat`'s hidden cards dealt differently, or None when nothing of it is hidden.
-
-    Seat X's driver cards are its hand, its discards and its face-down cards beside sides not yet
-    evaluated; a twin deals the same cards differently over those places, the face-down cards keeping
-    their sides and their order. A take-back choice is secret too: for each one X made since its last
-    recall (`took` a card back, `kept` none) the twin may have chosen the other way, one card more or
-    fewer in hand, as long as X still has cards in hand exactly when it has (that the table sees) and
-    discards exactly when it has: the device offers the seat to act its recall only if it has discards,
-    as the face-down pile in front of a player shows at a real table.
-    Cards a seat waiting for its take-back played this stage stay in its discards (it chooses among them).
-    """
-    revealed = {o.side for o in state.outcomes}
-    reserved = Counter(schacht_rules.played(state, seat)) if seat in state.takeback else Counter()
-    free = list((Counter(state.discards[seat]) - reserved).elements())
-    hidden = [(side, i) for side, placed in enumerate(state.bids) if side not in revealed
-              for i, p in enumerate(placed) if p.seat == seat]
-    hand = list(state.hands[seat])
-    pool = [*hand, *free, *(state.bids[side][i].value for side, i in hidden)]
-    low, high = len(hand) - took, len(hand) + min(kept, len(free))
-    low, high = (max(low, 1), high) if hand else (0, 0)
-    before = private_view(state, seat)
-    for _ in range(30):
-        rng.shuffle(pool)
-        size = rng.randint(low, max(low, high))
-        new_hand, rest = sorted(pool[:size]), pool[size:]
-        new_free, new_bids = rest[:len(rest) - len(hidden)], rest[len(rest) - len(hidden):]
-        bids = [list(side) for side in state.bids]
-        for (side, i), value in zip(hidden, new_bids, strict=True):
-            bids[side][i] = Placement(seat, value)
-        twin = replace(state, hands=put(state.hands, seat, tuple(new_hand)),
-                       discards=put(state.discards, seat, tuple(sorted([*new_free, *reserved.elements()]))),
-                       bids=tuple(tuple(side) for side in bids))
-        if private_view(twin, seat) != before and bool(twin.discards[seat]) == bool(state.discards[seat]):
-            return twin
-    return None
-
-
 def schacht_game(players: int, variants: dict, seed: int) -> list[tuple[object, dict]]:
     """Every state of one random legal game, each with the take-back choices made since each recall."""
     rng = random.Random(seed)
@@ -384,57 +264,6 @@ def rallye_moment(state) -> str:
     if state.pending is not None:
         return "cancel window" if state.pending.kind == "cancel" else "a choice"
     return "a player home, the race goes on" if state.ranking else "racing"
-
-
-def rallye_twin(state, seat: int, rng: random.Random):
-    """`state` with some of `seat`'s surprise cards traded with face-down ones of the pile (other types), so
-    every count the table sees stays the same; None if the hand is empty or the pile has nothing else."""
-    hand = state.hands[seat]
-    if not hand:
-        return None
-    for _ in range(30):
-        new_hand, pile = list(hand), list(state.pile)
-        order = list(range(len(hand)))
-        rng.shuffle(order)
-        for n, i in enumerate(order):
-            choices = [j for j, card in enumerate(pile) if card != new_hand[i]]
-            if choices and (n == 0 or rng.random() < 0.5):
-                j = rng.choice(choices)
-                new_hand[i], pile[j] = pile[j], new_hand[i]
-        if new_hand != list(hand):
-            return replace(state, hands=put(state.hands, seat, tuple(new_hand)), pile=tuple(pile))
-    return None
-
-
-def rallye_hidden(state) -> tuple:
-    """The table's own secret: the face of each face-down route card by position, and the pile in order."""
-    faces = tuple((p, state.route.plain[state.circuit[p]]) for p in rallye_state.plain_positions(state)
-                  if not state.face_up[p])
-    return faces, state.pile
-
-
-def rallye_table_twin(state, rng: random.Random):
-    """`state` with the face-down route cards dealt again (with the cards left in the box) and the pile
-    shuffled again: faces and order differ wherever they can; None when there is nothing hidden at all."""
-    hidden = [p for p in rallye_state.plain_positions(state) if not state.face_up[p]]
-    boxed = [c for c in state.spare if c < rallye_deck.PLAIN_CARDS]
-    ids = [state.circuit[p] for p in hidden] + boxed
-    faces = {state.route.plain[c] for c in ids}
-    may_differ = (bool(hidden) and len(faces) > 1, len(set(state.pile)) > 1)
-    if not any(may_differ):
-        return None
-    for _ in range(60):
-        rng.shuffle(ids)
-        circuit = list(state.circuit)
-        for p, card in zip(hidden, ids, strict=False):
-            circuit[p] = card
-        spare = tuple(ids[len(hidden):]) + tuple(c for c in state.spare if c >= rallye_deck.PLAIN_CARDS)
-        twin = replace(state, circuit=tuple(circuit), spare=spare,
-                       pile=tuple(rng.sample(state.pile, len(state.pile))))
-        real, other = rallye_hidden(state), rallye_hidden(twin)
-        if all(real[i] != other[i] for i in range(2) if may_differ[i]):
-            return twin
-    raise AssertionError("no twin of the table's secret in 60 draws")
 
 
 def rallye_game(options: dict, seed: int) -> list[tuple[object, dict]]:

@@ -1,0 +1,105 @@
+"""Secrecy by twins: a state and its twin, differing only in one seat's secrets, show everyone else the same.
+
+The twin comes from the game's author: `twin(state, seat, rng)` is a state the game could be in where
+only `seat`'s secrets differ (other cards in its hand, another bet), or None when it has none now. With
+seat None it is a state differing only in what no seat may know (face-down cards, a shuffled pile).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from companion.gamekit.contract import Command, IllegalMove
+from companion.gamekit.draws import ScriptedDraws
+from companion.gamekit.testing.args import random_args
+from companion.gamekit.testing.play import Moves, attempt
+from companion.gamekit.testing.report import Played, fail
+
+Twin = Callable[[Any, "int | None", random.Random], Any]
+TRIES = 3  # twins asked for before one that changes what its seat sees counts as missing
+MOVES_PROBED = 8  # the author's commands probed per seat, beside one made up per kind
+
+
+def check_secrecy(played: Played, index: int, twin: Twin, rng: random.Random, moves: Moves | None = None
+                  ) -> int:
+    """Compare state `index` of `played` with a twin for each seat and for the table's own secrets;
+    returns how many twins were compared (a seat with no secret now gives none)."""
+    state, compared = played.states[index], 0
+    for owner in (*range(played.players), None):
+        other = _twin(played, index, twin, owner, rng)
+        if other is not None:
+            _compare(played, index, state, other, owner, rng, moves)
+            compared += 1
+    return compared
+
+
+def _twin(played: Played, index: int, twin: Twin, owner: int | None, rng: random.Random):
+    state, spec = played.states[index], played.spec
+    for _ in range(TRIES):
+        other = twin(state, owner, rng)
+        if other is None:
+            return None
+        if other == state:
+            fail("secrecy", f"twin(state, {owner}, rng) returned a state equal to the one it was given",
+                 "return a state whose secrets differ, or None when there is none", played, index)
+        if owner is None or spec.private_json(other, owner) != spec.private_json(state, owner):
+            return other
+    fail("secrecy", f"twin(state, {owner}, rng) changed nothing seat {owner} sees in its private view, "
+         f"{TRIES} times: such a twin cannot show a leak",
+         f"change one of seat {owner}'s secrets in the twin, or return None when it has none", played, index)
+
+
+def _compare(played: Played, index: int, state, other, owner: int | None, rng: random.Random,
+             moves: Moves | None) -> None:
+    probes = _probes(played, state, owner, rng, moves)
+    seed = rng.getrandbits(32)
+    real, twin = (shown(played, s, owner, probes, seed) for s in (state, other))
+    leaks = [what + _keys(real[what], twin[what]) for what in real if real[what] != twin[what]]
+    if leaks:
+        whose = "the table's own secrets" if owner is None else f"seat {owner}'s secrets"
+        fail("secrecy", f"{whose} reach {'; '.join(leaks)}", "show a secret only in its owner's private "
+             "view; refuse a command only for reasons its sender may know (legal, actor and waiting are "
+             "public)", played, index)
+
+
+def _keys(real, twin) -> str:
+    """Where two views differ, for a failure: the keys whose values differ."""
+    if not (isinstance(real, dict) and isinstance(twin, dict)):
+        return ""
+    return f" ({', '.join(sorted(k for k in real.keys() | twin.keys() if real.get(k) != twin.get(k)))})"
+
+
+def _probes(played: Played, state, owner: int | None, rng: random.Random, moves: Moves | None
+            ) -> list[Command]:
+    """Commands from everyone but `owner`, of every kind; the table's too unless it acts for `owner`."""
+    spec = played.spec
+    senders: list[int | None] = [seat for seat in range(played.players) if seat != owner]
+    if owner is None or spec.actor(state) != owner:
+        senders.append(None)
+    probes = [Command(kind, random_args(schema, rng), seat) for seat in senders
+              for kind, schema in spec.commands.items()]
+    for seat in senders if moves is not None else ():
+        if spec.legal(state, seat):  # `moves` is asked for a seat that may act only
+            probes += [c for c in moves(state, seat, rng) if c.seat in senders][:MOVES_PROBED]
+    return probes
+
+
+def shown(played: Played, state, owner: int | None, probes: list[Command], seed: int) -> dict[str, Any]:
+    """What everyone but `owner` is shown of `state`, and the rules' answer to each probe."""
+    spec = played.spec
+    out: dict[str, Any] = {"the public view": spec.public_json(state), "actor()": spec.actor(state),
+                           "waiting": spec.waiting_on(state), "over()": spec.over(state),
+                           "deadline()": spec.deadline(state),
+                           "legal moves of the table": spec.legal(state, None)}
+    for seat in range(played.players):
+        if seat != owner:
+            out[f"seat {seat}'s private view"] = spec.private_json(state, seat)
+            out[f"seat {seat}'s legal moves"] = spec.legal(state, seat)
+    for command in probes:
+        answer = attempt(played, state, command, ScriptedDraws(seed))
+        who = "the table" if command.seat is None else f"seat {command.seat}"
+        out[f"the answer to {command.kind} {dict(command.args)} from {who}"] = (
+            ("refused", answer.msgid, answer.params) if isinstance(answer, IllegalMove) else "accepted")
+    return out
