@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,3 +54,27 @@ def make_venv(venv: Path, wheel: Path) -> Path:
 def pip_run(command: list[str]) -> None:
     proc = subprocess.run(command, capture_output=True, text=True, timeout=1800, env=clean_env())
     assert proc.returncode == 0, f"{' '.join(command)} failed:\n{proc.stdout}\n{proc.stderr}"
+
+
+def expected_frame(venv: Path, game: str, view: dict, url: str, join_code: str,
+                   names: tuple[str, ...]) -> bytes:
+    """The PNG frame `game`'s screen draws for public `view` on the default panel in French, rendered in
+    the venv as its daemon renders it (for the table at `url` with `join_code`, seats named `names`)."""
+    script = textwrap.dedent(f"""
+        import sys, tempfile, pathlib
+        from companion.devices.display import PngDisplay
+        from companion.devices.panels import DEFAULT_PANEL, panel
+        from companion.gamekit import TableInfo
+        from companion.frames import render
+
+        model = panel(DEFAULT_PANEL)
+        names = {names!r}
+        info = TableInfo({url.rstrip("/") + "/"!r}, {join_code!r}, names + ("",) * (6 - len(names)))
+        out = pathlib.Path(tempfile.mkdtemp()) / "frame.png"
+        PngDisplay(model, out).show(render({game!r}, {view!r}, model, "fr", info).image)
+        sys.stdout.buffer.write(out.read_bytes())
+    """)
+    proc = subprocess.run([str(venv / "bin" / "python"), "-c", script], capture_output=True, timeout=120,
+                          env=clean_env())
+    assert proc.returncode == 0, proc.stderr.decode()
+    return proc.stdout

@@ -9,15 +9,13 @@ e-ink frame and its buttons on the twin.
 from __future__ import annotations
 
 import json
-import subprocess
-import textwrap
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 from daemon_process import DaemonProcess
-from installed import clean_env, copy_source, pip_run
+from installed import clean_env, copy_source, expected_frame, pip_run
 
 GAME = Path(__file__).resolve().parent / "tinygame"
 pytestmark = pytest.mark.slow
@@ -114,7 +112,8 @@ def test_a_game_of_twenty_one_through_seats_pages_the_twin_and_the_e_ink(daemon,
     # Its e-ink frame: the daemon's is the one its screen draws, through the same panel conversion.
     wait(lambda: daemon.get("/api/device")["frame_version"] > frames)
     view = daemon.get("/api/state")["public"]
-    wait(lambda: get(daemon, "/api/device/frame.png")[1] == expected_frame(venv, daemon, view, code))
+    expected = expected_frame(venv, "twentyone", view, daemon.base, code, ("Ada", "Bob"))
+    wait(lambda: get(daemon, "/api/device/frame.png")[1] == expected)
 
     # Its result in the game's record, as its own folder declares it: whoever says 21 loses.
     while (public := daemon.get("/api/state")["public"])["loser"] is None:
@@ -125,23 +124,3 @@ def test_a_game_of_twenty_one_through_seats_pages_the_twin_and_the_e_ink(daemon,
     assert status == 200
     assert json.loads(record)["result"] == {"winners": [1 - loser], "scores": None, "ranks": None}
 
-
-def expected_frame(venv: Path, daemon, view: dict, code: str) -> bytes:
-    """The frame Twenty-one's screen draws for `view`, rendered in the venv as the daemon renders it."""
-    script = textwrap.dedent(f"""
-        import sys, tempfile, pathlib
-        from companion.devices.display import PngDisplay
-        from companion.devices.panels import DEFAULT_PANEL, panel
-        from companion.gamekit.contract import TableInfo
-        from companion.frames import render
-
-        model = panel(DEFAULT_PANEL)
-        info = TableInfo({daemon.base + "/"!r}, {code!r}, ("Ada", "Bob", "", "", "", ""))
-        out = pathlib.Path(tempfile.mkdtemp()) / "frame.png"
-        PngDisplay(model, out).show(render("twentyone", {view!r}, model, "fr", info).image)
-        sys.stdout.buffer.write(out.read_bytes())
-    """)
-    proc = subprocess.run([str(venv / "bin" / "python"), "-c", script], capture_output=True, timeout=120,
-                          env=clean_env())
-    assert proc.returncode == 0, proc.stderr.decode()
-    return proc.stdout
