@@ -13,8 +13,9 @@ from webfixtures import game_spec, plug_game
 
 from companion.gamekit.contract import Command, IllegalMove
 from companion.seats import MAX_SEATS
+from companion.session import NEW_GAME, UNDO, UNDO_IN_MEMORY, Setup, replay
 from companion.store import Record, Store, StoreError
-from companion.table import NEW_GAME, SAVE_FAILED, UNDO, UNDO_IN_MEMORY, Setup, Table, Update, replay
+from companion.table import SAVE_FAILED, Table, Update
 
 EMPTY_THREE = {"count": 3, "last": [], "total": 0, "rolls": 0, "history": []}
 
@@ -494,7 +495,8 @@ def _echo(state, command, draws):
 
 ECHO = game_spec(
     name="echo", title="Echo", setup=lambda options, draws, data: (), apply=_echo,
-    legal=lambda state, seat: ["say"], public_view=lambda state: EchoPublic(len(state)),
+    commands={"say": EchoPublic}, legal=lambda state, seat: ["say"],
+    public_view=lambda state: EchoPublic(len(state)),
     private_view=lambda state, seat: EchoPrivate(), public=EchoPublic, private=EchoPrivate, seats=(2, 2),
 )
 
@@ -611,7 +613,7 @@ def test_the_history_lists_who_did_what_and_never_a_value(db):
 
 
 def test_the_history_keeps_the_newest_lines_only(table):
-    from companion.table import HISTORY_LENGTH
+    from companion.session import HISTORY_LENGTH
 
     for _ in range(HISTORY_LENGTH + 3):
         roll(table)

@@ -16,8 +16,9 @@ from webfixtures import game_spec, plug_game
 
 from companion import registry
 from companion.gamekit.contract import Command, DataText
+from companion.session import NEW_GAME, Setup, replay
 from companion.store import Store
-from companion.table import BUTTON_REFUSED, INTERNAL_ERROR, NEW_GAME, Setup, Table, Update, replay
+from companion.table import BUTTON_REFUSED, INTERNAL_ERROR, Table, Update
 from companion.webapp.events import public_payload
 
 

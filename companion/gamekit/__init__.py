@@ -13,6 +13,7 @@ from companion.gamekit.colours import BLUE, GREEN, ORANGE, PURPLE, RED, SEAT_COL
 from companion.gamekit.commands import parse, rules
 from companion.gamekit.contract import (
     MAX_SEATS,
+    NOT_NOW,
     Colour,
     Command,
     Controls,
@@ -46,7 +47,7 @@ def __getattr__(name: str):
 
 
 __all__ = ["BLUE", "Box", "Canvas", "Colour", "Command", "Controls", "DataFile", "DataText", "Draws",
-           "Entry", "Field", "GREEN", "GameSpec", "Help", "IllegalMove", "MAX_SEATS", "N_", "ORANGE",
-           "PURPLE", "QR_MIN_HEIGHT", "RED", "Result", "SEAT_COLOURS", "ScriptedDraws", "TableInfo",
+           "Entry", "Field", "GREEN", "GameSpec", "Help", "IllegalMove", "MAX_SEATS", "NOT_NOW", "N_",
+           "ORANGE", "PURPLE", "QR_MIN_HEIGHT", "RED", "Result", "SEAT_COLOURS", "ScriptedDraws", "TableInfo",
            "YELLOW", "button_map", "checkpoint", "die_face", "font", "load_toml", "number_faces", "parse",
            "put", "rules", "seat_initials", "standard_frame", "without"]
