@@ -260,21 +260,6 @@ def test_undo_memory_is_bounded_and_older_states_come_back_from_the_record(db):
         assert again.call(Command(UNDO)).ok and again.latest.public == views[0]
 
 
-def test_a_replayed_record_undoes_past_memory_within_its_own_game():
-    records, version = [Record(1, NEW_GAME, None, {"game": "dice", "options": {"count": 1}}, [])], 1
-    records.append(Record(2, NEW_GAME, None, {"game": "dice", "options": {"count": 2}}, []))
-    version = 2
-    for face in range(3 * UNDO_IN_MEMORY):
-        version += 1
-        records.append(Record(version, "roll", None, {}, [face % 6, (face + 1) % 6]))
-    for _ in range(3 * UNDO_IN_MEMORY):
-        version += 1
-        records.append(Record(version, UNDO, None, {}, []))
-    session, last = replay(records)
-    assert last == version and session.state == replay(records[:2])[0].state
-    assert session.spec.public_json(session.state)["count"] == 2
-
-
 # --- new game ----------------------------------------------------------------------------
 def test_new_game_resets_the_table(table):
     roll(table)
@@ -472,10 +457,6 @@ def test_export_holds_only_the_running_game(table):
     table.call(Command(NEW_GAME, {"game": "dice", "options": {"count": 1}}))
     roll(table)
     assert [(r["version"], r["kind"]) for r in table.export()] == [(3, NEW_GAME), (4, "roll")]
-
-
-def test_replay_of_nothing_is_no_game():
-    assert replay([]) == (None, 0)
 
 
 # --- args as recorded ----------------------------------------------------------------------
