@@ -47,9 +47,9 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
         return Path(self.state_dir).expanduser()
 
     def table_setup(self):
-        """What the table's new games get from this config (a table.Setup); the data files are read now."""
+        """What the table's new games get from this config (a session.Setup); the data files are read now."""
         from companion.gamekit.contract import DataText
-        from companion.table import Setup
+        from companion.session import Setup
 
         data = {game: {key: DataText(Path(path).name, _read_text(path, f"data.{game}.{key}", "config"))
                        for key, path in files.items()} for game, files in self.data.items()}

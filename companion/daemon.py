@@ -231,8 +231,8 @@ def replay_file(path: Path) -> dict:
     import json
 
     from companion import tomlfile
+    from companion.session import replay
     from companion.store import Record
-    from companion.table import replay
 
     fix = "Export the game again (GET /api/export, or companion records show ID)."
     try:

@@ -10,8 +10,9 @@ from typing import Any
 
 import msgspec
 
+from companion.session import NEW_GAME
 from companion.store import Store, write_durably
-from companion.table import NEW_GAME, Update
+from companion.table import Update
 
 FOLDER = "records"
 FORMAT = "companion-record/1"

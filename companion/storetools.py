@@ -292,7 +292,7 @@ def _replayable(rows: list[tuple]) -> tuple[list[tuple], int]:
     """The rows, without those of the last game from the first one that no longer replays: the table
     must start from what is kept."""
     from companion.gamekit.draws import Draws
-    from companion.table import NEW_GAME, advance
+    from companion.session import NEW_GAME, advance
 
     rows = sorted({row[0]: row for row in reversed(rows)}.values())  # one row per version
     start = max((i for i, r in enumerate(rows) if r[1] == NEW_GAME), default=0)

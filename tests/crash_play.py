@@ -8,7 +8,7 @@ from pathlib import Path
 
 from companion.gamekit.contract import Command, IllegalMove
 from companion.gamekit.draws import Draws
-from companion.games.crash import rules
+from companion.games.crash import SPEC, rules
 from companion.games.crash.board import CARS, DIRECTIONS, Board, car_index, load_board, step
 
 BOARD_TEXT = (Path(__file__).resolve().parent.parent / "companion/games/crash/board.toml").read_text()
@@ -31,8 +31,8 @@ def dice(*values: int) -> Draws:
 
 
 def play(state, kind: str, args: dict | None = None, rolls: Sequence[int] = (), seat=None):
-    """One command with chosen dice; (state, events)."""
-    return rules.apply(state, Command(kind, args or {}, seat), dice(*rolls))
+    """One command with chosen dice, checked as the table checks it; (state, events)."""
+    return SPEC.play(state, Command(kind, args or {}, seat), dice(*rolls))
 
 
 def arranged(state: rules.State, cars: dict[tuple[int, int], tuple[tuple[int, int], str]],
@@ -89,7 +89,7 @@ def play_out(state: rules.State, pick: Pick, draws: Draws, limit: int, each=None
         if state.phase == rules.OVER:
             return state
         try:
-            new, _events = rules.apply(state, random_command(state, pick), draws)
+            new, _events = SPEC.play(state, random_command(state, pick), draws)
         except IllegalMove as exc:
             raise AssertionError(f"a legal command was refused: {exc}") from None
         if each is not None:

@@ -26,8 +26,8 @@ def private_view(state, seat: int) -> dict:
 
 
 def play(state, kind: str, args: dict | None = None, dice: list[int] | None = None, seat=None):
-    """Apply one command with chosen dice; returns (state, events)."""
-    return rules.apply(state, Command(kind, args or {}, seat), ScriptedDraws(0, dice))
+    """One command with chosen dice, checked as the table checks it; returns (state, events)."""
+    return SPEC.play(state, Command(kind, args or {}, seat), ScriptedDraws(0, dice))
 
 
 def random_command(state, rng: random.Random) -> Command:
@@ -57,7 +57,7 @@ def play_out(state, rng: random.Random, draws, limit: int = 5000, each=None):
         if rules.over(state):
             return state
         try:
-            state, _ = rules.apply(state, random_command(state, rng), draws)
+            state, _ = SPEC.play(state, random_command(state, rng), draws)
         except IllegalMove:
             continue
         if each is not None:

@@ -11,7 +11,7 @@ import msgspec
 
 from companion.gamekit import ScriptedDraws
 from companion.gamekit.contract import Command
-from companion.games.rallye import deck, rules, views
+from companion.games.rallye import SPEC, deck, rules, views
 from companion.games.rallye.state import plain_positions
 
 FOLDER = files("companion.games.rallye")
@@ -32,8 +32,8 @@ def new_game(seed: int = 0, **options) -> rules.State:
 
 
 def play(state, kind: str, args: dict | None = None, dice: list[int] | None = None, seat=None, seed: int = 0):
-    """Apply one command with chosen dice; returns (state, events)."""
-    return rules.apply(state, Command(kind, args or {}, seat), ScriptedDraws(seed, dice))
+    """One command with chosen dice, checked as the table checks it; returns (state, events)."""
+    return SPEC.play(state, Command(kind, args or {}, seat), ScriptedDraws(seed, dice))
 
 
 def _plays(state, seat: int) -> list[Command]:
@@ -96,7 +96,7 @@ def play_out(state, choose: Callable[[int], int], draws, limit: int = 20000,
         group = options[choose(len(options))]
         command = group[choose(len(group))]
         before = state
-        state, events = rules.apply(state, command, draws)
+        state, events = SPEC.play(state, command, draws)
         if each is not None:
             each(before, state, command, events)
     raise AssertionError(f"the rally did not end in {limit} commands")
@@ -121,6 +121,6 @@ def record(store, options: dict, seed: int, until: Callable[[rules.State], bool]
             break
         command = groups(state)[0][0]
         draws = ScriptedDraws(seed * 1000 + step)
-        state, _ = rules.apply(state, command, draws)
+        state, _ = SPEC.play(state, command, draws)
         store.append(command.kind, command.seat, dict(command.args), draws.taken)
     raise AssertionError(f"not reached in {limit} commands, or before the rally ended")

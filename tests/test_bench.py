@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from companion.benchmark import load, soak
-from companion.table import UNDO_IN_MEMORY
+from companion.session import UNDO_IN_MEMORY
 
 pytestmark = pytest.mark.slow
 

@@ -22,8 +22,8 @@ from daemon_process import DaemonProcess
 from companion import registry
 from companion.gamekit.contract import Command
 from companion.gamekit.draws import Draws
+from companion.session import NEW_GAME, advance
 from companion.store import Record
-from companion.table import NEW_GAME, advance
 
 KILLS = 20  # per game
 pytestmark = pytest.mark.slow  # a hundred daemons killed and restarted

@@ -73,7 +73,7 @@ def test_every_command_of_random_play_can_be_entered(data):
         check_every_command_is_enterable(state)
         if state.phase == rules.OVER and state.match.over:
             break
-        state, _events = rules.apply(state, random_command(state, pick), draws)
+        state, _events = SPEC.play(state, random_command(state, pick), draws)
 
 
 def test_a_die_is_taken_then_turned_left_right_or_moved_and_d_confirms():

@@ -5,6 +5,8 @@ from __future__ import annotations
 from crash_play import BOARD_TEXT, quick_command
 from webfixtures import get_text, host_of, live_server, post_json, read_json, running_app
 
+from companion.gamekit.contract import NOT_YOU
+
 
 def test_a_two_game_match_through_seat_tokens(tmp_path):
     """Each seat reads its own page's view and sends what its phone offers; out of turn is refused."""
@@ -25,10 +27,11 @@ def test_a_two_game_match_through_seat_tokens(tmp_path):
             if command.kind in ("turn", "move"):
                 assert command.args["car"] in mine["private"]["steerable"]
             if view["actor"] is not None and command.kind == "roll":
-                status, refused = post_json(port, "/api/command", {"kind": "roll", "args": {}},
+                status, refused = post_json(port, "/api/command?lang=en", {"kind": "roll", "args": {}},
                                             {"X-Seat-Token": tokens[1 - seat]})
                 assert status == 409 and refused["version"] == state["version"]
-                assert refused["msgid"] == "It is the other player's turn: wait for yours."
+                assert refused["msgid"] == NOT_YOU and refused["error"] == (
+                    f"Player {seat + 1} must act now, not you: wait for them.")
             body = {"kind": command.kind, "args": dict(command.args)}
             status, answer = post_json(port, "/api/command", body, {"X-Seat-Token": tokens[seat]})
             assert status == 200, answer

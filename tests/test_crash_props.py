@@ -5,12 +5,13 @@ from __future__ import annotations
 import msgspec
 import pytest
 from crash_play import game, random_command
+from enforced import assert_enforced
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.gamekit import ScriptedDraws
 from companion.gamekit.contract import Command
-from companion.games.crash import rules, views
+from companion.games.crash import SPEC, rules, views
 from companion.games.crash.board import CARS, PLAYERS, car_of
 
 ALL_CARS = set(range(PLAYERS * CARS))
@@ -85,6 +86,7 @@ def check_step(old: rules.State, new: rules.State, kind: str) -> None:
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_random_legal_play_keeps_every_invariant_and_every_match_ends(data):
+    """At every step too, the table refuses exactly the kinds `legal` leaves out (tests/enforced.py)."""
     options = data.draw(st.fixed_dictionaries({
         "first": st.sampled_from([0, 1]), "sixty": st.booleans(), "games": st.sampled_from([1, 2]),
         # Mostly board play, the richer game; stall stops up to 12 let most board games run out of cars.
@@ -101,10 +103,11 @@ def test_random_legal_play_keeps_every_invariant_and_every_match_ends(data):
     # (roll, three manoeuvres, end), plus up to twelve mark_out and one next_game.
     limit = options["games"] * (5 * 12 * options["stall_turns"] + 13)
     for _ in range(limit):
+        assert_enforced(SPEC, state, PLAYERS)
         if state.phase == rules.OVER and state.match.over:
             break
         command = random_command(state, pick)
-        new, events = rules.apply(state, command, draws)
+        new, events = SPEC.play(state, command, draws)
         check(new)
         check_step(state, new, command.kind)
         assert msgspec.json.decode(msgspec.json.encode(events)) == events  # plain JSON
@@ -119,10 +122,10 @@ def test_a_match_alternates_the_first_player(first):
     firsts = []
     while True:
         firsts.append(state.first)
-        state, _ = rules.apply(state, Command("roll"), ScriptedDraws(pick=lambda n: 0))
-        state, _ = rules.apply(state, Command("end"), ScriptedDraws(pick=lambda n: 0))
+        state, _ = SPEC.play(state, Command("roll"), ScriptedDraws(pick=lambda n: 0))
+        state, _ = SPEC.play(state, Command("end"), ScriptedDraws(pick=lambda n: 0))
         assert state.result == rules.Result(None, "stalled")
         if state.match.over:
             break
-        state, _ = rules.apply(state, Command("next_game"), ScriptedDraws(pick=lambda n: 0))
+        state, _ = SPEC.play(state, Command("next_game"), ScriptedDraws(pick=lambda n: 0))
     assert firsts == [first, 1 - first, first, 1 - first] and state.match.draws == 4

@@ -24,7 +24,7 @@ from crash_play import (
 )
 
 from companion.gamekit.contract import Command, IllegalMove
-from companion.games.crash import rules, views
+from companion.games.crash import SPEC, rules, views
 from companion.games.crash.board import CARS, DIRECTIONS, STEPS, car_index, distance, hexagon
 from companion.games.crash.commands import COMMANDS, Direction
 
@@ -317,7 +317,7 @@ def test_three_dice_on_one_car_turn_move_turn():
     assert facing_of(state, N, 4) == "sw" and state.moved == ()
     assert events == [{"type": "turned", "seat": N, "car": 4, "facing": "sw"}]
     assert [d.used for d in state.dice] == [True] * 3 and rules.legal(state, N) == ["end"]
-    with pytest.raises(IllegalMove, match="No free die shows 4"):
+    with pytest.raises(IllegalMove, match="No free die can steer a car now: end your turn"):
         play(state, "move", {"car": 4})
 
 
@@ -463,7 +463,7 @@ def test_the_quick_player_of_the_device_and_browser_tests_ends_every_game_in_a_f
         for _ in range(200):
             if state.phase == rules.OVER:
                 break
-            state, _ = rules.apply(state, quick_command(state), draws)
+            state, _ = SPEC.play(state, quick_command(state), draws)
         assert state.phase == rules.OVER and state.result.reason == "no_cars", seed
         longest = max(longest, state.turns)
     assert longest <= 16
@@ -515,6 +515,7 @@ def test_a_two_game_match_alternates_the_first_player_and_keeps_running_totals()
     assert state.first == N and views.public_view(state).match.game == 1
     state, _ = play(near_end(state, S), "move", {"car": 1})
     assert state.phase == rules.OVER and state.match.wins == (1, 0) and not state.match.over
+    assert not SPEC.over(state)  # the match goes on: its record is kept once it ends
     assert rules.legal(state, None) == ["next_game"] == rules.legal(state, S)
     with pytest.raises(IllegalMove, match="send next_game"):
         play(state, "roll")
@@ -534,7 +535,8 @@ def test_a_two_game_match_alternates_the_first_player_and_keeps_running_totals()
     assert view.winner is None  # one game each, three cars each
     assert events[-1] == {"type": "match_over", "winner": None, "wins": [1, 1]}
     assert rules.legal(state, None) == []
-    with pytest.raises(IllegalMove, match="match is over"):
+    assert SPEC.over(state) and rules.over(state)
+    with pytest.raises(IllegalMove, match="game is over: start a new game"):
         play(state, "next_game")
 
 
@@ -547,7 +549,7 @@ def test_the_match_winner_is_the_one_with_more_games_then_more_cars():
 # --- refusals ------------------------------------------------------------------------------------------
 def test_out_of_turn_and_out_of_phase_commands_are_refused():
     state = game()
-    with pytest.raises(IllegalMove, match="other player's turn"):
+    with pytest.raises(IllegalMove, match="Player 1 must act now, not you"):
         play(state, "roll", seat=S)
     with pytest.raises(IllegalMove, match="Roll the steering dice first"):
         play(state, "end")

@@ -10,8 +10,9 @@ from companion.config import ConfigError, load
 from companion.gamekit.contract import Command, DataText
 from companion.games.crash import SPEC
 from companion.games.crash.commands import COMMANDS
+from companion.session import NEW_GAME, Setup
 from companion.store import Store
-from companion.table import NEW_GAME, Setup, Table
+from companion.table import Table
 
 CLOSE = BOARD_TEXT.replace("cell = [0, 2]", "cell = [0, 1]").replace("cell = [0, -2]", "cell = [0, -1]")
 

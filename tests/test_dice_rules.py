@@ -7,17 +7,19 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from enforced import assert_enforced
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.gamekit.contract import Command, IllegalMove
+from companion.gamekit.contract import MAX_SEATS, Command, IllegalMove
 from companion.gamekit.draws import Draws, DrawsExhausted
 from companion.games import dice
 from companion.games.dice import rules
 from companion.games.dice.controls import CONTROLS, dice_shown
 from companion.games.dice.rules import MAX_DICE, MIN_DICE, SHOWN_HISTORY, DiceOptions, DiceState
+from companion.session import NEW_GAME, UNDO, Setup, advance, replay
 from companion.store import Record, Store
-from companion.table import NEW_GAME, UNDO, Setup, Table, advance, replay
+from companion.table import Table
 
 
 def public(state: DiceState) -> dict:
@@ -87,6 +89,7 @@ def test_random_play_through_advance_keeps_every_invariant_and_replays_exactly(s
     records = [Record(1, NEW_GAME, None, {"game": "dice", "options": {"count": start}}, draws.taken)]
     model = Model(start)
     for kind, args in play:
+        assert_enforced(dice.SPEC, session.state, MAX_SEATS)  # any seat may roll or change the dice, always
         draws = Draws()
         if not model.can(kind):
             with pytest.raises(IllegalMove):
@@ -151,8 +154,8 @@ def test_random_play_through_the_table_keeps_every_invariant_and_survives_restar
 @given(states, st.lists(st.integers(0, 5), min_size=MAX_DICE, max_size=MAX_DICE + 3))
 def test_roll_is_pure_and_uses_only_its_draws(state, recorded):
     frozen = copy.deepcopy(state)
-    first, first_events = rules.apply(state, Command("roll"), Draws(recorded))
-    second, second_events = rules.apply(state, Command("roll"), Draws(recorded))
+    first, first_events = dice.SPEC.play(state, Command("roll"), Draws(recorded))
+    second, second_events = dice.SPEC.play(state, Command("roll"), Draws(recorded))
     assert state == frozen
     assert (first, first_events) == (second, second_events)
     faces = tuple(v + 1 for v in recorded[:state.count])
@@ -165,9 +168,9 @@ def test_roll_is_pure_and_uses_only_its_draws(state, recorded):
 @given(states)
 def test_a_roll_asks_for_exactly_count_draws(state):
     with pytest.raises(DrawsExhausted):
-        rules.apply(state, Command("roll"), Draws([0] * (state.count - 1)))
+        dice.SPEC.play(state, Command("roll"), Draws([0] * (state.count - 1)))
     draws = Draws([0] * state.count)
-    rules.apply(state, Command("roll"), draws)
+    dice.SPEC.play(state, Command("roll"), draws)
     assert len(draws.taken) == state.count
 
 
@@ -184,12 +187,12 @@ def test_set_dice_accepts_exactly_the_whole_numbers_one_to_three(state, count):
     allowed = type(count) is int and MIN_DICE <= count <= MAX_DICE
     draws = Draws([])
     if allowed:
-        new, events = rules.apply(state, Command("set_dice", {"count": count}), draws)
+        new, events = dice.SPEC.play(state, Command("set_dice", {"count": count}), draws)
         assert new == DiceState(count, state.rolls, state.earlier)
         assert events == [{"type": "dice_count", "count": count}]
     else:
         with pytest.raises(IllegalMove) as info:
-            rules.apply(state, Command("set_dice", {"count": count}), draws)
+            dice.SPEC.play(state, Command("set_dice", {"count": count}), draws)
         assert info.value.params["kind"] == "set_dice" and info.value.params["field"] == "count"
     assert state == frozen
 
@@ -197,7 +200,7 @@ def test_set_dice_accepts_exactly_the_whole_numbers_one_to_three(state, count):
 @given(states, st.text(min_size=1, max_size=10).filter(lambda k: k not in {"roll", "set_dice"}))
 def test_unknown_commands_are_refused_by_name(state, kind):
     with pytest.raises(IllegalMove) as info:
-        rules.apply(state, Command(kind), Draws([]))
+        dice.SPEC.play(state, Command(kind), Draws([]))
     assert info.value.params == {"kind": kind, "kinds": "roll, set_dice"}
 
 
@@ -221,7 +224,7 @@ def test_history_is_capped_and_numbered_from_the_newest():
 def test_buttons_always_send_a_legal_command(state):
     view = public(state)
     entry, nxt = CONTROLS.step(None, "a", view)
-    new, _ = rules.apply(state, nxt, Draws([]))
+    new, _ = dice.SPEC.play(state, nxt, Draws([]))
     assert entry is None and new.count == state.count % MAX_DICE + 1
     assert CONTROLS.step(None, "roll", view) == (None, Command("roll"))
     assert CONTROLS.step(None, "d", view) == (None, Command(UNDO))

@@ -10,8 +10,8 @@ import time
 import pytest
 from daemon_process import DaemonProcess
 
+from companion.session import NEW_GAME, replay
 from companion.store import Store
-from companion.table import NEW_GAME, replay
 
 RUNS = 20
 

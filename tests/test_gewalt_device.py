@@ -110,7 +110,7 @@ def frames() -> dict[str, tuple[dict, dict | None]]:
     state = start({"players": 5, "expert": True}, draws)
     for _ in range(60):
         try:
-            state, _ = rules.apply(state, random_command(state, rng), draws)
+            state, _ = SPEC.play(state, random_command(state, rng), draws)
         except IllegalMove:
             pass
     mid = state

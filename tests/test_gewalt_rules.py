@@ -6,6 +6,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from enforced import assert_enforced
 from gewalt_play import play, play_out, private_view, public_view, random_command, start
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -175,7 +176,7 @@ def test_the_finish_discards_the_cards_skips_the_seat_and_the_last_crossing_ends
     assert state.turn == C
     state, _ = play(state, "roll", dice=[1, 1])  # C plays on alone: the turn comes back to C
     assert state.turn == C and not rules.over(state)
-    with pytest.raises(IllegalMove, match="player C's turn"):
+    with pytest.raises(IllegalMove, match="Player 3 must act now, not you"):
         play(state, "roll", seat=A)
     state = replace(state, pawns=(FINISHED, FINISHED, (2, 4, 3)))
     state, events = play(state, "roll", dice=[1, 1])
@@ -183,13 +184,13 @@ def test_the_finish_discards_the_cards_skips_the_seat_and_the_last_crossing_ends
     assert events[-1]["type"] == "game_over"
     view = public_view(state)
     assert view["over"] and view["scores"] is not None and rules.legal(state, None) == []
-    with pytest.raises(IllegalMove, match="race is over"):
+    with pytest.raises(IllegalMove, match="game is over: start a new game"):
         play(state, "roll")
 
 
 def test_a_seat_may_act_only_in_its_turn():
     state = game()
-    with pytest.raises(IllegalMove, match="player A's turn"):
+    with pytest.raises(IllegalMove, match="Player 1 must act now, not you"):
         play(state, "roll", seat=B)
     assert play(state, "roll", seat=A, dice=[2, 3])[0].pawns[A] == (0, 1, 1)
     assert rules.legal(state, B) == [] and "roll" in rules.legal(state, A)
@@ -283,7 +284,7 @@ def test_a_counter_cancels_the_attack_and_is_replaced_at_the_end_of_the_countere
     state, _ = play(state, "attack", {"card": "double", "target": B})
     assert state.pending == (A, B, "double") and rules.legal(state, None) == ["allow", "counter"]
     assert rules.legal(state, A) == [] and rules.legal(state, B) == ["allow", "counter"]
-    with pytest.raises(IllegalMove, match="must first answer"):
+    with pytest.raises(IllegalMove, match="Player 2 must act now, not you"):  # B answers first
         play(state, "roll", seat=A)
     with pytest.raises(IllegalMove, match="counter the attack card or let it stand"):
         play(state, "roll")
@@ -333,6 +334,8 @@ def test_a_counter_without_a_counter_card_or_without_an_attack_is_refused():
         play(state, "counter")
     state, _ = play(state, "play_section", {"length": 3, "slot": slot(1, 1, 1)})
     with pytest.raises(IllegalMove, match="cannot stop a section card"):
+        play(state, "counter", seat=A)
+    with pytest.raises(IllegalMove, match="Player 1 must act now, not you"):
         play(state, "counter", seat=B)
 
 
@@ -479,6 +482,18 @@ def test_random_legal_play_ends_with_every_pawn_finished_and_sound_scores(player
     assert len(checked) > players * 5
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(3, 5), expert_game=st.booleans(), choices=st.data())
+def test_the_table_refuses_exactly_the_kinds_legal_leaves_out(players, expert_game, choices):
+    """At every step of a random game, from its start to its end (tests/enforced.py)."""
+    rng = choices.draw(st.randoms(use_true_random=False))
+    draws = ScriptedDraws(rng.randrange(2**32))
+    state = start({"players": players, "expert": expert_game}, draws)
+    assert_enforced(SPEC, state, players)
+    state = play_out(state, rng, draws, each=lambda s: assert_enforced(SPEC, s, players))
+    assert rules.over(state)
+
+
 PLAYED_ACTION = {"action_discarded", "relocated", "attacked"}
 
 
@@ -495,7 +510,7 @@ def test_an_action_card_played_or_discarded_is_replaced_whenever_any_card_is_lef
             break
         try:
             before = state
-            state, events = rules.apply(state, random_command(state, rng), draws)
+            state, events = SPEC.play(state, random_command(state, rng), draws)
         except IllegalMove:
             continue
         for event in events:
@@ -519,7 +534,7 @@ def test_a_refusal_names_no_secret():
     for command in [Command("play_section", {"length": 1, "slot": slot(1, 0, 0)}, B),
                     Command("counter", {}, C), Command("roll", {}, D)]:
         with pytest.raises(IllegalMove) as refused:
-            rules.apply(state, command, ScriptedDraws())
+            SPEC.play(state, command, ScriptedDraws())
         for seat in range(4):
             if seat != A:
                 assert str(list(state.bets[seat])) not in str(refused.value)
@@ -528,8 +543,8 @@ def test_a_refusal_names_no_secret():
 def test_a_recorded_game_replays_to_the_same_state():
     """Every random number comes from the draws, so the record rebuilds the game exactly."""
     from companion.gamekit.draws import Draws
+    from companion.session import advance, replay
     from companion.store import Record
-    from companion.table import advance, replay
 
     rng = random.Random(4)
     draws = Draws()

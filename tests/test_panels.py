@@ -23,7 +23,7 @@ from companion.i18n import translator
 from companion.render.layout import ELLIPSIS, Box, Canvas
 from companion.render.palette import INKS, Palette
 from companion.render.qr import qr_image
-from companion.table import NEW_GAME, advance
+from companion.session import NEW_GAME, advance
 
 URL = "http://companion.local:8080/"
 LONG_URL = "http://table-companion-in-the-living-room.local:8080/"

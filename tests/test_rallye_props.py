@@ -8,13 +8,14 @@ from dataclasses import replace
 
 import msgspec
 import pytest
+from enforced import assert_enforced
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rallye_play import data, play_out
 
 from companion.gamekit import ScriptedDraws, put
 from companion.gamekit.contract import Command, IllegalMove
-from companion.games.rallye import rules, views
+from companion.games.rallye import SPEC, rules, views
 from companion.games.rallye.deck import PLAIN_CARDS
 from companion.games.rallye.state import HAND_LIMIT, is_plain, trimming
 
@@ -95,7 +96,7 @@ class Zeros:
 
 def answer(state: rules.State, command: Command):
     try:
-        rules.apply(state, command, Zeros())
+        SPEC.play(state, command, Zeros())
     except IllegalMove as refused:
         return refused.msgid, refused.params
     return "accepted"
@@ -149,6 +150,7 @@ def test_random_legal_play_ends_and_keeps_the_rules(choices):
 
     state = play_out(state, choose, draws, limit=LIMIT, each=each)
     assert rules.over(state) and sorted(state.ranking) == list(range(chosen.players))
+    assert_enforced(SPEC, state, chosen.players)  # nothing is legal any more, for anyone
     assert views.public_view(state).ranking == list(state.ranking)
     assert steps.count("roll") >= 1
 
@@ -179,3 +181,27 @@ def test_nothing_shown_depends_on_hidden_faces_from_the_first_command(choices):
 
 class Stop(Exception):
     """Ends a game early once enough of it has been checked."""
+
+
+@settings(deadline=None, max_examples=10, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_the_table_refuses_exactly_the_kinds_legal_leaves_out(choices):
+    """At every step of a random rally's first 100 commands (tests/enforced.py); the property above checks
+    its end."""
+    chosen = options(choices.draw)
+    draws = ScriptedDraws(choices.draw(st.integers(0, 2**32 - 1)))
+    state = rules.setup(chosen, draws, data())
+    assert_enforced(SPEC, state, chosen.players)
+
+    def choose(n: int) -> int:
+        return choices.draw(st.integers(0, n - 1)) if n > 1 else 0
+
+    def each(before, after, command, events):
+        assert_enforced(SPEC, after, chosen.players)
+        if after.moves >= 100:
+            raise Stop
+
+    try:
+        play_out(state, choose, draws, limit=LIMIT, each=each)
+    except Stop:
+        pass

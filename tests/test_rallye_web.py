@@ -14,8 +14,9 @@ from webfixtures import host_of, live_server, post_json, read_json, running_app
 from companion.gamekit.contract import Command
 from companion.games.rallye import printable, rules
 from companion.registry import get
+from companion.session import Setup
 from companion.store import Store
-from companion.table import Setup, Table
+from companion.table import Table
 
 
 def seat_command(mine: dict, public: dict, rng: random.Random, eager: bool = False) -> tuple[str, dict]:

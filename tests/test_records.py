@@ -17,7 +17,7 @@ from companion.benchmark.players import play_game
 from companion.cli import main
 from companion.gamekit.contract import Command, Result
 from companion.gamekit.draws import Draws
-from companion.table import NEW_GAME, replay
+from companion.session import NEW_GAME, replay
 
 BGSTATS_KEYS = {"games", "players", "locations", "plays"}
 
@@ -132,7 +132,7 @@ def test_a_random_finished_game_has_its_winners_and_a_score_or_place_for_each_se
     seats = spec.seats_in_play(options)
     states = [state]
     play_game(spec, options, random.Random(11), lambda command: states.append(
-        spec.apply(states[-1], command, Draws())[0]) or states[-1], state)
+        spec.play(states[-1], command, Draws())[0]) or states[-1], state)
     assert spec.over(states[-1])
     outcome = spec.result(spec.public_json(states[-1]))
     assert set(outcome.winners) <= set(range(seats))

@@ -6,13 +6,15 @@ import random
 from collections import Counter
 from dataclasses import replace
 
-from hypothesis import given, settings
+from enforced import assert_enforced
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schacht_play import public_view, random_command, start
 
 from companion.gamekit import ScriptedDraws
+from companion.games.schacht import SPEC
 from companion.games.schacht.data import MODELS
-from companion.games.schacht.rules import Placement, apply, played_out
+from companion.games.schacht.rules import Placement, played_out
 from companion.games.schacht.track import space
 
 
@@ -62,9 +64,24 @@ def test_random_legal_play_keeps_every_invariant(players, seed, variants):
         check(state, first)
         if state.phase == "over":
             break
-        state, _events = apply(state, random_command(state, rng), draws)
+        state, _events = SPEC.play(state, random_command(state, rng), draws)
     assert state.phase == "over", "a game of 8 stages ends"
     assert max(state.final.scores) >= 0 and set(state.final.winners) <= set(range(players))
     if "end_penalty" not in state.variants:
         assert state.final.scores == tuple(sum(p) for p in state.points)
     assert all(len(lane) == len(MODELS) for lane in state.lanes)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([3, 4]), choices=st.data())
+def test_the_table_refuses_exactly_the_kinds_legal_leaves_out(players, choices):
+    """At every step of a random game, from its start to its end (tests/enforced.py)."""
+    rng = choices.draw(st.randoms(use_true_random=False))
+    draws = ScriptedDraws(rng.randrange(2**32))
+    state = start({"players": players}, draws)
+    for _ in range(400):
+        assert_enforced(SPEC, state, players)
+        if SPEC.over(state):
+            break
+        state, _events = SPEC.play(state, random_command(state, rng), draws)
+    assert SPEC.over(state), "a game of 8 stages ends"

@@ -11,7 +11,7 @@ from companion.gamekit.contract import Command, IllegalMove
 from companion.gamekit.draws import Draws
 from companion.games.schacht import SPEC
 from companion.games.schacht.data import Side, Stage, load
-from companion.games.schacht.rules import Placement, actor, apply, final_result, legal
+from companion.games.schacht.rules import Placement, actor, final_result, legal
 from companion.games.schacht.track import FINISH, TURNTABLE, facing_home, space, travel
 
 BUNDLED = SPEC.bundled("stages").text
@@ -39,7 +39,7 @@ def play(state, *commands):
     """Apply (kind, args, seat) commands in order; returns the state and every event."""
     events = []
     for kind, args, seat in commands:
-        state, more = apply(state, Command(kind, args, seat), Draws())
+        state, more = SPEC.play(state, Command(kind, args, seat), Draws())
         events += more
     return state, events
 
@@ -58,7 +58,7 @@ def move(seat, *moves):
 
 def refused(state, kind, args, seat, fragment=""):
     with pytest.raises(IllegalMove) as err:
-        apply(state, Command(kind, args, seat), Draws())
+        SPEC.play(state, Command(kind, args, seat), Draws())
     assert fragment in err.value.msgid
     return err.value
 
@@ -213,7 +213,7 @@ def test_the_free_side_winner_chooses_one_loco_for_the_whole_distance():
     two = {"moves": [{"loco": "A", "steps": 1}, {"loco": "B", "steps": 1}]}
     refused(state, "move", two, 0, "Move one loco")
     refused(state, "move", {"moves": [{"loco": "A", "steps": 3}]}, 0, "Move one loco")
-    refused(state, "move", {"moves": [{"loco": "A", "steps": 2}]}, 1, "not your turn")
+    refused(state, "move", {"moves": [{"loco": "A", "steps": 2}]}, 1, "must act now, not you")
     state, _ = play(state, move(None, ("C", 2)))  # the table acts for the winner
     assert state.lanes[0] == (0, 0, 2) and state.phase == "review"
 
@@ -271,7 +271,7 @@ def test_a_player_who_moved_no_loco_may_take_back_one_card_they_played():
     assert legal(state, 0) == ["take_back", "recall"] and legal(state, 1) == ["recall"]
     assert public_view(state)["takeback"] == [{"seat": 0, "cards": [1, 2]}]
     refused(state, "take_back", {"value": 6}, 0, "did not play")
-    refused(state, "take_back", {"value": 2}, 1, "not your turn")
+    refused(state, "take_back", {"value": 2}, 1, "must act now, not you")
     state, _ = play(state, ("take_back", {"value": 2}, 0))
     assert state.hands[0] == (1, 2, 2, 3, 3, 4, 6) and state.discards[0] == (1,)
     assert state.phase == "review"
@@ -289,8 +289,10 @@ def test_recall_takes_all_discards_back_once_per_game_at_any_moment():
     state, events = play(state, ("recall", {}, 2))  # not seat 2's turn: recall is at any moment
     assert state.hands[2] == (1, 1, 2, 4, 6) and state.discards[2] == () and state.recalled[2]
     assert events == [{"type": "recalled", "seat": 2}] and actor(state) == 0
-    refused(state, "recall", {}, 2, "already")
     assert "recall" not in legal(state, 2) and "recall" in legal(state, 1)
+    refused(state, "recall", {}, 2, "must act now, not you")  # seat 2 has nothing to do: it waits
+    state, _ = play(state, pass_(0), pass_(1))
+    refused(state, "recall", {}, 2, "already")  # its turn now, and the reason is the recall it made
     fresh = game(3, PLAIN)
     refused(fresh, "recall", {}, 0, "no discarded cards")
 
@@ -390,7 +392,7 @@ def test_a_bad_argument_is_refused_naming_the_field():
     err = refused(state, "place", {"side": 1}, 0, "argument")
     assert err.params["field"] == "value"
     refused(state, "fly", {}, 0, "Unknown command")
-    refused(state, "place", {"side": 1, "value": 1}, 7, "not in this game")
+    refused(state, "place", {"side": 1, "value": 1}, 7, "must act now, not you")  # no such seat
 
 
 def test_a_card_not_in_hand_is_refused_without_naming_anything_secret():

@@ -61,7 +61,8 @@ from companion.games.rallye import state as rallye_state
 from companion.games.schacht import commands as schacht_commands
 from companion.games.schacht import rules as schacht_rules
 from companion.seats import MAX_SEATS
-from companion.table import Session, Update
+from companion.session import Session
+from companion.table import Update
 from companion.webapp import create_app
 
 URL = "http://192.168.1.20:8080/"
@@ -150,7 +151,7 @@ def probes(name: str, state, owner: int | None, rng: random.Random) -> list[Comm
 def answer(name: str, state, command: Command):
     """What the rules answer a command: accepted, or refused with the reason the sender reads."""
     try:
-        registry.get(name).apply(state, command, GAMES[name].draws())
+        registry.get(name).play(state, command, GAMES[name].draws())
     except IllegalMove as refusal:
         return "refused", refusal.msgid, refusal.params
     return ("accepted",)
@@ -242,7 +243,7 @@ def schacht_game(players: int, variants: dict, seed: int) -> list[tuple[object, 
             return states
         command = schacht_command(state, rng)
         who = schacht_rules.actor(state) if command.seat is None else command.seat
-        state, _events = schacht_rules.apply(state, command, draws)
+        state, _events = registry.get("schacht").play(state, command, draws)
         if command.kind == "take_back":
             (took if command.args["value"] is not None else kept)[who] += 1
         if command.kind == "recall":

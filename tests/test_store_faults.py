@@ -15,9 +15,10 @@ import pytest
 from companion import storetools
 from companion.cli import main
 from companion.gamekit.contract import Command
+from companion.session import NEW_GAME
 from companion.store import Store
 from companion.storecheck import DAMAGED, EXIT_STATUS, FOREIGN, FULL, READ_ONLY, UNREADABLE, StoreError
-from companion.table import NEW_GAME, Table
+from companion.table import Table
 
 DB, WAL, ID = "companion.db", "companion.db-wal", "companion.table-id"
 

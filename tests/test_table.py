@@ -13,8 +13,9 @@ from webfixtures import game_spec, plug_game
 
 from companion.gamekit.contract import Command, IllegalMove
 from companion.seats import MAX_SEATS
+from companion.session import NEW_GAME, UNDO, UNDO_IN_MEMORY, Setup, replay
 from companion.store import Record, Store, StoreError
-from companion.table import NEW_GAME, SAVE_FAILED, UNDO, UNDO_IN_MEMORY, Setup, Table, Update, replay
+from companion.table import SAVE_FAILED, Table, Update
 
 EMPTY_THREE = {"count": 3, "last": [], "total": 0, "rolls": 0, "history": []}
 
@@ -259,21 +260,6 @@ def test_undo_memory_is_bounded_and_older_states_come_back_from_the_record(db):
         assert again.call(Command(UNDO)).ok and again.latest.public == views[0]
 
 
-def test_a_replayed_record_undoes_past_memory_within_its_own_game():
-    records, version = [Record(1, NEW_GAME, None, {"game": "dice", "options": {"count": 1}}, [])], 1
-    records.append(Record(2, NEW_GAME, None, {"game": "dice", "options": {"count": 2}}, []))
-    version = 2
-    for face in range(3 * UNDO_IN_MEMORY):
-        version += 1
-        records.append(Record(version, "roll", None, {}, [face % 6, (face + 1) % 6]))
-    for _ in range(3 * UNDO_IN_MEMORY):
-        version += 1
-        records.append(Record(version, UNDO, None, {}, []))
-    session, last = replay(records)
-    assert last == version and session.state == replay(records[:2])[0].state
-    assert session.spec.public_json(session.state)["count"] == 2
-
-
 # --- new game ----------------------------------------------------------------------------
 def test_new_game_resets_the_table(table):
     roll(table)
@@ -473,10 +459,6 @@ def test_export_holds_only_the_running_game(table):
     assert [(r["version"], r["kind"]) for r in table.export()] == [(3, NEW_GAME), (4, "roll")]
 
 
-def test_replay_of_nothing_is_no_game():
-    assert replay([]) == (None, 0)
-
-
 # --- args as recorded ----------------------------------------------------------------------
 class EchoPublic(msgspec.Struct):
     said: int
@@ -494,7 +476,8 @@ def _echo(state, command, draws):
 
 ECHO = game_spec(
     name="echo", title="Echo", setup=lambda options, draws, data: (), apply=_echo,
-    legal=lambda state, seat: ["say"], public_view=lambda state: EchoPublic(len(state)),
+    commands={"say": EchoPublic}, legal=lambda state, seat: ["say"],
+    public_view=lambda state: EchoPublic(len(state)),
     private_view=lambda state, seat: EchoPrivate(), public=EchoPublic, private=EchoPrivate, seats=(2, 2),
 )
 
@@ -611,7 +594,7 @@ def test_the_history_lists_who_did_what_and_never_a_value(db):
 
 
 def test_the_history_keeps_the_newest_lines_only(table):
-    from companion.table import HISTORY_LENGTH
+    from companion.session import HISTORY_LENGTH
 
     for _ in range(HISTORY_LENGTH + 3):
         roll(table)

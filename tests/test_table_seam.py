@@ -1,5 +1,6 @@
 """The table's seam with games: button presses on the table thread, one "now", bugs told from refusals,
-replays pinned to the data a game was set up with, and the game between games as a setting."""
+replays pinned to the data a game was set up with, the game between games as a setting, what a spec
+declares enforced, and deadlines."""
 
 from __future__ import annotations
 
@@ -11,13 +12,15 @@ from dataclasses import replace
 
 import msgspec
 import pytest
+from test_session import TURNS
 from test_table import ECHO
 from webfixtures import game_spec, plug_game
 
 from companion import registry
-from companion.gamekit.contract import Command, DataText
+from companion.gamekit.contract import NOT_NOW, NOT_YOU, Command, DataText
+from companion.session import NEW_GAME, Setup, replay
 from companion.store import Store
-from companion.table import BUTTON_REFUSED, INTERNAL_ERROR, NEW_GAME, Setup, Table, Update, replay
+from companion.table import BUTTON_REFUSED, INTERNAL_ERROR, Table, Update
 from companion.webapp.events import public_payload
 
 
@@ -180,6 +183,25 @@ def test_a_bug_in_the_rules_is_logged_and_answered_without_detail(db, monkeypatc
         assert any(r.exc_info for r in caplog.records)
         assert table.version == version and updates[0].rejected is result.error
         assert table.call(Command("say", {}, 0)).ok  # the writer carries on
+
+
+# --- what a spec declares, the table enforces -------------------------------------------------------
+def test_a_command_the_specs_check_refuses_changes_nothing_and_is_told(db, monkeypatch):
+    plug_game(monkeypatch, TURNS)
+    with running(db) as table:
+        assert table.call(Command(NEW_GAME, {"game": "turns"})).ok
+        assert table.call(Command("go", {}, 0)).ok  # seat 1 may act now
+        version, state, records = table.version, table.session.state, table.store.records_since_last(NEW_GAME)
+        updates = watch(table)
+        refused = ((Command("go", {}, 2), NOT_YOU), (Command("wait", {}, 1), "Wait for the bell."),
+                   (Command("stop"), NOT_NOW))
+        for command, msgid in refused:
+            result = table.call(command)
+            assert not result.ok and result.error.msgid == msgid and result.version == version
+            assert updates[-1].rejected is result.error and updates[-1].command == command
+        assert table.version == version and table.session.state == state
+        assert table.store.records_since_last(NEW_GAME) == records
+        assert table.call(Command("go")).ok and table.session.state.seen[-1] == (1, "go")
 
 
 # --- pinned replays --------------------------------------------------------------------------------

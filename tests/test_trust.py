@@ -24,7 +24,7 @@ from companion.frames import render
 from companion.gamekit import ScriptedDraws
 from companion.gamekit.contract import Command, TableInfo
 from companion.gamekit.frame import join_link
-from companion.table import NEW_GAME
+from companion.session import NEW_GAME
 from companion.webapp.trust import FIRST_WAIT, FREE_TRIES, LONGEST_WAIT, CodeAttempts, allowed_host
 
 URL = "http://192.168.1.20:8080/"

@@ -8,7 +8,7 @@ import pytest
 
 from companion import registry
 from companion.gamekit.draws import Draws
-from companion.table import NEW_GAME, advance
+from companion.session import NEW_GAME, advance
 
 
 @pytest.mark.parametrize("name", registry.names())

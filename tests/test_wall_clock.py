@@ -12,8 +12,9 @@ from test_rallye_web import asking
 
 from companion import storetools
 from companion.gamekit.contract import Command
+from companion.session import NEW_GAME, Setup, replay
 from companion.store import Store
-from companion.table import NEW_GAME, Setup, Table, replay
+from companion.table import Table
 from companion.webapp.events import public_payload
 
 

@@ -17,8 +17,9 @@ from polling import wait_for
 
 from companion import registry
 from companion.gamekit.contract import GameSpec, IllegalMove, button_map
+from companion.session import Setup
 from companion.store import Store
-from companion.table import Setup, Table
+from companion.table import Table
 from companion.webapp import create_app
 from companion.webapp.serve import serve
 

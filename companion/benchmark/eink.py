@@ -35,7 +35,7 @@ def mid_game(name: str, commands: int = 25):
         command = legal_command(spec, state, spec.seats_in_play(options), rng)
         if command is None:
             break
-        state, _ = spec.apply(state, command, Draws())
+        state, _ = spec.play(state, command, Draws())
     return spec.public_json(state)
 
 

@@ -51,7 +51,7 @@ def legal_command(spec: GameSpec, state, seats: int, rng: random.Random, tries: 
             continue  # a table command (undo, end) the game lists: not for random play
         command = Command(kind, random_value(schemas[kind], rng), seat)
         try:
-            spec.apply(state, command, Draws())
+            spec.play(state, command, Draws())
         except IllegalMove:
             continue
         except (msgspec.ValidationError, TypeError, ValueError):

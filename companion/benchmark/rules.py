@@ -28,7 +28,7 @@ def throughput(seconds: float = 3.0) -> list[Figure]:
                 command = legal_command(spec, state, seats, rng)
                 if command is None:
                     break
-                state, _ = spec.apply(state, command, Draws())
+                state, _ = spec.play(state, command, Draws())
                 commands += 1
             else:
                 break  # a game that never ends (free dice): commands per second only

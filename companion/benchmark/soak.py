@@ -19,7 +19,7 @@ from pathlib import Path
 from companion.benchmark.load import post
 from companion.benchmark.process import Daemon, open_pages
 from companion.benchmark.stats import Figure, count
-from companion.table import UNDO_IN_MEMORY
+from companion.session import UNDO_IN_MEMORY
 
 ROUND = 400  # commands at most per game before the next one starts (free dice never end)
 UNDOS = 0.05  # the share of commands that are the host's undo

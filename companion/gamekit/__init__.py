@@ -13,6 +13,7 @@ from companion.gamekit.colours import BLUE, GREEN, ORANGE, PURPLE, RED, SEAT_COL
 from companion.gamekit.commands import parse, rules
 from companion.gamekit.contract import (
     MAX_SEATS,
+    NOT_NOW,
     Colour,
     Command,
     Controls,
@@ -47,7 +48,8 @@ def __getattr__(name: str):
 
 
 __all__ = ["BLUE", "Box", "Canvas", "Colour", "Command", "Controls", "DataFile", "DataText", "Draws",
-           "Entry", "Field", "GREEN", "GameSpec", "Help", "IllegalMove", "MAX_SEATS", "N_", "ORANGE",
-           "PURPLE", "PerSeat", "QR_MIN_HEIGHT", "RED", "Result", "SEAT_COLOURS", "ScriptedDraws", "Seat",
-           "TableInfo", "YELLOW", "button_map", "checkpoint", "die_face", "font", "load_toml",
-           "number_faces", "parse", "put", "rules", "seat_initials", "standard_frame", "without"]
+           "Entry", "Field", "GREEN", "GameSpec", "Help", "IllegalMove", "MAX_SEATS", "NOT_NOW", "N_",
+           "ORANGE", "PURPLE", "PerSeat", "QR_MIN_HEIGHT", "RED", "Result", "SEAT_COLOURS",
+           "ScriptedDraws", "Seat", "TableInfo", "YELLOW", "button_map", "checkpoint", "die_face", "font",
+           "load_toml", "number_faces", "parse", "put", "rules", "seat_initials", "standard_frame",
+           "without"]

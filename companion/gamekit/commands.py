@@ -28,20 +28,19 @@ def parse(commands: Mapping[str, type[msgspec.Struct]], kind: str, args: object)
 
 
 def rules(commands: Mapping[str, type[msgspec.Struct]], handlers: Mapping[str, Handler], *,
-          acting: Callable[[Any, Command], int | None] = lambda state, command: command.seat,
           after: Callable[[Any, Any], Any] | None = None) -> Callable[[Any, Command, Any], tuple[Any, list]]:
-    """A game's `apply`: parse the args, find who acts, run `handlers[kind](state, who, args, draws)`.
+    """A game's `apply`: parse the args, then run `handlers[kind](state, seat, args, draws)`.
 
-    `acting(state, command)` is the check every command of the game shares (the game is not over, the
-    seat may act now) and returns the seat the command acts for. `after(old, new)` finishes every
-    accepted command's state (a move counter, say).
+    The table has checked the command against the spec first (`GameSpec.check`: the game is not over,
+    the kind is legal, the seat may act), so `seat` is the seat it acts for: the sender's, or the actor
+    for a command of the table. `after(old, new)` finishes every accepted command's state (a move
+    counter, say).
     """
     if set(commands) != set(handlers):
         raise ValueError(f"commands {sorted(commands)} and handlers {sorted(handlers)} differ")
 
     def apply(state, command: Command, draws) -> tuple[Any, list[dict]]:
         args = parse(commands, command.kind, command.args)
-        who = acting(state, command)
-        new, events = handlers[command.kind](state, who, args, draws)
+        new, events = handlers[command.kind](state, command.seat, args, draws)
         return (after(state, new) if after else new), events
     return apply

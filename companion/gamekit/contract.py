@@ -191,8 +191,10 @@ class GameSpec:
       recorded like any command, so a replay needs no clock
     - colours: the seats' colours, in seat order; how many seats play comes from the `players` option
     - history_lines: each command kind's line in the public history, a msgid with `{who}`
-    - not_now: for a command kind, what a player is told when it is not legal now but someone may act
-      (a msgid: "Roll the dice first."); without it the table says the move is not possible now
+    - not_now: for a command kind, what its sender is told when the kind is not legal for them now and
+      it is not a matter of waiting for another seat: a msgid ("Roll the dice first."), or, for a
+      kind refused in several situations, `words(state, seat) -> IllegalMove` saying which (read from
+      public facts only, as `legal` is; seat None: the table). Without it the move is "not possible now".
     - help: the rules help every seat page shows, folded (`Help`)
     - command_labels: each command kind's button on the generated seat page, a msgid
       ({"add": N_("Add")}); without one, the kind with a capital and spaces ("set_dice": "Set dice"),
@@ -234,7 +236,7 @@ class GameSpec:
     history_lines: Mapping[str, str] = field(default_factory=dict)
     data: tuple[DataFile, ...] = ()
     help: Help | None = None
-    not_now: Mapping[str, str] = field(default_factory=dict)
+    not_now: Mapping[str, str | Callable[[State, int | None], IllegalMove]] = field(default_factory=dict)
     command_labels: Mapping[str, str] = field(default_factory=dict)
 
     def waiting_on(self, state: State) -> list[int]:
@@ -272,7 +274,8 @@ class GameSpec:
                 if len(others) == 1:
                     raise IllegalMove(NOT_YOU, player=others[0] + 1)
                 raise IllegalMove(NOT_YOU_MANY, players=", ".join(str(s + 1) for s in others))
-            raise IllegalMove(self.not_now.get(kind, NOT_NOW))
+            words = self.not_now.get(kind, NOT_NOW)
+            raise words(state, seat) if callable(words) else IllegalMove(words)
         return command if seat is not None else replace(command, seat=self.actor(state))
 
     def convert_options(self, given: object) -> msgspec.Struct | None:

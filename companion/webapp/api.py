@@ -13,7 +13,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion import registry
 from companion.gamekit.contract import Command, IllegalMove
-from companion.table import HOST_COMMANDS, NEW_GAME
+from companion.session import HOST_COMMANDS, NEW_GAME
 from companion.webapp import _, request_game, request_language
 from companion.webapp.events import Hub, Stream, TooManyStreams, refusal, seat_legal
 from companion.webapp.openapi import (

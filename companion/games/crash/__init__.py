@@ -6,7 +6,7 @@ from companion.games.crash.commands import COMMANDS
 from companion.games.crash.controls import CONTROLS, dice_shown, rolled
 from companion.games.crash.help import HELP
 from companion.games.crash.names import COLOURS
-from companion.games.crash.rules import OVER, CrashOptions, actor, apply, legal, setup
+from companion.games.crash.rules import NOT_NOW_WORDS, CrashOptions, actor, apply, legal, over, setup
 from companion.games.crash.screen import draw
 from companion.games.crash.views import PrivateView, PublicView, private_view, public_view, result
 
@@ -40,7 +40,8 @@ SPEC = GameSpec(
     },
     data=(DataFile("board", "board.toml", N_("Board: cells, junkyards and garages"), load_board),),
     undoable=lambda events: not rolled(events),  # nobody rolls again for better dice
-    over=lambda state: state.phase == OVER,
+    over=over,
+    not_now=NOT_NOW_WORDS,
     result=result,
     hidden=False,
     help=HELP,

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
 import msgspec
 
-from companion.gamekit import N_, Command, IllegalMove, put, rules
+from companion.gamekit import N_, IllegalMove, put, rules
 from companion.games.crash.board import CARS, DIRECTIONS, PLAYERS, Board, car_index, car_of, step
 from companion.games.crash.commands import COMMANDS
 
@@ -236,6 +236,11 @@ def match_winner(match: Match) -> int | None:
 
 
 # --- who may act -----------------------------------------------------------------------------------
+def over(state: State) -> bool:
+    """Whether the match has ended: between two of its games, only next_game is left to send."""
+    return state.phase == OVER and state.match.over
+
+
 def actor(state: State) -> int | None:
     """The seat that must act now: the player whose turn it is, nobody once the game is over."""
     return None if state.phase == OVER else state.turn
@@ -254,26 +259,31 @@ def legal(state: State, seat: int | None) -> list[str]:
     return (["turn", "move"] if steerable(state) else []) + ["end"]
 
 
-def _acting(state: State, command: Command) -> int | None:
-    if command.kind == "next_game":
-        if state.phase != OVER:
-            raise IllegalMove("This game is not over yet: next_game starts the next game of the match.")
-        if state.match.over:
-            raise IllegalMove("The match is over: start a new game from the host page.")
-        return command.seat
-    if state.phase == OVER:
-        if state.match.over:
-            raise IllegalMove("The game is over: start a new game from the host page.")
-        raise IllegalMove("This game is over: send next_game to start the next game of the match.")
-    if command.seat is not None and command.seat != state.turn:
-        raise IllegalMove("It is the other player's turn: wait for yours.")
-    return state.turn
+def _why_not(kind: str) -> Callable[[State, int | None], IllegalMove]:
+    """What the sender of `kind` is told when the kind is not legal now (the spec's not_now): from public
+    facts only, like `legal`."""
+    def refusal(state: State, seat: int | None) -> IllegalMove:
+        if state.phase == OVER:
+            return IllegalMove("This game is over: send next_game to start the next game of the match.")
+        if kind == "roll":
+            return IllegalMove("You have rolled already: use your dice, then end your turn.")
+        if kind == "mark_out":
+            return IllegalMove("The board is tracked in this game: cars leave play by moving, not by "
+                               "mark_out.")
+        if kind != "end" and state.dice_only:
+            return IllegalMove("The board is not tracked in this game (dice only): steer the cars by hand.")
+        if state.phase == ROLL:
+            return IllegalMove("Roll the steering dice first.")
+        return IllegalMove("No free die can steer a car now: end your turn.")
+    return refusal
+
+
+NOT_NOW_WORDS = {**{kind: _why_not(kind) for kind in ("roll", "turn", "move", "end", "mark_out")},
+                 "next_game": N_("This game is not over yet: next_game starts the next game of the match.")}
 
 
 # --- commands --------------------------------------------------------------------------------------
 def _roll(state: State, seat: int, args, draws):
-    if state.phase != ROLL:
-        raise IllegalMove("You have rolled already: use your dice, then end your turn.")
     first = [draws.die(6) for _ in range(DICE)]
     dice = []
     for value in first:  # all three are rolled, then the misses are rolled again, in die order
@@ -289,10 +299,6 @@ def _roll(state: State, seat: int, args, draws):
 
 def _spend(state: State, seat: int, number: int) -> tuple[int, State]:
     """The active car `number` and the state with the first free die showing it used."""
-    if state.dice_only:
-        raise IllegalMove("The board is not tracked in this game (dice only): steer the cars by hand.")
-    if state.phase == ROLL:
-        raise IllegalMove("Roll the steering dice first.")
     index = car_index(seat, number)
     if state.cars[index] is None:
         raise IllegalMove("Your car {car} is out of play: steer a car still in play.", car=number)
@@ -325,8 +331,6 @@ def _move(state: State, seat: int, args, draws):
 
 
 def _end(state: State, seat: int, args, draws):
-    if state.phase != STEER:
-        raise IllegalMove("Roll the steering dice first.")
     events: list[dict] = [{"type": "ended", "seat": seat}]
     state = replace(state, quiet=state.quiet + 1)
     if state.stall_turns and state.quiet >= state.stall_turns:
@@ -335,8 +339,6 @@ def _end(state: State, seat: int, args, draws):
 
 
 def _mark_out(state: State, seat: int, args, draws):
-    if not state.dice_only:
-        raise IllegalMove("The board is tracked in this game: cars leave play by moving, not by mark_out.")
     index = car_index(args.owner, args.car)
     if state.cars[index] is None:
         raise IllegalMove("That car is already out of play: mark a car still in play.")
@@ -358,4 +360,4 @@ HANDLERS = {
     "next_game": _next_game,
 }
 
-apply = rules(COMMANDS, HANDLERS, acting=_acting, after=lambda old, new: replace(new, moves=new.moves + 1))
+apply = rules(COMMANDS, HANDLERS, after=lambda old, new: replace(new, moves=new.moves + 1))

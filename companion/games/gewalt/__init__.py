@@ -6,7 +6,16 @@ from companion.games.gewalt.controls import CONTROLS, dice_shown, rolled
 from companion.games.gewalt.data import BUNDLED, load
 from companion.games.gewalt.help import HELP
 from companion.games.gewalt.names import COLOURS
-from companion.games.gewalt.rules import GewaltOptions, actor, apply, legal, over, setup, undoable
+from companion.games.gewalt.rules import (
+    NOT_NOW_WORDS,
+    GewaltOptions,
+    actor,
+    apply,
+    legal,
+    over,
+    setup,
+    undoable,
+)
 from companion.games.gewalt.screen import draw
 from companion.games.gewalt.views import GewaltPrivate, GewaltPublic, private_view, public_view, result
 
@@ -43,6 +52,7 @@ SPEC = GameSpec(
     data=(DataFile("cards", BUNDLED, N_("Section, action and bet cards"), load),),
     undoable=undoable,
     over=over,
+    not_now=NOT_NOW_WORDS,
     result=result,
     help=HELP,
 )

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Annotated
 
 import msgspec
 
-from companion.gamekit import N_, Command, IllegalMove, put, rules, without
+from companion.gamekit import N_, NOT_NOW, IllegalMove, put, rules, without
 from companion.games.gewalt import board, commands, data
 from companion.games.gewalt.board import FINISHED, NO_CARD
 from companion.games.gewalt.scoring import places_of, score, winners
@@ -122,41 +123,38 @@ def legal(state: State, seat: int | None) -> list[str]:
     return kinds
 
 
-def _check_turn(state: State, command: Command) -> int:
-    """The seat the command acts for; refuses a command sent out of turn or out of phase."""
-    if over(state):
-        raise IllegalMove("The race is over: start a new game from the host page.")
-    seat = actor(state)
-    if not state.pending and command.kind in ("allow", "counter"):
-        raise IllegalMove("A counter only cancels an attack card just played against you; it cannot stop "
-                          "a section card or an earlier attack.")
-    if command.seat is not None and command.seat != seat:
+SECTION_KINDS = ("play_section", "discard_section")
+ACTION_KINDS = ("attack", "relocate", "discard_action")
+
+
+def _why_not(kind: str) -> Callable[[State, int | None], IllegalMove]:
+    """What the sender of `kind` is told when the kind is not legal now (the spec's not_now): from public
+    facts only, like `legal`."""
+    def refusal(state: State, seat: int | None) -> IllegalMove:
+        if kind in ("allow", "counter"):
+            return IllegalMove("A counter only cancels an attack card just played against you; it cannot "
+                               "stop a section card or an earlier attack.")
         if state.pending:
-            raise IllegalMove("Wait: player {player} must first answer the attack card played on them.",
-                              player=LETTERS[seat])
-        raise IllegalMove("It is player {player}'s turn, not yours: wait for your turn.",
-                          player=LETTERS[seat])
-    if state.pending and command.kind not in ("allow", "counter"):
-        raise IllegalMove("Player {player} must first counter the attack card or let it stand.",
-                          player=LETTERS[seat])
-    return seat
+            return IllegalMove("Player {player} must first counter the attack card or let it stand.",
+                               player=LETTERS[actor(state)])
+        if state.front[state.turn] == "no_cards":
+            return IllegalMove("The attack card \"no cards\" is in front of you: you may play or discard no "
+                               "card this turn. Press ROLL.")
+        if kind in ACTION_KINDS and not state.expert:
+            return IllegalMove("Action cards belong to the expert game: start an expert game to use them.")
+        if kind in SECTION_KINDS and state.used_section:
+            return IllegalMove("You have already played or discarded a section card this turn.")
+        if kind in ACTION_KINDS and state.used_action:
+            return IllegalMove("You have already played or discarded an action card this turn.")
+        return IllegalMove(NOT_NOW)  # an empty hand
+    return refusal
 
 
-def _check_card_play(state: State, seat: int, used: bool, what: str) -> None:
-    if state.front[seat] == "no_cards":
-        raise IllegalMove("The attack card \"no cards\" is in front of you: you may play or discard no card "
-                          "this turn. Press ROLL.")
-    if used:
-        if what == "section":
-            raise IllegalMove("You have already played or discarded a section card this turn.")
-        raise IllegalMove("You have already played or discarded an action card this turn.")
-    if what == "action" and not state.expert:
-        raise IllegalMove("Action cards belong to the expert game: start an expert game to use them.")
+NOT_NOW_WORDS = {kind: _why_not(kind) for kind in commands.COMMANDS}
 
 
 # --- commands -----------------------------------------------------------------------------------
 def _play_section(state: State, seat: int, args: commands.PlaySection, draws):
-    _check_card_play(state, seat, state.used_section, "section")
     _hold_section(state, seat, args.length)
     slot = args.slot
     _check_free(state, slot)
@@ -169,7 +167,6 @@ def _play_section(state: State, seat: int, args: commands.PlaySection, draws):
 
 
 def _discard_section(state: State, seat: int, args: commands.DiscardSection, draws):
-    _check_card_play(state, seat, state.used_section, "section")
     _hold_section(state, seat, args.length)
     state = replace(state, used_section=True, section_deck=state.section_deck.thrown(args.length),
                     sections=put(state.sections, seat, without(state.sections[seat], args.length)))
@@ -212,7 +209,6 @@ def _draw_actions(state: State, seat: int, count: int, draws) -> State:
 def _take_action(state: State, seat: int, card: str, draws, discarded: bool = True) -> State:
     """`card` leaves the hand (for the discards unless it is an attack laid in front of an opponent),
     the turn's action card is used, then a replacement is drawn."""
-    _check_card_play(state, seat, state.used_action, "action")
     if card not in state.actions[seat]:
         raise IllegalMove("You hold no action card {card}: choose one from your hand.", card=card)
     hand = without(state.actions[seat], card)
@@ -265,7 +261,6 @@ def _relocate(state: State, seat: int, args: commands.Relocate, draws):
     src = args.source
     where = {"lane": src.lane + 1, "stage": src.stage + 1, "section": src.section + 1}
     card = state.cards[board.slot_index(src.lane, src.stage, src.section)]
-    _check_card_play(state, seat, state.used_action, "action")
     if card == NO_CARD:
         raise IllegalMove("Lane {lane}, stage {stage}, section {section} holds no section card to move: "
                           "choose a placed card.", **where)
@@ -359,7 +354,7 @@ apply = rules(commands.COMMANDS, {
     "discard_action": _discard_action,
     "counter": _counter,
     "allow": _allow,
-}, acting=_check_turn, after=lambda old, new: replace(new, moves=old.moves + 1))
+}, after=lambda old, new: replace(new, moves=old.moves + 1))
 
 
 def final_scores(state: State) -> list[dict]:

@@ -6,7 +6,17 @@ from companion.games.rallye.controls import CONTROLS, dice_shown, rolled
 from companion.games.rallye.deck import load_route, load_surprises
 from companion.games.rallye.help import HELP
 from companion.games.rallye.names import COLOURS
-from companion.games.rallye.rules import RallyeOptions, actor, apply, deadline, legal, over, setup, undoable
+from companion.games.rallye.rules import (
+    NOT_NOW_WORDS,
+    RallyeOptions,
+    actor,
+    apply,
+    deadline,
+    legal,
+    over,
+    setup,
+    undoable,
+)
 from companion.games.rallye.screen import draw
 from companion.games.rallye.views import PrivateView, PublicView, private_view, public_view, result
 
@@ -30,6 +40,7 @@ SPEC = GameSpec(
     deadline=deadline,
     undoable=undoable,
     over=over,
+    not_now=NOT_NOW_WORDS,
     result=result,
     seats=(2, 6),
     options=RallyeOptions,

@@ -82,9 +82,6 @@ def exit_(state: State, seat: int, args: c.Exit, draws):
 
 
 def stay(state: State, seat: int, args: c.Stay, draws):
-    pending = state.pending
-    if not pending.optional:
-        raise IllegalMove("An open entrance leads into the passage: choose the exit to come out at.")
     events: list[dict] = []
     state = settle(replace(state, pending=None), seat, state.places[seat], events)
     return resume(state, draws, events)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Annotated, Any
 
 import msgspec
 
-from companion.gamekit import N_, Command, IllegalMove, rules
+from companion.gamekit import N_, NOT_NOW, Command, IllegalMove, rules
 from companion.games.rallye import answers, layout, race, surprises
 from companion.games.rallye.commands import COMMANDS
 from companion.games.rallye.deck import PASSAGE_CARDS, Route, Surprises
@@ -16,7 +16,6 @@ from companion.games.rallye.state import START, State, plain_positions, trimming
 
 HAND = 2  # surprise cards dealt to each player
 CARD_PLAYS = ("key", "lock", "access", "swap_cards", "lay")
-ANSWERS = {"cancel": ("cancel", "decline"), "target": ("choose",), "exit": ("exit", "stay")}
 
 
 class RallyeOptions(msgspec.Struct, forbid_unknown_fields=True):
@@ -138,71 +137,52 @@ def legal(state: State, seat: int | None) -> list[str]:
     return (["roll"] if seat in (None, now) else []) + plays
 
 
-def acting(state: State, command: Command) -> int:
-    """The checks every command shares; returns the seat it acts for."""
-    kind, seat = command.kind, command.seat
-    if state.phase == "over":
-        raise IllegalMove("The race is over: start a new game from the host page.")
-    if seat is not None and not 0 <= seat < state.players:
-        raise IllegalMove("There is no seat {seat} in this game of {players} players: seats go from 0.",
-                          seat=seat, players=state.players)
-    now = actor(state)
-    if state.phase == "placing":
-        if kind != "place_passage":
-            raise IllegalMove("The passage cards are being placed: name a route card for the next one first.")
-        return _only(now, seat)
-    if kind == "place_passage":
-        raise IllegalMove("Every passage card is placed already: the race is on.")
-    if seat is not None and seat in state.ranking:
-        raise IllegalMove("You have finished the race: the others race on for the places.")
-    # (ruling) Only a seat's own phone plays its cards or cancels with one: the table cannot see hands, and
-    # a refusal about a hand would tell it. The table may answer "no" (decline) for the seat asked: the
-    # platform sends that when the answer window is over. Another seat may not answer for the victim.
-    if kind in CARD_PLAYS or kind == "cancel":
-        if seat is None:
-            raise IllegalMove("Surprise cards are played from the player's own phone: the table cannot see "
-                              "hands. The table may only answer no.")
-    if kind in CARD_PLAYS:
-        if not may_play_cards(state, seat) and state.hands[seat]:
-            _busy(state, now)
-        return seat
+def _why_not(kind: str) -> Callable[[State, int | None], IllegalMove]:
+    """What the sender of `kind` is told when the kind is not legal now (the spec's not_now): from public
+    facts only, like `legal` (a hand counts by its size, never its cards)."""
+    def refusal(state: State, seat: int | None) -> IllegalMove:
+        now = actor(state)
+        if state.phase == "placing":
+            return IllegalMove("The passage cards are being placed: name a route card for the next one "
+                               "first.")
+        if kind == "place_passage":
+            return IllegalMove("Every passage card is placed already: the race is on.")
+        # (ruling) Only a seat's own phone plays its cards or cancels with one: the table cannot see hands,
+        # and a refusal about a hand would tell it. The table may answer "no" (decline) for the seat asked.
+        if seat is None and (kind in CARD_PLAYS or kind == "cancel"):
+            return IllegalMove("Surprise cards are played from the player's own phone: the table cannot see "
+                               "hands. The table may only answer no.")
+        if kind in CARD_PLAYS and not state.hands[seat]:
+            return IllegalMove("You do not hold that surprise card: play one from your hand.")
+        if kind == "discard" and trimming(state) is None:
+            return IllegalMove("Discard a surprise card only when you hold more than 3.")
+        if trimming(state) is not None or state.pending is not None:
+            return _busy(state, kind, now)
+        if kind in ("cancel", "decline"):
+            return IllegalMove("There is nothing to cancel now.")
+        if kind in ("choose", "exit", "stay"):
+            return IllegalMove("There is no choice to make now.")
+        return IllegalMove(NOT_NOW)  # a card with nowhere to go
+    return refusal
+
+
+def _busy(state: State, kind: str, now: int) -> IllegalMove:
+    """The refusal of a command while something else is awaited, saying what."""
     if trimming(state) is not None:
-        if kind != "discard":
-            raise IllegalMove("Player {player} holds 4 surprise cards: they must lay one on the circuit or "
-                              "discard one first.", player=now + 1)
-        return _only(now, seat)
-    if kind == "discard":
-        raise IllegalMove("Discard a surprise card only when you hold more than 3.")
-    pending = state.pending
-    if pending is not None:
-        if kind not in ANSWERS[pending.kind]:
-            _busy(state, now)
-        return _only(now, seat)
-    if kind in ("cancel", "decline"):
-        raise IllegalMove("There is nothing to cancel now.")
-    if kind in ("choose", "exit", "stay"):
-        raise IllegalMove("There is no choice to make now.")
-    return _only(now, seat)
+        return IllegalMove("Player {player} holds 4 surprise cards: they must lay one on the circuit or "
+                           "discard one first.", player=now + 1)
+    pending = state.pending.kind
+    if kind == "stay" and pending == "exit":
+        return IllegalMove("An open entrance leads into the passage: choose the exit to come out at.")
+    if pending == "cancel":
+        return IllegalMove("Player {player} is asked whether to cancel a threat: wait for their answer.",
+                           player=now + 1)
+    if pending == "target":
+        return IllegalMove("Player {player} must first choose a player.", player=now + 1)
+    return IllegalMove("Player {player} must first choose the passage's exit.", player=now + 1)
 
 
-def _only(now: int, seat: int | None) -> int:
-    if seat is not None and seat != now:
-        raise IllegalMove("Player {player} must act now, not you: wait for them.", player=now + 1)
-    return now
-
-
-def _busy(state: State, now: int) -> None:
-    """Refuses a command while something else is awaited, saying what."""
-    if trimming(state) is not None:
-        raise IllegalMove("Player {player} holds 4 surprise cards: they must lay one on the circuit or "
-                          "discard one first.", player=now + 1)
-    kind = state.pending.kind
-    if kind == "cancel":
-        raise IllegalMove("Player {player} is asked whether to cancel a threat: wait for their answer.",
-                          player=now + 1)
-    if kind == "target":
-        raise IllegalMove("Player {player} must first choose a player.", player=now + 1)
-    raise IllegalMove("Player {player} must first choose the passage's exit.", player=now + 1)
+NOT_NOW_WORDS = {kind: _why_not(kind) for kind in COMMANDS}
 
 
 HANDLERS = {
@@ -226,7 +206,7 @@ def _after(old: State, new: State) -> State:
     return replace(new, moves=old.moves + 1)
 
 
-apply = rules(COMMANDS, HANDLERS, acting=acting, after=_after)
+apply = rules(COMMANDS, HANDLERS, after=_after)
 
 
 def over(state: State) -> bool:

@@ -6,7 +6,7 @@ from companion.games.schacht.commands import COMMANDS
 from companion.games.schacht.controls import CONTROLS
 from companion.games.schacht.data import BUNDLED, load
 from companion.games.schacht.help import HELP
-from companion.games.schacht.rules import SchachtOptions, actor, apply, legal, setup, undoable
+from companion.games.schacht.rules import NOT_NOW_WORDS, SchachtOptions, actor, apply, legal, setup, undoable
 from companion.games.schacht.screen import draw
 from companion.games.schacht.views import SchachtPrivate, SchachtPublic, private_view, public_view, result
 
@@ -39,6 +39,7 @@ SPEC = GameSpec(
     data=(DataFile("stages", BUNDLED, N_("Stage cards, driver cards and points piles"), load),),
     undoable=undoable,
     over=lambda state: state.phase == "over",
+    not_now=NOT_NOW_WORDS,
     result=result,
     help=HELP,
 )

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Annotated
 
 import msgspec
 
-from companion.gamekit import N_, Command, IllegalMove, put, rules
+from companion.gamekit import N_, IllegalMove, put, rules
 from companion.games.schacht.commands import COMMANDS
 from companion.games.schacht.data import MODELS, Deck
 from companion.games.schacht.track import FINISH, Travel, travel
@@ -160,7 +161,7 @@ def has_nothing_to_do(state: State, seat: int) -> bool:
 
 
 def legal(state: State, seat: int | None) -> list[str]:
-    if state.phase == "over":
+    if state.phase == "over" or (seat is not None and not 0 <= seat < state.players):
         return []
     who = actor(state)
     kinds = []
@@ -187,59 +188,58 @@ def undoable(events: list[dict]) -> bool:
     return not any(event["type"] in REVEALING for event in events)
 
 
-# --- apply -------------------------------------------------------------------------------------------
-def _acting(state: State, command: Command) -> int | None:
-    seat = command.seat
-    if seat is not None and not 0 <= seat < state.players:
-        raise IllegalMove("Seat {seat} is not in this game.", seat=seat + 1)
-    if state.phase == "over":
-        raise IllegalMove("The game is over: the host can start a new one.")
-    return seat
-
-
-def _turn(state: State, seat: int | None, phase: str) -> int:
-    """The seat to act in `phase`; refuses the command out of phase or out of turn."""
-    if state.phase != phase:
-        raise IllegalMove(_WRONG_PHASE[phase])
-    who = actor(state)
-    if seat is not None and seat != who:
-        raise IllegalMove("It is not your turn: wait until your colour is shown as the one to play.")
-    return who
-
-
-def _place_command(state: State, seat: int | None, args, draws):
-    return _place(state, _turn(state, seat, "bid"), args.side, args.value, draws)
-
-
-def _pass(state: State, seat: int | None, args, draws):
-    who = _turn(state, seat, "bid")
-    state, events = _next_turn(state, draws)
-    return state, [{"type": "passed", "seat": who}, *events]
-
-
-def _move_command(state: State, seat: int | None, args, draws):
-    return _decide(state, _turn(state, seat, "decide"), args.moves, draws)
-
-
-def _take_back_command(state: State, seat: int | None, args, draws):
-    return _take_back(state, _turn(state, seat, "takeback"), args.value)
-
-
-def _recall_command(state: State, seat: int | None, args, draws):
-    return _recall(state, actor(state) if seat is None else seat)
-
-
-def _next(state: State, seat: int | None, args, draws):
-    if state.phase != "review":
-        raise IllegalMove("The stage is not over yet: finish it before turning the next stage card.")
-    return _next_stage(state, draws)
+def _why_not(kind: str) -> Callable[[State, int | None], IllegalMove]:
+    """What the sender of `kind` is told when the kind is not legal now (the spec's not_now): from public
+    facts only, like `legal`."""
+    def refusal(state: State, seat: int | None) -> IllegalMove:
+        if kind == "recall":
+            who = actor(state) if seat is None else seat
+            if who is None:
+                return IllegalMove("Nobody is to play now: recall from your own phone.")
+            if state.recalled[who]:
+                return IllegalMove("You have already taken your discards back once: that is allowed once per "
+                                   "game.")
+            return IllegalMove("You have no discarded cards yet: recall them later, once you have some.")
+        if kind == "place" and state.phase == "bid":  # a hand played out, but for the recall
+            return IllegalMove("You have no driver card of that value in hand: choose one you hold.")
+        return IllegalMove(_WRONG_PHASE[kind])
+    return refusal
 
 
 _WRONG_PHASE = {
-    "bid": N_("Driver cards are placed only while bidding: wait for the next stage card."),
-    "decide": N_("No side is waiting for its winner to choose a move now."),
-    "takeback": N_("No card can be taken back now: only after a stage, by a player who moved no loco."),
+    "place": N_("Driver cards are placed only while bidding: wait for the next stage card."),
+    "pass": N_("Driver cards are placed only while bidding: wait for the next stage card."),
+    "move": N_("No side is waiting for its winner to choose a move now."),
+    "take_back": N_("No card can be taken back now: only after a stage, by a player who moved no loco."),
+    "next": N_("The stage is not over yet: finish it before turning the next stage card."),
 }
+NOT_NOW_WORDS = {kind: _why_not(kind) for kind in COMMANDS}
+
+
+# --- apply -------------------------------------------------------------------------------------------
+def _place_command(state: State, seat: int, args, draws):
+    return _place(state, seat, args.side, args.value, draws)
+
+
+def _pass(state: State, seat: int, args, draws):
+    state, events = _next_turn(state, draws)
+    return state, [{"type": "passed", "seat": seat}, *events]
+
+
+def _move_command(state: State, seat: int, args, draws):
+    return _decide(state, seat, args.moves, draws)
+
+
+def _take_back_command(state: State, seat: int, args, draws):
+    return _take_back(state, seat, args.value)
+
+
+def _recall_command(state: State, seat: int, args, draws):
+    return _recall(state, seat)
+
+
+def _next(state: State, seat: int | None, args, draws):
+    return _next_stage(state, draws)
 
 
 def _place(state: State, who: int, side: int, value: int, draws) -> tuple[State, list[dict]]:
@@ -280,13 +280,7 @@ def _settle(state: State) -> State:
     return state
 
 
-def _recall(state: State, who: int | None) -> tuple[State, list[dict]]:
-    if who is None:
-        raise IllegalMove("Nobody is to play now: recall from your own phone.")
-    if state.recalled[who]:
-        raise IllegalMove("You have already taken your discards back once: that is allowed once per game.")
-    if not state.discards[who]:
-        raise IllegalMove("You have no discarded cards yet: recall them later, once you have some.")
+def _recall(state: State, who: int) -> tuple[State, list[dict]]:
     hand = tuple(sorted(state.hands[who] + state.discards[who]))
     state = replace(state, hands=put(state.hands, who, hand),
                     discards=put(state.discards, who, ()), recalled=put(state.recalled, who, True),
@@ -491,5 +485,4 @@ def final_result(state: State, early: bool = False) -> Final:
 
 
 apply = rules(COMMANDS, {"place": _place_command, "pass": _pass, "move": _move_command,
-                        "take_back": _take_back_command, "recall": _recall_command, "next": _next},
-              acting=_acting)
+                        "take_back": _take_back_command, "recall": _recall_command, "next": _next})

@@ -20,7 +20,6 @@ from companion.gamekit import (
     Command,
     Controls,
     GameSpec,
-    IllegalMove,
     Result,
     rules,
     standard_frame,
@@ -64,14 +63,6 @@ def setup(options: Options, draws, data) -> State:
     return State(options.players, turn=draws.below(options.players))
 
 
-def _acting(state: State, command: Command) -> int:
-    if state.loser is not None:
-        raise IllegalMove("The game is over: {loser} said 21.", loser=state.loser + 1)
-    if command.seat is not None and command.seat != state.turn:
-        raise IllegalMove("It is not your turn.")
-    return state.turn
-
-
 def _add(state: State, seat: int, args: Add, draws):
     count = min(LOSING, state.count + args.n)
     if count == LOSING:
@@ -109,7 +100,7 @@ SPEC = GameSpec(
     package=__name__,
     commands={"add": Add},
     setup=setup,
-    apply=rules({"add": Add}, {"add": _add}, acting=_acting),
+    apply=rules({"add": Add}, {"add": _add}),
     legal=legal,
     actor=lambda state: state.turn if state.loser is None else None,
     public_view=lambda state: Public(state.players, state.count,

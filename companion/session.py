@@ -1,0 +1,206 @@
+"""The session: one game in progress as pure data, and how a recorded command advances or replays it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from companion import registry
+from companion.gamekit.contract import Command, DataText, GameSpec, IllegalMove
+from companion.gamekit.draws import Draws
+
+if TYPE_CHECKING:
+    from companion.store import Record
+
+NEW_GAME = "new_game"
+UNDO = "undo"
+END_GAME = "end_game"
+HOST_COMMANDS = frozenset({NEW_GAME, UNDO, END_GAME})
+HISTORY_LENGTH = 12  # public history entries a session keeps: what a phone's scoreboard lists
+UNDO_IN_MEMORY = 16  # earlier sessions kept for undo; older ones are rebuilt from the record on demand
+LEGACY_IDLE = "dice"  # what an end_game recorded before the idle game was a setting went back to
+
+
+@dataclass(frozen=True)
+class Session:
+    """One game in progress. `before` is the session the last command was applied to (for undo).
+
+    `history` is the public history, newest last: who acted (a seat, or None) and the command's
+    kind, never its args. It lives in the session so an undo takes the undone line away with it.
+    """
+
+    game: str
+    options: Mapping[str, Any]
+    state: Any
+    before: Session | Evicted | None = field(default=None, compare=False, repr=False)
+    history: tuple[dict, ...] = ()
+    undoable: bool = True  # whether the command that made this session may be undone
+    started: Mapping[str, Any] = field(default_factory=dict)  # the new_game args, as recorded ("play again")
+    # Records of this game (counted from its new_game) applied to reach this session, and when it
+    # was first made: replaying the game's first `made_at` records rebuilds it exactly.
+    count: int = field(default=1, compare=False)
+    made_at: int = field(default=1, compare=False)
+
+    @property
+    def spec(self) -> GameSpec:
+        return registry.get(self.game)
+
+    def remembered(self) -> int:
+        """How many earlier sessions undo holds in memory behind this one."""
+        depth, node = 0, self.before
+        while isinstance(node, Session):
+            depth, node = depth + 1, node.before
+        return depth
+
+
+@dataclass(frozen=True)
+class Evicted:
+    """An earlier session dropped from memory: `rebuild(made_at)` replays the game's records to it."""
+
+    made_at: int
+    rebuild: Callable[[int], Session] = field(compare=False, repr=False)
+
+
+def bounded(session: Session, rebuild: Callable[[int], Session], keep: int = UNDO_IN_MEMORY) -> Session:
+    """The session with at most 2 × `keep` earlier ones in memory: past that, only the newest `keep`
+    stay and the rest become one Evicted marker (trimmed in batches, so a command copies nothing)."""
+    chain, node = [], session
+    while isinstance(node, Session) and len(chain) <= 2 * keep:
+        chain.append(node)
+        node = node.before
+    if not isinstance(node, Session):
+        return session
+    kept = chain[:keep + 1]
+    older: Session | Evicted = Evicted(kept[-1].before.made_at, rebuild)
+    for node in reversed(kept):
+        older = replace(node, before=older)
+    return older
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a new game gets from the table's settings: the game between games, default options, files.
+
+    `data[game][key]` is the text of the user's own copy of a data file (the config names its path).
+    """
+
+    idle: str = "dice"
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    data: Mapping[str, Mapping[str, DataText]] = field(default_factory=dict)
+
+    def new_game(self, args: Mapping[str, Any]) -> dict:
+        """The new_game args as they are recorded: the options with their defaults, and the text of
+        every data file the game is set up with (uploaded, the config's copy, or the bundled one), so
+        the record replays the same after an upgrade edits a bundled file."""
+        name = args.get("game")
+        spec = _spec(name)
+        options = args.get("options")
+        options = {} if options is None else options
+        if not isinstance(options, dict):
+            raise IllegalMove("Invalid game options: send them as a JSON object.")
+        given = args.get("data") or {}
+        if not isinstance(given, dict):
+            raise IllegalMove("Data files are sent as an object: for each file, its name and its text.")
+        data = {}
+        for file in spec.data:
+            text = _data_text(given.get(file.key), file.key) or self.data.get(spec.name, {}).get(file.key) \
+                or spec.bundled(file.key)
+            data[file.key] = {"name": text.name, "text": text.text}
+        unknown = sorted(set(given) - set(data))
+        if unknown:
+            spec.data_file(unknown[0])  # refuses, naming the files the game has
+        options = spec.convert_options({**self.options.get(spec.name, {}), **options})
+        # Recorded with every default filled: a replay must not depend on this version's defaults.
+        return {"game": spec.name, "options": msgspec.to_builtins(options) or {}, "data": data}
+
+
+def _spec(name: object) -> GameSpec:
+    try:
+        return registry.get(str(name))
+    except ValueError as exc:
+        raise IllegalMove("Unknown game {game}.", game=str(name)) from exc
+
+
+def _data_text(given: object, key: str) -> DataText | None:
+    if given is None:
+        return None
+    if not isinstance(given, dict) or not isinstance(given.get("text"), str):
+        raise IllegalMove("Data file {key}: send its name and its text.", key=key)
+    return DataText(str(given.get("name") or key), given["text"])
+
+
+def _legacy_data(spec: GameSpec, options: dict) -> tuple[dict, dict[str, DataText]]:
+    """Records made before data files were pinned kept an uploaded file's text in the options."""
+    text, name = options.pop("data", None), options.pop("data_name", None)
+    if text is None or not spec.data:
+        return options, {}
+    return options, {spec.data[0].key: DataText(name or spec.data[0].bundled, text)}
+
+
+def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[str, Any],
+            draws: Draws) -> tuple[Session, list[dict]]:
+    """Apply one recorded command to a session. Pure but for `draws`; raises IllegalMove."""
+    if kind == END_GAME:
+        if session is None or session.game == args.get("game", LEGACY_IDLE):
+            raise IllegalMove("No game is running: start one first.")
+        session, _ = advance(None, NEW_GAME, None, {"game": LEGACY_IDLE, **args}, draws)
+        count = session.count + 1
+        return (replace(session, history=({"seat": None, "kind": END_GAME},), count=count, made_at=count),
+                [{"type": "game_ended"}])
+    if kind == NEW_GAME:
+        spec = _spec(args.get("game"))
+        options, texts = _legacy_data(spec, dict(args.get("options") or {}))
+        texts |= {key: DataText(file["name"], file["text"]) for key, file in (args.get("data") or {}).items()}
+        options, state = spec.start(options, draws, texts)
+        return (Session(spec.name, options, state, history=({"seat": None, "kind": NEW_GAME},),
+                        started=dict(args)),
+                [{"type": "new_game", "game": spec.name}])
+    if session is None:
+        raise IllegalMove("No game is running: start one first.")
+    if kind == UNDO:
+        if session.before is None:
+            raise IllegalMove("Nothing to undo.")
+        if not session.undoable:
+            raise IllegalMove("The last move cannot be undone: it showed the table something new (cards "
+                              "turned up or dice rolled), and nobody may choose again knowing it.")
+        # The history keeps a line saying what was taken back (the undone line itself goes).
+        undone = next((line for line in reversed(session.history) if line["kind"] != UNDO), None)
+        said = {"seat": undone["seat"], "kind": UNDO, "undone": undone["kind"]} if undone else \
+            {"seat": None, "kind": UNDO, "undone": None}
+        restored = session.before
+        if isinstance(restored, Evicted):
+            restored = restored.rebuild(restored.made_at)
+        history = (*restored.history, said)[-HISTORY_LENGTH:]
+        return (replace(restored, history=history, count=session.count + 1),
+                [{"type": "undone", "kind": said["undone"], "seat": said["seat"]}])
+    spec = session.spec
+    if seat is not None and not 0 <= seat < spec.seats_in_play(session.options):
+        raise IllegalMove("Your seat is not playing in this game: ask the host to start one with "
+                          "more players.")
+    state, events = spec.play(session.state, Command(kind, args, seat), draws)
+    line = {"seat": seat if seat is not None else spec.actor(session.state), "kind": kind}
+    count = session.count + 1
+    return Session(session.game, session.options, state, session, (*session.history, line)[-HISTORY_LENGTH:],
+                   spec.undoable(events), session.started, count, count), events
+
+
+def replay(records: Iterable[Record], rebuild: Callable[[int], Session] | None = None
+           ) -> tuple[Session | None, int]:
+    """Rebuild a session from its records (from a new_game on), with the draws they recorded.
+    Returns (session, version). Undo's older sessions are rebuilt by `rebuild`, by default from
+    these same records."""
+    records, start = list(records), 0
+    if rebuild is None:
+        def rebuild(made_at: int) -> Session:
+            return replay(records[start:start + made_at])[0]
+    session, version = None, 0
+    for index, rec in enumerate(records):
+        if rec.kind == NEW_GAME:
+            start = index  # a record may hold several games; undo stays within the running one
+        session, _ = advance(session, rec.kind, rec.seat, rec.args, Draws(rec.draws))
+        session = bounded(session, rebuild)
+        version = rec.version
+    return session, version
