@@ -376,6 +376,8 @@ def load_nothing(text: str, name: str):
     ({"history_lines": {}}, "no history line for ['add']"),
     ({"history_lines": {"add": "{who} counted {n}"}}, "use {who} alone"),
     ({"not_now": {"shout": "Not now."}}, "not_now has lines for ['shout']"),
+    ({"command_labels": {"shout": "Shout"}}, "command_labels has lines for ['shout']"),
+    ({"command_labels": {"add": N_("Count on, quietly")}}, "no French for the label of command add"),
     ({"colours": BASE.colours[:2]}, "2 colours for up to 4 seats"),
     ({"seats": (2, 3)}, "the players option goes from 2 to 4, seats=(2, 3)"),
     ({"seats": (3, 9)}, "seats=(3, 9) is not (min, max)"),

@@ -62,7 +62,8 @@ def _shapes(spec: GameSpec) -> None:
     keys = [colour.key for colour in spec.colours]
     if len(set(keys)) != len(keys):
         fail("spec", f"colour keys {keys} repeat", "give each seat a colour of its own")
-    for what, declared in (("history_lines", spec.history_lines), ("not_now", spec.not_now)):
+    for what, declared in (("history_lines", spec.history_lines), ("not_now", spec.not_now),
+                           ("command_labels", spec.command_labels)):
         extra = sorted(set(declared) - set(spec.commands))
         if extra:
             fail("spec", f"{what} has lines for {extra}, which are not commands",
@@ -120,7 +121,10 @@ def declared(spec: GameSpec) -> Iterator[tuple[str, str]]:
     for kind, line in spec.history_lines.items():
         yield f"the history line of {kind}", line
     for kind, line in spec.not_now.items():
-        yield f"the not_now line of {kind}", line
+        if isinstance(line, str):  # else a function of the state, whose IllegalMove msgids are in the code
+            yield f"the not_now line of {kind}", line
+    for kind, label in spec.command_labels.items():
+        yield f"the label of command {kind}", label
     for data in spec.data:
         yield f"the title of data file {data.key}", data.title
     if spec.options is not None:
