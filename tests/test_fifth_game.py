@@ -83,11 +83,11 @@ def test_a_game_of_twenty_one_through_seats_pages_the_twin_and_the_e_ink(daemon,
     state = daemon.get("/api/state")
     assert (state["game"], state["public"]["count"], state["legal"]) == ("twentyone", 0, ["add"])
 
-    # Its rules through POST /api/command, refusals in its own French.
+    # Its rules through POST /api/command; out of turn, the table refuses before its rules see it.
     turn = state["public"]["turn"]
     status, answer = daemon.post("/api/command", {"kind": "add", "args": {"n": 2}},
                                  headers={"X-Seat-Token": tokens[1 - turn]})
-    assert status == 409 and answer["error"] == "Ce n'est pas votre tour."
+    assert status == 409 and answer["error"] == f"C’est au joueur {turn + 1} d’agir, pas à vous\u202f: attendez-le."
     status, answer = daemon.post("/api/command", {"kind": "add", "args": {"n": 2}},
                                  headers={"X-Seat-Token": tokens[turn]})
     assert status == 200
