@@ -10,6 +10,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -105,3 +107,16 @@ class DaemonProcess:
                 self.proc.wait(15)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+@contextmanager
+def venv_daemon(venv: Path, tmp_path_factory) -> Iterator[DaemonProcess]:
+    """`companion demo` of an installed venv, with nothing of this checkout on its path."""
+    from installed import clean_env
+
+    running = DaemonProcess(tmp_path_factory.mktemp("state"), python=str(venv / "bin" / "python"),
+                            env=clean_env(), cwd=tmp_path_factory.mktemp("cwd")).start()
+    try:
+        yield running
+    finally:
+        running.stop()

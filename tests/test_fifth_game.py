@@ -14,8 +14,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from daemon_process import DaemonProcess
-from installed import clean_env, copy_source, expected_frame, pip_run
+from daemon_process import venv_daemon
+from installed import copy_source, expected_frame, pip_run
 
 GAME = Path(__file__).resolve().parent / "tinygame"
 pytestmark = pytest.mark.slow
@@ -31,10 +31,8 @@ def venv(installed, tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def daemon(venv, tmp_path_factory):
-    running = DaemonProcess(tmp_path_factory.mktemp("state"), python=str(venv / "bin" / "python"),
-                            env=clean_env(), cwd=tmp_path_factory.mktemp("cwd")).start()
-    yield running
-    running.stop()
+    with venv_daemon(venv, tmp_path_factory) as running:
+        yield running
 
 
 def get(daemon, path: str, lang: str = "fr") -> tuple[int, bytes]:

@@ -15,7 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from daemon_process import DaemonProcess
+from daemon_process import venv_daemon
 from installed import clean_env, expected_frame, make_venv, pip_run
 from polling import wait_for
 from test_phone_pages import CHECK, PHONE
@@ -46,10 +46,8 @@ def venv(made, wheel, tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def daemon(venv, tmp_path_factory):
-    running = DaemonProcess(tmp_path_factory.mktemp("state"), python=str(venv / "bin" / "python"),
-                            env=clean_env(), cwd=tmp_path_factory.mktemp("cwd")).start()
-    yield running
-    running.stop()
+    with venv_daemon(venv, tmp_path_factory) as running:
+        yield running
 
 
 def test_writing_it_again_is_refused_and_changes_nothing(made):

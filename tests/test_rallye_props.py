@@ -162,25 +162,30 @@ def test_nothing_shown_depends_on_hidden_faces_from_the_first_command(choices):
     """Setup and placement too: the twin check on every state of a short game's opening."""
     chosen = options(choices.draw)
     draws = ScriptedDraws(choices.draw(st.integers(0, 2**32 - 1)))
-    state = rules.setup(chosen, draws, data())
-    check_secrets(state)
+    play_checking(rules.setup(chosen, draws, data()), draws, choices, check_secrets, moves=40)
+
+
+class Stop(Exception):
+    """Ends a game early once enough of it has been checked."""
+
+
+def play_checking(state, draws, choices, check, moves: int) -> None:
+    """Random legal play from `state`, each choice a hypothesis draw, `check`ing every state of its first
+    `moves` commands."""
+    check(state)
 
     def choose(n: int) -> int:
         return choices.draw(st.integers(0, n - 1)) if n > 1 else 0
 
     def each(before, after, command, events):
-        check_secrets(after)
-        if after.moves >= 40:
+        check(after)
+        if after.moves >= moves:
             raise Stop
 
     try:
         play_out(state, choose, draws, limit=LIMIT, each=each)
     except Stop:
         pass
-
-
-class Stop(Exception):
-    """Ends a game early once enough of it has been checked."""
 
 
 @settings(deadline=None, max_examples=10, suppress_health_check=[HealthCheck.too_slow])
@@ -190,18 +195,5 @@ def test_the_table_refuses_exactly_the_kinds_legal_leaves_out(choices):
     its end."""
     chosen = options(choices.draw)
     draws = ScriptedDraws(choices.draw(st.integers(0, 2**32 - 1)))
-    state = rules.setup(chosen, draws, data())
-    assert_enforced(SPEC, state, chosen.players)
-
-    def choose(n: int) -> int:
-        return choices.draw(st.integers(0, n - 1)) if n > 1 else 0
-
-    def each(before, after, command, events):
-        assert_enforced(SPEC, after, chosen.players)
-        if after.moves >= 100:
-            raise Stop
-
-    try:
-        play_out(state, choose, draws, limit=LIMIT, each=each)
-    except Stop:
-        pass
+    play_checking(rules.setup(chosen, draws, data()), draws, choices,
+                  lambda state: assert_enforced(SPEC, state, chosen.players), moves=100)
