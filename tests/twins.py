@@ -27,17 +27,22 @@ from companion.games.schacht.rules import Placement
 GEWALT_SECRETS = ("bet", "sections", "actions")
 
 
-def _swap_some(hand: tuple, deck: Deck, rng: random.Random) -> tuple[tuple, Deck]:
-    """Some of `hand`'s cards traded with face-down ones of the deck (pile or discards), values differing."""
-    rest = [*deck.pile, *deck.discard]
-    hand = list(hand)
+def _trade_some(hand, hidden, rng: random.Random) -> tuple[list, list]:
+    """Some of `hand`'s cards traded with face-down ones of `hidden`, values differing: the first always."""
+    hand, hidden = list(hand), list(hidden)
     order = list(range(len(hand)))
     rng.shuffle(order)
     for n, i in enumerate(order):
-        choices = [j for j, card in enumerate(rest) if card != hand[i]]
+        choices = [j for j, card in enumerate(hidden) if card != hand[i]]
         if choices and (n == 0 or rng.random() < 0.5):
             j = rng.choice(choices)
-            hand[i], rest[j] = rest[j], hand[i]
+            hand[i], hidden[j] = hidden[j], hand[i]
+    return hand, hidden
+
+
+def _swap_some(hand: tuple, deck: Deck, rng: random.Random) -> tuple[tuple, Deck]:
+    """Some of `hand`'s cards traded with face-down ones of the deck (pile or discards), values differing."""
+    hand, rest = _trade_some(hand, [*deck.pile, *deck.discard], rng)
     pile = len(deck.pile)
     return tuple(hand), Deck(tuple(rest[:pile]), tuple(rest[pile:]))
 
@@ -130,14 +135,7 @@ def rallye_twin(state, seat: int, rng: random.Random):
     if not hand:
         return None
     for _ in range(30):
-        new_hand, pile = list(hand), list(state.pile)
-        order = list(range(len(hand)))
-        rng.shuffle(order)
-        for n, i in enumerate(order):
-            choices = [j for j, card in enumerate(pile) if card != new_hand[i]]
-            if choices and (n == 0 or rng.random() < 0.5):
-                j = rng.choice(choices)
-                new_hand[i], pile[j] = pile[j], new_hand[i]
+        new_hand, pile = _trade_some(hand, state.pile, rng)
         if new_hand != list(hand):
             return replace(state, hands=put(state.hands, seat, tuple(new_hand)), pile=tuple(pile))
     return None
