@@ -9,13 +9,13 @@ e-ink frame and its buttons on the twin.
 from __future__ import annotations
 
 import json
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from daemon_process import venv_daemon
 from installed import copy_source, expected_frame, pip_run
+from polling import wait_for
+from webfixtures import request
 
 GAME = Path(__file__).resolve().parent / "tinygame"
 pytestmark = pytest.mark.slow
@@ -37,18 +37,9 @@ def daemon(venv, tmp_path_factory):
 
 def get(daemon, path: str, lang: str = "fr") -> tuple[int, bytes]:
     sep = "&" if "?" in path else "?"
-    with urllib.request.urlopen(f"{daemon.base}{path}{sep}lang={lang}", timeout=10) as response:
-        return response.status, response.read()
+    status, body, _ = request(daemon.port, "GET", f"{path}{sep}lang={lang}")
+    return status, body
 
-
-def wait(predicate, timeout: float = 20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {predicate}")
 
 
 def test_the_fifth_game_is_offered_with_its_title_and_options_in_french(daemon):
@@ -70,9 +61,7 @@ def test_its_commands_and_views_are_in_the_openapi_document(daemon):
 
 
 def test_a_game_of_twenty_one_through_seats_pages_the_twin_and_the_e_ink(daemon, venv):
-    host = {"X-Host-Token": daemon.host_token}
-    code = json.loads(urllib.request.urlopen(urllib.request.Request(
-        f"{daemon.base}/api/host", headers=host), timeout=10).read())["join_code"]
+    code = daemon.get_host("/api/host")["join_code"]
     tokens = [daemon.post("/api/join", {"code": code, "seat": seat, "name": name}, headers={})[1]["token"]
               for seat, name in ((0, "Ada"), (1, "Bob"))]
     frames = daemon.get("/api/device")["frame_version"]
@@ -106,13 +95,13 @@ def test_a_game_of_twenty_one_through_seats_pages_the_twin_and_the_e_ink(daemon,
     # Its buttons on the twin: C adds 3 for whoever is to play.
     status, _ = daemon.post("/api/device/press", {"button": "c"})
     assert status == 200
-    wait(lambda: daemon.get("/api/state")["public"]["count"] == 5)
+    wait_for(lambda: daemon.get("/api/state")["public"]["count"] == 5)
 
     # Its e-ink frame: the daemon's is the one its screen draws, through the same panel conversion.
-    wait(lambda: daemon.get("/api/device")["frame_version"] > frames)
+    wait_for(lambda: daemon.get("/api/device")["frame_version"] > frames)
     view = daemon.get("/api/state")["public"]
     expected = expected_frame(venv, "twentyone", view, daemon.base, code, ("Ada", "Bob"))
-    wait(lambda: get(daemon, "/api/device/frame.png")[1] == expected)
+    wait_for(lambda: get(daemon, "/api/device/frame.png")[1] == expected)
 
     # Its result in the game's record, as its own folder declares it: whoever says 21 loses.
     while (public := daemon.get("/api/state")["public"])["loser"] is None:

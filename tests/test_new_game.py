@@ -8,10 +8,8 @@ it, its e-ink frame is the one its screen draws, and its record names the winner
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,7 @@ from daemon_process import venv_daemon
 from installed import clean_env, expected_frame, make_venv, pip_run
 from polling import wait_for
 from test_phone_pages import CHECK, PHONE
+from webfixtures import read_json, request
 
 GAME, TITLE, TITLE_FR = "guessroll", "Guess the roll", "Devine le dé"
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
@@ -69,8 +68,7 @@ def test_it_passes_its_own_tests_and_lints_clean(made, venv):
 
 
 def test_the_table_offers_it_in_french(daemon):
-    with urllib.request.urlopen(f"{daemon.base}/api/games?lang=fr", timeout=10) as response:
-        games = {game["name"]: game for game in json.load(response)["games"]}
+    games = {game["name"]: game for game in read_json(daemon.port, "/api/games?lang=fr")["games"]}
     assert games[GAME]["title"] == TITLE_FR and games[GAME]["seats"] == [2, 4]
     properties = games[GAME]["options"]["$defs"]["Options"]["properties"]
     titles = (properties["players"]["title"], properties["target"]["title"])
@@ -131,9 +129,7 @@ def test_two_phones_play_it_to_the_end_on_the_generated_pages(daemon, venv, brow
 
     # The glass shows the end, as the game's own screen draws it in French.
     expected = expected_frame(venv, GAME, view, daemon.base, code, names)
-    frame = f"{daemon.base}/api/device/frame.png"
-    wait_for(lambda: urllib.request.urlopen(frame, timeout=10).read() == expected, timeout=60)
+    wait_for(lambda: request(daemon.port, "GET", "/api/device/frame.png")[1] == expected, timeout=60)
     # And its record says who won, as its own views declare it.
-    with urllib.request.urlopen(f"{daemon.base}/api/record", timeout=10) as response:
-        result = json.load(response)["result"]
+    result = read_json(daemon.port, "/api/record")["result"]
     assert result == {"winners": view["winners"], "scores": view["scores"], "ranks": None}
