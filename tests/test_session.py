@@ -24,7 +24,7 @@ from companion.store import Record
 
 # --- a game of turns: seat `turn` may "go" (its only legal kind); the rules note every command they see ----
 class NoArgs(msgspec.Struct, forbid_unknown_fields=True):
-    pass
+    """A command that takes no arguments."""
 
 
 @dataclass(frozen=True)
