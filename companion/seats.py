@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 import unicodedata
 
+from companion import lookalike
 from companion.gamekit.contract import MAX_SEATS, IllegalMove
 from companion.i18n import LANGUAGES
 from companion.store import Store
@@ -28,14 +29,13 @@ def new_join_code() -> str:
     return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_LENGTH))
 
 
-ZERO_WIDTH_JOINER = "\u200d"  # joins emoji into one (a family, a flag): allowed between two of them
-
-
 def clean_name(name: object) -> str:
     """A seat name as shown everywhere: NFC, one line, trimmed, at most NAME_LENGTH characters.
 
-    Control and format characters are refused: a right-to-left override or a zero-width space would
-    let one seat's name pass for another's on the scoreboard and the e-ink. Accents and emoji stay.
+    Characters drawn as nothing or as a blank are refused (a right-to-left override, a zero-width
+    space, a Hangul filler, a variation selector after a letter, a braille blank): "Ada" followed by
+    one would read "Ada", and a name of them reads as nothing. So are more than MAX_MARKS combining
+    marks on one letter, which smear over the next line. Accents and emoji stay.
     """
     if not isinstance(name, str):
         raise IllegalMove("Give a name for the seat.")
@@ -43,20 +43,15 @@ def clean_name(name: object) -> str:
     if not text:
         raise IllegalMove("Give a name for the seat.")
     for i, char in enumerate(text):
-        if unicodedata.category(char) in ("Cc", "Cf") and not _joins_emoji(text, i):
-            raise IllegalMove("A name cannot hold invisible or control characters (here U+{code}): type "
-                              "it again without them.", code=f"{ord(char):04X}")
+        if lookalike.invisible(text, i):
+            raise IllegalMove("A name cannot hold invisible, blank or control characters (here U+{code}): "
+                              "type it again without them.", code=f"{ord(char):04X}")
+    if lookalike.most_marks(text) > lookalike.MAX_MARKS:
+        raise IllegalMove("A name has at most {n} accents or marks on one letter: type it again with "
+                          "fewer.", n=lookalike.MAX_MARKS)
     if len(text) > NAME_LENGTH:
         raise IllegalMove("A name has at most {n} characters.", n=NAME_LENGTH)
     return text
-
-
-def _joins_emoji(text: str, i: int) -> bool:
-    """Whether text[i] is a zero-width joiner between two symbols, as inside an emoji sequence."""
-    if text[i] != ZERO_WIDTH_JOINER or not 0 < i < len(text) - 1:
-        return False
-    before = text[i - 1] if text[i - 1] != "\ufe0f" or i < 2 else text[i - 2]  # skip an emoji style mark
-    return unicodedata.category(before) == "So" and unicodedata.category(text[i + 1]) == "So"
 
 
 class Roster:
@@ -75,6 +70,8 @@ class Roster:
         return self._names.get(seat, "")
 
     def _set_name(self, seat: int, name: str) -> None:
+        if name:
+            self._check_unlike_others(seat, name)
         self.store.set_meta(f"seat_name:{seat}", name)
         self._names = {**self._names, seat: name}
 
@@ -164,6 +161,14 @@ class Roster:
         if lang not in LANGUAGES:
             raise IllegalMove("Choose a language among {languages}.", languages=", ".join(LANGUAGES))
         self.store.set_meta("language", str(lang))
+
+    def _check_unlike_others(self, seat: int, name: str) -> None:
+        """Refuse a name that looks like another seat's: the e-ink and the phones would show two alike."""
+        mine = lookalike.key(name)
+        for other, taken in self._names.items():
+            if other != seat and taken and lookalike.key(taken) == mine:
+                raise IllegalMove("This name looks like {name}'s (seat {n}): choose another one.", name=taken,
+                                  n=other + 1)
 
     def _check_seat(self, seat: object, count: int) -> None:
         if type(seat) is not int or not 0 <= seat < count:
