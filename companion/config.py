@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import msgspec
 
-from companion import tomlfile
+from companion import storelimit, tomlfile
 from companion.i18n import LANGUAGES
 
 log = logging.getLogger(__name__)
@@ -37,6 +37,8 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     # An online backup of the store after this many minutes of play (0: none), keeping the newest few.
     backup_minutes: Annotated[float, msgspec.Meta(ge=0)] = 10
     backup_keep: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 5
+    # The most the store may take on disk, in MB, its backups included: past it, moves are refused.
+    store_limit_mb: Annotated[int, msgspec.Meta(ge=1)] = storelimit.DEFAULT_MB
     # [options.<game>]: default options of a game's new games, e.g. [options.dice] count = 3
     options: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
     # [data.<game>]: the user's own copy of a data file, e.g. [data.schacht] stages = "/etc/my.toml"
@@ -144,7 +146,8 @@ def _is_host(host: str) -> bool:
 def _check_games(config: Config, name: str) -> None:
     """Each game's default options and data files, checked by the game itself."""
     from companion import registry
-    from companion.gamekit.contract import IllegalMove
+    from companion.gamekit.contract import DataText, IllegalMove
+    from companion.gamekit.data import check_bounds
     from companion.i18n import translator
 
     en = translator("en")
@@ -158,7 +161,9 @@ def _check_games(config: Config, name: str) -> None:
         for key, path in files.items():
             where = f"data.{game}.{key}"
             try:
-                spec.data_file(key).load(_read_text(path, where, name), str(path))
+                file, text = spec.data_file(key), DataText(str(path), _read_text(path, where, name))
+                check_bounds(file, text)
+                file.load(text.text, text.name)
             except IllegalMove as exc:
                 raise ConfigError(f"{name}: key '{where}': {en(exc.msgid, **exc.params)}") from None
 

@@ -36,7 +36,7 @@ class Companion:
         if state.exists() and not state.is_dir():
             raise ConfigError(f"key 'state_dir': {state} is a file, not a directory. Give the path of a "
                               "directory (it is made if missing) in state_dir.")
-        self.store = Store(state / "companion.db")
+        self.store = Store(state / "companion.db", config.store_limit_mb)
         self.table = Table(self.store, config.table_setup())
         self._backup_due: float | None = None  # when play since the last backup makes the next one due
         self._over = False  # whether the running game had ended at the last command (set again at start)

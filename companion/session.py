@@ -10,6 +10,7 @@ import msgspec
 
 from companion import registry
 from companion.gamekit.contract import Command, DataText, GameSpec, IllegalMove
+from companion.gamekit.data import check_bounds
 from companion.gamekit.draws import Draws
 
 if TYPE_CHECKING:
@@ -106,8 +107,10 @@ class Setup:
             raise IllegalMove("Data files are sent as an object: for each file, its name and its text.")
         data = {}
         for file in spec.data:
-            text = _data_text(given.get(file.key), file.key) or self.data.get(spec.name, {}).get(file.key) \
-                or spec.bundled(file.key)
+            uploaded = _data_text(given.get(file.key), file.key)
+            if uploaded is not None:
+                check_bounds(file, uploaded)
+            text = uploaded or self.data.get(spec.name, {}).get(file.key) or spec.bundled(file.key)
             data[file.key] = {"name": text.name, "text": text.text}
         unknown = sorted(set(given) - set(data))
         if unknown:

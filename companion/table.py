@@ -32,6 +32,7 @@ from companion.session import (
 )
 from companion.store import Store, StoreError
 from companion.storecheck import DAMAGED
+from companion.storelimit import STORE_FULL
 
 log = logging.getLogger(__name__)
 
@@ -361,6 +362,11 @@ class Table:
                     callback()
                 except Exception:
                     log.exception("a rolling callback failed")
+        room = self.store.room()
+        if room.full:  # before the disk fills: the host is told why, and what the owner can do
+            log.warning("refused %s: the store takes %d bytes of its %d, %d bytes free on the disk",
+                        command.kind, room.used, room.limit, room.free)
+            return self._refuse(command, IllegalMove(STORE_FULL, **room.said()), pressed, entry)
         try:
             record = self.store.append(command.kind, command.seat, args, draws.taken)
         except Exception as exc:

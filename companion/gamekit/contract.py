@@ -13,6 +13,11 @@ import msgspec
 from companion.i18n import N_
 
 MAX_SEATS = 6  # the most seats any game has: phones join the table, and each game plays its first seats
+# A data file the host uploads or the config names is recorded with every new game and read on every
+# start: these bound its size and its lists (a bundled deck or board is 1 to 3 KB and lists at most 200
+# items), unless the game's DataFile declares its own.
+MAX_DATA_KB = 16
+MAX_DATA_ITEMS = 1000
 State = Any
 View = dict  # a view as every output reads it: plain JSON, what a phone receives
 Entry = Any  # a button input in progress: immutable, owned by the table, never recorded
@@ -129,6 +134,8 @@ class DataFile:
     bundled: str  # the file in the game's folder
     title: str  # msgid, for the host's form
     load: Callable[[str, str], Any]
+    max_kb: int = MAX_DATA_KB  # the largest copy the host or the config may give, in KB
+    max_items: int = MAX_DATA_ITEMS  # the most items its lists may hold together (cards, cells, values)
 
 
 @dataclass(frozen=True)
