@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
+from collections.abc import Callable
 
 from companion import lookalike
 from companion.gamekit.contract import MAX_SEATS, IllegalMove
@@ -61,6 +62,8 @@ class Roster:
         self.store = store
         # Names are read at every update; only the writer thread changes them, through _set_name.
         self._names = {seat: store.get_meta(f"seat_name:{seat}") or "" for seat in range(MAX_SEATS)}
+        # What a seat no one named shows instead (its colour, in each language); the table sets it.
+        self.unnamed: Callable[[int], tuple[str, ...]] = lambda seat: ()
         # Made before any thread runs, so no read ever has to write (a full disk fails here, at start).
         self._kept("host_token", new_token)
         self._kept("join_code", new_join_code)
@@ -165,10 +168,14 @@ class Roster:
     def _check_unlike_others(self, seat: int, name: str) -> None:
         """Refuse a name that looks like another seat's: the e-ink and the phones would show two alike."""
         mine = lookalike.key(name)
-        for other, taken in self._names.items():
-            if other != seat and taken and lookalike.key(taken) == mine:
-                raise IllegalMove("This name looks like {name}'s (seat {n}): choose another one.", name=taken,
-                                  n=other + 1)
+        for other in range(MAX_SEATS):
+            if other == seat:
+                continue
+            taken = self._names.get(other, "")
+            for shown in (taken,) if taken else self.unnamed(other):
+                if lookalike.key(shown) == mine:
+                    raise IllegalMove("This name looks like {name}'s (seat {n}): choose another one.",
+                                      name=shown, n=other + 1)
 
     def _check_seat(self, seat: object, count: int) -> None:
         if type(seat) is not int or not 0 <= seat < count:

@@ -17,7 +17,7 @@ from companion.foreground import Foreground
 from companion.gamekit.colours import SEAT_COLOURS
 from companion.gamekit.contract import Command, Entry, GameSpec, IllegalMove, TableInfo
 from companion.gamekit.draws import Draws, DrawsExhausted
-from companion.i18n import N_
+from companion.i18n import LANGUAGES, N_, translator
 from companion.seats import MAX_SEATS, Roster
 from companion.session import (
     END_GAME,
@@ -120,6 +120,7 @@ class Table:
         self.store = store
         self.foreground = foreground or Foreground()
         self.roster = Roster(store)
+        self.roster.unnamed = self._colour_names
         self.setup = setup or Setup()
         self._queue: queue.Queue = queue.Queue()
         self._subscribers: list[Subscriber] = []
@@ -231,6 +232,15 @@ class Table:
                         "label": colour.label, "in_game": seat < count,
                         "playing": seat < count and (bool(name) or not optional)})
         return out
+
+    def _colour_names(self, seat: int) -> tuple[str, ...]:
+        """What the screens show for a seat that plays with no chosen name: its colour, in each language
+        (a phone named after it would read the same as the buttons' seat)."""
+        latest = self._latest
+        shown = latest.seats[seat] if seat < len(latest.seats) else None
+        if shown is None or not shown["playing"]:
+            return ()
+        return tuple(translator(lang, latest.spec)(shown["label"]) for lang in LANGUAGES)
 
     def table_info(self, url: str, entry=None) -> TableInfo:
         """What the e-ink shows besides the game: the join code and each seat's chosen name."""

@@ -74,6 +74,16 @@ def test_the_host_cannot_give_a_seat_a_name_like_another(table_with_ada):
     assert post_json(server.port, "/api/seats/0/assign", {"name": "Ada"}, host)[0] == 200
 
 
+@pytest.mark.parametrize("name", ["Green", "VERT", "Gr\u0435en"])
+def test_a_name_that_reads_like_the_colour_a_buttons_seat_shows_is_refused(table_with_ada, name):
+    runtime, server = table_with_ada
+    status, answer = join(server, runtime, 1, name)
+    assert status == 409 and "(seat 3)" in answer["error"], answer  # seat 3, unnamed, shows "Green"/"Vert"
+    assert runtime.table.roster.name(1) == ""
+    assert join(server, runtime, 2, "Cy")[0] == 200  # once seat 3 has a name, its colour is free to take
+    assert join(server, runtime, 1, name)[0] == 200
+
+
 @pytest.mark.parametrize("name", ["Zoé", "Nguyễn", "क्षत्रिय", "Ada 🎲", "❤\ufe0f Lou",
                                   "👨\u200d👩\u200d👧", "Ωμέγα", "Adam", "Ada B."])
 def test_names_that_only_start_alike_or_carry_accents_and_emoji_are_kept(table_with_ada, name):
