@@ -96,7 +96,6 @@ def test_a_config_naming_a_data_file_over_the_bound_is_refused(tmp_path):
 
 
 # --- the same data file stored once ------------------------------------------------------------------
-@pytest.mark.slow
 def test_fifty_new_games_with_one_12_kb_file_store_it_once(table, tmp_path):
     runtime, server = table
     text = stages(pad_kb=12)
