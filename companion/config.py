@@ -23,6 +23,18 @@ class ConfigError(Exception):
     """A config that cannot be used. The message names the file, the key and the fix."""
 
 
+class NetworkConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """[network]: how phones reach the table (docs/network.md). "client": the venue's Wi-Fi, left to
+    NetworkManager; "hotspot": the table's own; "auto": the known Wi-Fi if it comes up, else the hotspot."""
+
+    mode: str = "client"
+    ssid: str = "Table"
+    password: str = ""  # WPA2: 8 to 63 printable ASCII characters; the installer makes a random one
+    auto_wait: Annotated[float, msgspec.Meta(ge=0, le=600)] = 45  # seconds "auto" waits for the known Wi-Fi
+    # The D-Bus address of the NetworkManager to drive (empty: the system's); the simulator sets its own.
+    bus: str = ""
+
+
 class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """Every setting a table has. Defaults suit the Inky Impression 7.3" build."""
 
@@ -41,6 +53,7 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     options: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
     # [data.<game>]: the user's own copy of a data file, e.g. [data.schacht] stages = "/etc/my.toml"
     data: dict[str, dict[str, str]] = msgspec.field(default_factory=dict)
+    network: NetworkConfig = msgspec.field(default_factory=NetworkConfig)
 
     @property
     def state_path(self) -> Path:
@@ -115,6 +128,7 @@ def check(config: Config, name: str) -> None:
             raise ConfigError(f"{name}: key '{key}': unknown game {game!r}; "
                               f"choose one of {', '.join(registry.names())}.")
     _check_games(config, name)
+    _check_network(config.network, name)
     if config.panel != "auto" and config.panel not in PANELS:
         raise ConfigError(f"{name}: key 'panel': unknown panel {config.panel!r}; "
                           f"choose auto or one of {', '.join(PANELS)}.")
@@ -139,6 +153,23 @@ def _is_host(host: str) -> bool:
         return True
     except ValueError:
         return bool(HOST_NAME.match(host))
+
+
+def _check_network(network: NetworkConfig, name: str) -> None:
+    """The mode, and a hotspot name and password that WPA2 and a phone's camera both take."""
+    from companion.network.modes import MODES
+
+    if network.mode not in MODES:
+        raise ConfigError(f"{name}: key 'network.mode': {network.mode!r} is not one of {', '.join(MODES)}.")
+    if not 1 <= len(network.ssid.encode()) <= 32:
+        raise ConfigError(f"{name}: key 'network.ssid': a Wi-Fi name is 1 to 32 bytes long; "
+                          f"{network.ssid!r} is {len(network.ssid.encode())}.")
+    if network.mode == "client" and not network.password:
+        return  # never needed: the table joins a Wi-Fi someone else runs
+    if not (8 <= len(network.password) <= 63 and all(" " <= c <= "~" for c in network.password)):
+        raise ConfigError(f"{name}: key 'network.password': a WPA2 password is 8 to 63 printable ASCII "
+                          "characters (letters, digits, punctuation, spaces). Set one, or run "
+                          "firmware/install.py to write a random one.")
 
 
 def _check_games(config: Config, name: str) -> None:
