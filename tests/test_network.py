@@ -35,7 +35,8 @@ def profiles(standin) -> list[dict]:
     from sdbus_block.networkmanager import NetworkConnectionSettings, NetworkManagerSettings
 
     bus = standin.bus()
-    return [NetworkConnectionSettings(p, bus).get_settings() for p in NetworkManagerSettings(bus).list_connections()]
+    paths = NetworkManagerSettings(bus).list_connections()
+    return [NetworkConnectionSettings(path, bus).get_settings() for path in paths]
 
 
 def hotspot_profiles(standin) -> list[dict]:
@@ -138,5 +139,5 @@ def test_no_wifi_device_is_named(tmp_path):
 
 def test_networkmanager_not_running_is_named(standin):
     standin.stop_networkmanager()
-    with pytest.raises(NetworkError, match="NetworkManager is not running.*systemctl enable --now NetworkManager"):
+    with pytest.raises(NetworkError, match="NetworkManager is not running.*enable --now NetworkManager"):
         link(standin).start_hotspot(HOTSPOT)

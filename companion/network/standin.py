@@ -81,8 +81,8 @@ class StandIn:
             self.stop()
             raise NetworkError("dbus-daemon did not start: run `dbus-daemon --session --print-address` to "
                                "see why.")
-        env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": self.address, "DBUS_SESSION_BUS_ADDRESS": self.address}
-        log = open(self.workdir / "networkmanager-mock.log", "w")  # noqa: SIM115 - the child keeps it
+        env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": self.address}
+        log = open(self.workdir / "networkmanager-mock.log", "w")  # the child writes to it; ours is closed at once
         self._mock = subprocess.Popen([SYSTEM_PYTHON, "-m", "dbusmock", "--system", "--template",
                                        "networkmanager"], env=env, stdout=log, stderr=subprocess.STDOUT)
         log.close()
