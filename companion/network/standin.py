@@ -82,7 +82,8 @@ class StandIn:
             raise NetworkError("dbus-daemon did not start: run `dbus-daemon --session --print-address` to "
                                "see why.")
         env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": self.address}
-        log = open(self.workdir / "networkmanager-mock.log", "w")  # the child writes to it; ours is closed at once
+        # The child writes to the log; our handle is closed once it has it.
+        log = open(self.workdir / "networkmanager-mock.log", "w")  # noqa: SIM115
         self._mock = subprocess.Popen([SYSTEM_PYTHON, "-m", "dbusmock", "--system", "--template",
                                        "networkmanager"], env=env, stdout=log, stderr=subprocess.STDOUT)
         log.close()
