@@ -45,7 +45,7 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     host: str = "0.0.0.0"
     port: Annotated[int, msgspec.Meta(ge=1, le=65535)] = DEFAULT_PORT
     game: str = "dice"  # the game the table offers between games (and on its first start)
-    url: str = ""  # the address phones use (QR code); default http://<hostname>.local:<port>/
+    url: str = ""  # the address phones use (QR code); default http://<IP address>:<port>/
     # An online backup of the store after this many minutes of play (0: none), keeping the newest few.
     backup_minutes: Annotated[float, msgspec.Meta(ge=0)] = 10
     backup_keep: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 5
@@ -67,11 +67,6 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
         data = {game: {key: DataText(Path(path).name, _read_text(path, f"data.{game}.{key}", "config"))
                        for key, path in files.items()} for game, files in self.data.items()}
         return Setup(self.game, self.options, data)
-
-    def public_url(self) -> str:
-        import socket
-
-        return self.url or f"http://{socket.gethostname()}.local:{self.port}/"
 
 
 def load(path: Path | str | None, **overrides) -> Config:
