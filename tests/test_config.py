@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.config import Config, ConfigError, load
+from companion.config import ConfigError, load
 
 
 def write(tmp_path, text):
@@ -109,8 +109,8 @@ def test_the_join_address_is_an_ip_address_unless_configured(monkeypatch):
     assert address.table_url("", 8181, hotspot) == "http://10.42.0.1:8181/"
     monkeypatch.setattr(address, "routed_address", lambda: "192.168.1.20")
     assert address.table_url("", 8181) == "http://192.168.1.20:8181/"
-    ipaddress.ip_address(urlsplit(address.table_url("", 8181, Status("client", "wlan0", "Cafe", "172.16.3.4")))
-                         .hostname)
+    client = Status("client", "wlan0", "Cafe", "172.16.3.4")
+    assert ipaddress.ip_address(urlsplit(address.table_url("", 8181, client)).hostname).is_private
     monkeypatch.setattr(address, "routed_address", lambda: "")  # no route at all: the mDNS name is all left
     assert address.table_url("", 8181).endswith(".local:8181/")
 
@@ -130,7 +130,8 @@ def test_a_bad_network_section_is_refused_by_key(tmp_path, text, key):
 
 def test_a_hotspot_config_loads(tmp_path):
     config = load(write(tmp_path, '[network]\nmode = "auto"\nssid = "Jeux"\npassword = "a;b,c:d\\\\e"\n'))
-    assert (config.network.mode, config.network.ssid, config.network.password) == ("auto", "Jeux", "a;b,c:d\\e")
+    network = config.network
+    assert (network.mode, network.ssid, network.password) == ("auto", "Jeux", "a;b,c:d\\e")
 
 
 def test_environment_port_applies_when_no_port_flag_was_given(monkeypatch):
