@@ -36,6 +36,8 @@ class Companion:
         self.url = table_url(config.url, config.port)
         self.wifi = ""  # the hotspot's WIFI: QR payload while the table is the network
         self.network = None  # the TableNetwork, once start() has one
+        self.network_problem = ""  # why the last switch failed ("" if it did not)
+        self._switching: threading.Thread | None = None
         self._standin = None
         state = config.state_path
         if state.exists() and not state.is_dir():
@@ -227,6 +229,31 @@ class Companion:
             self.network_changed(self.network.boot())
         except NetworkError as exc:
             log.error("network: %s", exc)
+
+    def switch_network(self, mode: str) -> None:
+        """Start a switch to `mode` on its own thread and return: the host's phone may lose the table as it
+        happens, so its answer goes out first. A failure leaves the previous mode up (network_problem)."""
+        from companion.network.manager import NetworkError
+
+        if self.network is None:
+            raise NetworkError("this table does not manage its network")
+        if self._switching is not None and self._switching.is_alive():
+            raise NetworkError("the network is already switching: wait for it to finish.")
+
+        def switch() -> None:
+            try:
+                self.network_changed(self.network.switch(mode))
+                self.network_problem = ""
+            except NetworkError as exc:
+                log.error("network: %s", exc)
+                self.network_problem = str(exc)
+
+        self._switching = threading.Thread(target=switch, name="network", daemon=True)
+        self._switching.start()
+
+    @property
+    def network_switching(self) -> bool:
+        return self._switching is not None and self._switching.is_alive()
 
     def network_changed(self, status) -> None:
         """After a switch: the address phones use, the Wi-Fi code while hotspot, and a new frame."""
