@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -141,3 +143,41 @@ def test_networkmanager_not_running_is_named(standin):
     standin.stop_networkmanager()
     with pytest.raises(NetworkError, match="NetworkManager is not running.*enable --now NetworkManager"):
         link(standin).start_hotspot(HOTSPOT)
+
+
+# --- `companion network` ----------------------------------------------------------------------------
+def network_command(tmp_path, standin, *args: str, password: str = "long enough"):
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[network]\nssid = "Jeux"\npassword = "{password}"\nbus = "{standin.address}"\n')
+    return subprocess.run([sys.executable, "-m", "companion", "network", *args, "--config", str(config)],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_the_command_shows_and_switches_the_network(tmp_path, standin):
+    shown = network_command(tmp_path, standin, "status")
+    assert shown.returncode == 0, shown.stderr
+    assert "mode: offline" in shown.stdout and "(wlan0)" in shown.stdout
+    made = network_command(tmp_path, standin, "hotspot")
+    assert made.returncode == 0, made.stderr
+    assert "mode: hotspot" in made.stdout and "Wi-Fi: Jeux" in made.stdout
+    assert "phones open: http://10.42.0.1:8080/" in made.stdout
+    assert "hotspot password: long enough" in made.stdout
+    assert link(standin).status().mode == "hotspot"
+
+
+@pytest.mark.parametrize("breakage, message", [
+    ("no networkmanager", "NetworkManager is not running"),
+    ("no known wifi", "no known Wi-Fi to join"),
+])
+def test_the_command_names_what_is_wrong_without_a_traceback(tmp_path, standin, breakage, message):
+    if breakage == "no networkmanager":
+        standin.stop_networkmanager()
+    failed = network_command(tmp_path, standin, "client")
+    assert failed.returncode == 1
+    assert message in failed.stderr and "Traceback" not in failed.stderr
+
+
+def test_the_command_refuses_a_hotspot_without_a_password(tmp_path, standin):
+    failed = network_command(tmp_path, standin, "hotspot", password="")
+    assert failed.returncode == 2
+    assert "'network.password'" in failed.stderr and "Traceback" not in failed.stderr
