@@ -231,7 +231,7 @@ def _network(args) -> int:
 
         raise ConfigError(f"{args.config}: key 'network.password': the hotspot needs a WPA2 password of 8 to "
                           "63 characters. Set one in [network], or run firmware/install.py to write one.")
-    network = TableNetwork("client", Hotspot(settings.ssid, settings.password),
+    network = TableNetwork("client", Hotspot(settings.ssid, settings.password, settings.mode == "hotspot"),
                            NetworkManagerLink(settings.bus or None), settings.auto_wait)
     try:
         status = network.status() if args.action == "status" else network.switch(args.action)

@@ -219,7 +219,7 @@ class Companion:
                 return None
             bus = self._standin.address
         link = NetworkManagerLink(bus or None)
-        hotspot = Hotspot(settings.ssid, settings.password)
+        hotspot = Hotspot(settings.ssid, settings.password, settings.mode == "hotspot")
         return TableNetwork(settings.mode, hotspot, link, settings.auto_wait)
 
     def _boot_network(self) -> None:

@@ -33,10 +33,12 @@ class NetworkError(Exception):
 
 @dataclass(frozen=True)
 class Hotspot:
-    """The table's own Wi-Fi: its name and its WPA2 password."""
+    """The table's own Wi-Fi: its name, its WPA2 password, and whether NetworkManager raises it at boot by
+    itself (only when the config's mode is "hotspot": a hotspot left up on every boot hides the venue's)."""
 
     ssid: str
     password: str
+    autoconnect: bool = False
 
 
 @dataclass(frozen=True)
@@ -124,8 +126,7 @@ def hotspot_settings(hotspot: Hotspot, interface: str) -> dict:
     return {
         "connection": {"id": ("s", HOTSPOT_ID), "uuid": ("s", HOTSPOT_UUID),
                        "type": ("s", "802-11-wireless"), "interface-name": ("s", interface),
-                       # Only the daemon raises it: a hotspot left up on every boot hides the known Wi-Fi.
-                       "autoconnect": ("b", False)},
+                       "autoconnect": ("b", hotspot.autoconnect)},
         "802-11-wireless": {"ssid": ("ay", hotspot.ssid.encode()), "mode": ("s", "ap"), "band": ("s", "bg")},
         "802-11-wireless-security": {"key-mgmt": ("s", "wpa-psk"), "psk": ("s", hotspot.password),
                                      "proto": ("as", ["rsn"]), "pairwise": ("as", ["ccmp"]),
