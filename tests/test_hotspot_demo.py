@@ -5,22 +5,19 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 import zxingcpp
 from daemon_process import DaemonProcess
 from PIL import Image
 from polling import wait_for
+from standin import require_standin
 
 from companion.render.qr import wifi_payload
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("dbus-daemon") is None or not Path("/usr/lib/python3/dist-packages/dbusmock").is_dir(),
-    reason="needs dbus-daemon and python3-dbusmock (.ci/run installs them)")
+require_standin()
 
 SSID, PASSWORD = "Table; de jeu", "s3cret:pass,word"
 CONFIG = f'[network]\nmode = "auto"\nssid = "{SSID}"\npassword = "{PASSWORD}"\nauto_wait = 0.5\n'

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from standin import require_standin
 
 from companion.network.manager import HOTSPOT_ID, Hotspot, NetworkError, NetworkManagerLink
 from companion.network.modes import TableNetwork
-from companion.network.standin import SYSTEM_PYTHON, StandIn
+from companion.network.standin import StandIn
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("dbus-daemon") is None
-    or not Path("/usr/lib/python3/dist-packages/dbusmock").is_dir() or not Path(SYSTEM_PYTHON).exists(),
-    reason="needs dbus-daemon and python3-dbusmock (.ci/run installs them)")
+require_standin()
 
 HOTSPOT = Hotspot("Table de jeu", "x;y,z:\"w\\1")
 
