@@ -26,6 +26,7 @@ CONFIG = f'[network]\nmode = "auto"\nssid = "{SSID}"\npassword = "{PASSWORD}"\na
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     daemon = DaemonProcess(tmp_path_factory.mktemp("state"), config=CONFIG).start()
+    wait_for(lambda: "host link:" in daemon.output.read_text(), timeout=10)  # printed once it serves
     try:
         yield daemon
     finally:
@@ -93,3 +94,25 @@ def test_the_simulator_never_touched_the_machines_own_bus(demo):
     assert "AddConnection" in log or "ActivateConnection" in log  # the stand-in is what was driven
     printed = json.dumps(demo.output.read_text())
     assert "Traceback" not in printed
+
+
+@pytest.mark.browser
+def test_the_host_card_fits_a_phone_and_shows_the_hotspot(demo, browser):
+    from test_phone_pages import CHECK, PHONE
+
+    wait_for(lambda: demo.get_host("/api/network")["mode"] == "hotspot", timeout=30)
+    page = browser.new_page(viewport=PHONE)
+    try:
+        page.goto(f"{demo.base}/host?host={demo.host_token}")
+        page.wait_for_selector("#network:not([hidden])", timeout=10_000)
+        now = page.text_content("#network-now")
+        assert SSID in now and PASSWORD in now and demo.base in now
+        assert page.get_attribute("#network-mode button[data-mode=hotspot]", "aria-pressed") == "true"
+        found = page.evaluate(CHECK, [])
+        assert found["wide"] <= PHONE["width"] and found["small"] == [], found
+        page.goto(f"{demo.base}/network-help?lang=fr")
+        assert "données mobiles" in page.text_content("main")
+        found = page.evaluate(CHECK, [])
+        assert found["wide"] <= PHONE["width"] and found["small"] == [], found
+    finally:
+        page.close()
