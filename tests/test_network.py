@@ -177,3 +177,35 @@ def test_the_command_refuses_a_hotspot_without_a_password(tmp_path, standin):
     failed = network_command(tmp_path, standin, "hotspot", password="")
     assert failed.returncode == 2
     assert "'network.password'" in failed.stderr and "Traceback" not in failed.stderr
+
+
+# --- a small device: the binding only when the mode needs it ------------------------------------------
+IMPORTED = """
+import sys
+from companion.config import load
+from companion.daemon import Companion
+config = load(sys.argv[1])
+companion = Companion(config, simulate=True).start()
+try:
+    if config.network.mode != "client":  # the hotspot comes up on its own thread: wait for its Wi-Fi code
+        import time
+        deadline = time.monotonic() + 20
+        while not companion.wifi and time.monotonic() < deadline:
+            time.sleep(0.05)
+    print("sdbus" in sys.modules, bool(companion.wifi))
+finally:
+    companion.stop()
+"""
+
+
+@pytest.mark.parametrize("mode, imported", [("client", "False False"), ("hotspot", "True True")])
+def test_the_dbus_binding_is_imported_only_when_the_mode_needs_it(tmp_path, mode, imported):
+    from daemon_process import free_port
+
+    config = tmp_path / "companion.toml"
+    config.write_text(f'host = "127.0.0.1"\nport = {free_port()}\nstate_dir = "{tmp_path}"\n'
+                      f'[network]\nmode = "{mode}"\npassword = "long enough"\n')
+    ran = subprocess.run([sys.executable, "-c", IMPORTED, str(config)], capture_output=True, text=True,
+                         timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split("\n")[-2] == imported
