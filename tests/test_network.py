@@ -209,3 +209,23 @@ def test_the_dbus_binding_is_imported_only_when_the_mode_needs_it(tmp_path, mode
                          timeout=60)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.split("\n")[-2] == imported
+
+
+def test_a_failed_join_rolls_back_to_the_hotspot(standin):
+    """The host asks for the venue's Wi-Fi, which is out of range: the hotspot comes back by itself."""
+    device = "/org/freedesktop/NetworkManager/Devices/wlan0"
+    standin.add_known_wifi(device, "Cafe", connected=False)
+    network = TableNetwork("hotspot", HOTSPOT, link(standin), auto_wait=0)
+    assert network.boot().mode == "hotspot"
+    standin.nm_mock().add_method(
+        "org.freedesktop.NetworkManager", "ActivateConnection", "ooo", "o",
+        "conn = get_object(args[0])\n"
+        "if conn.settings['connection']['id'] != 'companion-hotspot':\n"
+        "    self.SetDeviceDisconnected(args[1])\n"
+        "    raise dbus.exceptions.DBusException('Cafe is not in range',"
+        " name='org.freedesktop.NetworkManager.Device.Failed')\n"
+        "ret = self.activate_connection(self, args[0], args[1], args[2])\n")
+    with pytest.raises(NetworkError, match="Cafe is not in range"):
+        network.switch("client")
+    status = network.status()
+    assert (status.mode, status.network) == ("hotspot", HOTSPOT.ssid)
