@@ -418,3 +418,13 @@ def test_uninstall_removes_what_the_install_put_outside_the_venv_config_and_stat
     assert not any((root / path).exists() for path in NETWORK_FILES)
     assert (root / "etc/companion/config.toml").is_file()  # the owner's settings stay
     assert "Kept: /opt/companion/venv, /etc/companion/config.toml" in removed.stdout
+
+
+def test_the_polkit_rule_allows_the_service_user_three_actions_and_nothing_else():
+    rule = (REPO / "firmware" / "network" / "50-companion-network.rules").read_text()
+    actions = set(re.findall(r'"(org\.freedesktop\.[\w.-]+)"', rule))
+    assert actions == {"org.freedesktop.NetworkManager.network-control",
+                       "org.freedesktop.NetworkManager.settings.modify.system",
+                       "org.freedesktop.NetworkManager.wifi.share.protected"}
+    assert 'subject.user === "companion"' in rule
+    assert rule.count("polkit.Result.YES") == 1 and "polkit.Result.NOT_HANDLED" in rule

@@ -15,7 +15,7 @@ from companion.network.manager import NetworkError, open_bus
 SYSTEM_PYTHON = "/usr/bin/python3"
 NM_NAME = "org.freedesktop.NetworkManager"
 NM_PATH = "/org/freedesktop/NetworkManager"
-DEVICE_ACTIVATED, DEVICE_DISCONNECTED = 100, 30
+DEVICE_DISCONNECTED = 30  # NMDeviceState: a Wi-Fi device that is up but joined to nothing
 STARTUP = 10.0  # seconds for the bus and the mock to come up, even on a slow Pi
 
 
