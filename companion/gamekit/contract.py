@@ -76,13 +76,15 @@ class TableInfo:
     """What a screen may show besides the game's public view.
 
     `names[seat]` is the name a phone chose for that seat ("" if none); `entry` is the public part of
-    a button input in progress (the controls' `shown`), never a secret value.
+    a button input in progress (the controls' `shown`), never a secret value. `wifi` is the table's own
+    Wi-Fi while it is the network (a `WIFI:` QR payload; the panel shows it, presence is the credential).
     """
 
     url: str
     join_code: str = ""
     names: tuple[str, ...] = ()
     entry: Mapping[str, Any] | None = None
+    wifi: str = ""
 
     def name(self, seat: int, colours: tuple[Colour, ...], tr: Callable[..., str]) -> str:
         """The name of `seat` as a screen shows it: the chosen name, else its colour's label."""
