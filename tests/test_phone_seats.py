@@ -195,9 +195,10 @@ def asked_to_choose(state) -> bool:
     return state.pending is not None and state.pending.kind in ("target", "exit")
 
 
-@pytest.mark.parametrize("until", [asked_to_cancel, asked_to_choose])
-def test_rallye_buttons_never_answer_for_a_phone_seat(tmp_path, until):
-    asked = rallye_store(tmp_path, until, answer_seconds=120, choice_seconds=600)
+@pytest.mark.parametrize(("until", "window"), [(asked_to_cancel, {"answer_seconds": 120}),
+                                               (asked_to_choose, {"choice_seconds": 600})])
+def test_rallye_buttons_never_answer_for_a_phone_seat(tmp_path, until, window):
+    asked = rallye_store(tmp_path, until, **window)
     with running_app(tmp_path, game="rallye") as (runtime, app), live_server(app) as server:
         table = runtime.table
         seat_everyone(table, 3)
