@@ -173,7 +173,8 @@ def test_the_host_may_play_for_a_seat_no_phone_held_in_this_game(schacht):
     for seat in range(3):
         runtime.table.seating(lambda roster, count, seat=seat: roster.free(seat, count))
     # The next game starts with no phone seated: the host and the buttons play every seat.
-    assert post_json(server.port, "/api/command", {"kind": "new_game", "args": {"again": True}}, host)[0] == 200
+    again = {"kind": "new_game", "args": {"again": True}}
+    assert post_json(server.port, "/api/command", again, host)[0] == 200
     status, _ = post_json(server.port, "/api/command", {"kind": "pass"}, host)
     assert status == 200
 
