@@ -448,9 +448,9 @@ class Table:
             entry, command = latest.entry, None
         if command is not None:
             self._apply(command, pressed=key, entry=entry, phones=self.roster.phones(), device=True)
-        elif entry is not None and entry != latest.entry and self._phone_input(latest) is not None:
+        elif entry is not None and entry != latest.entry and (held := self._phone_input(latest)) is not None:
             # A value entered for a seat that plays from a phone would show on the LED dice: none starts.
-            self._refuse(None, IllegalMove(PHONE_SEAT, n=self._phone_input(latest) + 1), key, None)
+            self._refuse(None, IllegalMove(PHONE_SEAT, n=held + 1), key, None)
         elif entry == latest.entry:
             self._refuse(None, IllegalMove(BUTTON_REFUSED), key, entry)
         else:
