@@ -1,4 +1,6 @@
-"""Who sits where: seat names, seat and host tokens, the join code and the table's language.
+"""Who sits where: seat names and tokens, the host token, the join code, the language, phones' seats.
+
+The seats phones have held in the running game play from phones only until it ends (Roster.phones).
 
 Kept in the store's meta table.
 
