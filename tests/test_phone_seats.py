@@ -14,7 +14,7 @@ import pytest
 from polling import wait_for
 from rallye_play import record
 from simulator import running_simulator
-from webfixtures import SSEClient, live_server, post_json, read_json, running_app
+from webfixtures import SSEClient, live_server, post_json, read_json, request, running_app
 
 from companion.gamekit.contract import PHONE_SEAT, Command
 from companion.games.gewalt.data import ATTACKS
@@ -40,14 +40,19 @@ class Presses:
                 self.updates.append(update)
                 self._cond.notify_all()
 
-    def press(self, keys: str) -> list[Update]:
-        """Press keys given as "a c roll:hold" one after the other; each press's answer, in order."""
+    def press(self, keys: str, over_http: bool = False) -> list[Update]:
+        """Press keys given as "a c roll:hold" one after the other; each press's answer, in order. Over
+        HTTP: as any process on the simulator's machine may, through the twin page's endpoint."""
         answers = []
         for key in keys.split():
             with self._cond:
                 seen = len(self.updates)
             name, _, hold = key.partition(":")
-            self.running.board.press(name, hold=bool(hold)).join(5)
+            if over_http:
+                body = {"button": name, "hold": bool(hold)}
+                assert request(self.running.config.port, "POST", "/api/device/press", body=body)[0] == 200
+            else:
+                self.running.board.press(name, hold=bool(hold)).join(5)
             with self._cond:
                 answered = self._cond.wait_for(lambda seen=seen: len(self.updates) > seen, 10)
                 assert answered, f"no answer to {key}"
@@ -161,6 +166,9 @@ def test_schacht_buttons_never_bid_for_a_phone_seat_nor_show_the_value(simulator
             assert refused_blind(answers) and table.version == version
             assert all(a.entry is None for a in answers)
             assert running.board.dice.faces == [None] * len(running.board.dice.faces)  # no value shown
+            # Any process on the simulator's machine may press, through the twin's endpoint: the same.
+            answers = presses.press("a a", over_http=True)
+            assert refused_blind(answers) and table.version == version and table.latest.entry is None
             # Freed, the seat stays its phone's until the game ends: its hand is not the buttons' now.
             table.seating(lambda roster, count: roster.free(turn, count))
             assert refused_blind(presses.press("a")) and table.latest.entry is None
@@ -179,8 +187,9 @@ def test_a_phone_taking_the_seat_the_buttons_enter_for_drops_the_value(tmp_path)
         assert table.press("b").result(5).rejected.msgid == PHONE_SEAT
 
 
-def rallye_store(tmp_path, until, **options) -> rallye_rules.State:
-    store = Store(tmp_path / "s.db")
+def rallye_store(tmp_path, until, file: str = "s.db", **options) -> rallye_rules.State:
+    """A rally recorded into the store `file` of `tmp_path` up to the first state `until` accepts."""
+    store = Store(tmp_path / file)
     try:
         return record(store, {"players": 3, "route_cards": 10, "auto_passages": True, **options}, 1, until)
     finally:
@@ -195,21 +204,26 @@ def asked_to_choose(state) -> bool:
     return state.pending is not None and state.pending.kind in ("target", "exit")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("until", "window"), [(asked_to_cancel, {"answer_seconds": 120}),
                                                (asked_to_choose, {"choice_seconds": 600})])
-def test_rallye_buttons_never_answer_for_a_phone_seat(tmp_path, until, window):
-    asked = rallye_store(tmp_path, until, **window)
-    with running_app(tmp_path, game="rallye") as (runtime, app), live_server(app) as server:
-        table = runtime.table
+def test_rallye_buttons_never_answer_for_a_phone_seat(tmp_path, simulator, until, window):
+    asked = rallye_store(tmp_path, until, "companion.db", **window)  # the simulator's store
+    with simulator("rallye") as running:
+        table = running.table
+        assert table.session.state.pending == asked.pending
         seat_everyone(table, 3)
         version = table.version
-        page = PublicPage(server.port)
+        page = PublicPage(running.config.port)
+        presses = Presses(running)
         try:
-            answers = [table.press(key).result(5) for key in ("a", "b", "roll")]
+            answers = presses.press("a b roll")
             assert refused_blind(answers) and table.version == version
+            assert PHONE_SEAT in {a.rejected.msgid for a in answers}
             assert table.session.state.pending == asked.pending
             assert {r["msgid"] for r in page.refusals(3)} <= BLIND
         finally:
+            presses.close()
             page.close()
 
 
