@@ -140,7 +140,8 @@ class Table:
         """Queue a command; the future resolves to a Result once it is durable (or refused).
 
         `host`: the command comes from the host's phone, a player like any other: beyond the
-        table's own commands (new game, undo, end) it may act only for a seat no phone holds.
+        table's own commands (new game, undo, end) it may act only for a seat no phone has held in this
+        game.
         """
         fut: Future = Future()
         if self._stopped:

@@ -45,8 +45,9 @@ class Command:
     """One input: a button, a phone or the command line asked the table for something.
 
     `seat` is None for the table itself (device buttons, host): such a command acts for whoever must
-    act now (the spec's `actor`). A seat's phone sends its own seat number, and the rules refuse it
-    out of turn. `args` is plain JSON, exactly as the record holds it.
+    act now (the spec's `actor`), unless a phone plays that seat (`GameSpec.check`). A seat's phone
+    sends its own seat number, and the rules refuse it out of turn. `args` is plain JSON, exactly as
+    the record holds it.
     """
 
     kind: str
