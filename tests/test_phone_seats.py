@@ -111,7 +111,7 @@ def test_gewalt_buttons_neither_play_nor_discard_a_phone_seats_cards_but_still_r
         try:
             turn = table.latest.acting
             hand, version = table.session.state.sections[turn], table.version
-            # A place input stepped to each length, then a discard input (the hostile tester's probe).
+            # A place input stepped through lane, stage, section and length, then a discard input.
             answers = presses.press("a c c c b c a b a:hold a c")
             assert refused_blind(answers), [(a.pressed, a.rejected) for a in answers]
             assert table.version == version and table.session.state.sections[turn] == hand
