@@ -1,4 +1,6 @@
-"""Who sits where: seat names, seat and host tokens, the join code and the table's language.
+"""Who sits where: seat names and tokens, the host token, the join code, the language, phones' seats.
+
+The seats phones have held in the running game play from phones only until it ends (Roster.phones).
 
 Kept in the store's meta table.
 
@@ -28,6 +30,13 @@ def new_token() -> str:
 
 def new_join_code() -> str:
     return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_LENGTH))
+
+
+PHONE_SEATS = "phone_seats"  # meta key: the seats phones have held in the running game, "0,2"
+
+
+def _seat_set(text: str | None) -> frozenset[int]:
+    return frozenset(int(seat) for seat in (text or "").split(",") if seat.isdigit())
 
 
 def clean_name(name: object) -> str:
@@ -64,6 +73,7 @@ class Roster:
         self._names = {seat: store.get_meta(f"seat_name:{seat}") or "" for seat in range(MAX_SEATS)}
         # What a seat no one named shows instead (its colour, in each language); the table sets it.
         self.unnamed: Callable[[int], tuple[str, ...]] = lambda seat: ()
+        self._held = _seat_set(store.get_meta(PHONE_SEATS))
         # Made before any thread runs, so no read ever has to write (a full disk fails here, at start).
         self._kept("host_token", new_token)
         self._kept("join_code", new_join_code)
@@ -72,11 +82,30 @@ class Roster:
     def name(self, seat: int) -> str:
         return self._names.get(seat, "")
 
+    def phones(self) -> frozenset[int]:
+        """The seats that play from phones in the running game: held by a phone now, or at any time since
+        the game began. Freeing a seat hands its secrets to nobody: the host and the buttons stay off it
+        until the game ends."""
+        return self._held | {seat for seat, name in self._names.items() if name}
+
     def _set_name(self, seat: int, name: str) -> None:
         if name:
             self._check_unlike_others(seat, name)
+        if name and seat not in self._held:  # kept first: a seat is never named without being kept
+            self._keep_phones(self._held | {seat})
         self.store.set_meta(f"seat_name:{seat}", name)
         self._names = {**self._names, seat: name}
+
+    def game_began(self) -> None:
+        """A new game: only the seats phones hold now play from phones (a seat freed before is free).
+
+        Called once the new game is recorded: a crash in between keeps the last game's seats, more of
+        them, never fewer."""
+        self._keep_phones(frozenset(seat for seat, name in self._names.items() if name))
+
+    def _keep_phones(self, seats: frozenset[int]) -> None:
+        self.store.set_meta(PHONE_SEATS, ",".join(str(seat) for seat in sorted(seats)))
+        self._held = frozenset(seats)
 
     def token(self, seat: int) -> str | None:
         """The private link token of a seat, once the seat has been taken or given; None before."""

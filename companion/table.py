@@ -7,7 +7,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -15,13 +15,12 @@ from typing import Any
 
 from companion.foreground import Foreground
 from companion.gamekit.colours import SEAT_COLOURS
-from companion.gamekit.contract import Command, Entry, GameSpec, IllegalMove, TableInfo
+from companion.gamekit.contract import PHONE_SEAT, Command, Entry, GameSpec, IllegalMove, TableInfo
 from companion.gamekit.draws import Draws, DrawsExhausted
 from companion.i18n import LANGUAGES, N_, translator
 from companion.seats import MAX_SEATS, Roster
 from companion.session import (
     END_GAME,
-    HOST_COMMANDS,
     NEW_GAME,
     UNDO,
     Session,
@@ -143,7 +142,8 @@ class Table:
         """Queue a command; the future resolves to a Result once it is durable (or refused).
 
         `host`: the command comes from the host's phone, a player like any other: beyond the
-        table's own commands (new game, undo, end) it may act only for a seat no phone holds.
+        table's own commands (new game, undo, end) it may act only for a seat no phone has held in this
+        game.
         """
         fut: Future = Future()
         if self._stopped:
@@ -353,12 +353,15 @@ class Table:
             self._due = (time.monotonic() + seconds, self._latest.version, command)
         self._latest = replace(self._latest, due=self._due[0] if self._due else None)
 
-    def _apply(self, command: Command, pressed: str | None = None, entry: Entry = None) -> Result:
+    def _apply(self, command: Command, pressed: str | None = None, entry: Entry = None,
+               phones: Collection[int] = (), device: bool = False) -> Result:
+        """Apply, record and publish one command. `phones` and `device`: the seat policy of a command of
+        the host or of the buttons (`GameSpec.check`); the table's own defaults pass none."""
         draws = Draws()
         latest = self._latest
         try:
             args = self._recorded_args(command)
-            session, events = advance(latest.session, command.kind, command.seat, args, draws)
+            session, events = advance(latest.session, command.kind, command.seat, args, draws, phones, device)
         except IllegalMove as error:
             return self._refuse(command, error, pressed, entry)
         except Exception:
@@ -383,6 +386,8 @@ class Table:
             log.error("could not record %s: %s", command.kind, exc)  # the detail (a path) stays in the log
             # Published like any refusal: a button press waits on no future, so outputs must say it failed.
             return self._refuse(command, IllegalMove(SAVE_FAILED), pressed, entry)
+        if command.kind in (NEW_GAME, END_GAME):
+            self._game_began()
         self._latest = self._update(session, record.version, events, command, pressed=pressed)
         self._schedule()
         self._publish(self._latest)
@@ -393,15 +398,18 @@ class Table:
         session, _ = replay(self.store.records_since_last(NEW_GAME)[:made_at], self._rebuild)
         return session
 
+    def _game_began(self) -> None:
+        """A new game is recorded: the seats phones hold now are the ones it plays from phones."""
+        try:
+            self.roster.game_began()
+        except Exception:  # a full disk: the last game's seats stay phone-only, more of them, never fewer
+            log.exception("could not note the seats phones hold")
+
     def _apply_for_host(self, command: Command) -> Result:
-        """The host's own command; a move for a seat a phone holds is that phone's alone to make, so
-        the host cannot play it, nor probe its secrets by playing and undoing."""
-        acting = self._latest.acting
-        if command.kind not in HOST_COMMANDS and acting is not None and self.roster.name(acting):
-            return Result(False, self.version, IllegalMove(
-                "Seat {n} plays from its own phone: the host cannot move for it. Ask its player, or play "
-                "with the device's buttons.", n=acting + 1))
-        return self._apply(command)
+        """The host's own command; a move for a seat a phone holds, or held earlier in this game, is that
+        phone's alone to make, so the host cannot play it, nor probe its secrets by playing and undoing
+        (freeing the seat first changes nothing)."""
+        return self._apply(command, phones=self.roster.phones())
 
     def _recorded_args(self, command: Command) -> dict:
         """The args exactly as the record will hold them (tuples as lists, keys as text, no NaN), so
@@ -456,13 +464,24 @@ class Table:
             log.exception("the controls of %s failed on %s", latest.game, key)
             entry, command = latest.entry, None
         if command is not None:
-            self._apply(command, pressed=key, entry=entry)
+            self._apply(command, pressed=key, entry=entry, phones=self.roster.phones(), device=True)
+        elif entry is not None and entry != latest.entry and (held := self._phone_input(latest)) is not None:
+            # A value entered for a seat that plays from a phone would show on the LED dice: none starts.
+            self._refuse(None, IllegalMove(PHONE_SEAT, n=held + 1), key, None)
         elif entry == latest.entry:
             self._refuse(None, IllegalMove(BUTTON_REFUSED), key, entry)
         else:
             self._latest = replace(latest, entry=entry, events=[], command=None, pressed=key)
             self._publish(self._latest)
         return self._published
+
+    def _phone_input(self, latest: Update) -> int | None:
+        """The seat the buttons would enter values for now, if it plays from a phone in a game that hides
+        something: the buttons enter nothing for it."""
+        spec = latest.spec
+        if spec is None or not spec.hidden:
+            return None
+        return spec.phone_seat(latest.session.state, self.roster.phones())
 
     def _change_seats(self, change, pressed: str | None = None) -> Any:
         try:
@@ -473,8 +492,10 @@ class Table:
             log.exception("seat change failed")
             return IllegalMove(SAVE_FAILED)
         latest = self._latest
+        # A phone took the seat the buttons were entering a value for: the value leaves the LED dice.
+        entry = None if self._phone_input(latest) is not None else latest.entry
         self._latest = replace(latest, seats=tuple(self._seats(latest.session)), events=[], command=None,
-                               pressed=pressed)
+                               pressed=pressed, entry=entry)
         self._publish(self._latest)
         return outcome
 
