@@ -239,7 +239,7 @@ def seat_view(token: str):
 
 @bp.get("/seat/<token>/events")
 def seat_events(token: str):
-    return _stream(_seat_or_404(token))
+    return _stream(_seat_or_404(token), token)
 
 
 def _seat_or_404(token: str) -> int:
@@ -250,11 +250,11 @@ def _seat_or_404(token: str) -> int:
     return seat
 
 
-def _stream(seat: int | None) -> Response:
+def _stream(seat: int | None, token: str | None = None) -> Response:
     # waitress hands the connection's own disconnect check to the app: its owner is the connection.
     channel = getattr(request.environ.get("waitress.client_disconnected"), "__self__", None)
     try:
-        stream: Stream = hub().open(request_language(), seat, request.remote_addr or "", channel)
+        stream: Stream = hub().open(request_language(), seat, request.remote_addr or "", channel, token)
     except TooManyStreams as exc:
         raise ApiError(503, _(exc.msgid, **exc.params)) from None
     return Response(stream, mimetype="text/event-stream", headers=SSE_HEADERS, direct_passthrough=True)

@@ -1,0 +1,132 @@
+"""A link the host takes back ends everything opened with it: its live pages, their slots, its requests.
+
+Through the real waitress server, for every installed game: a seat's old holder keeps two live pages
+open while the host frees the seat, makes it a new link or gives it; the new holder opens its own two at
+once, a new game deals it a new hand, and the old pages, read to their end, never carry any of it.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from webfixtures import SSEClient, get_json, host_of, live_server, post_json, request, running_app
+
+from companion import registry
+from companion.table import REISSUE_HOST
+
+GAMES = registry.names()
+
+
+def revoke_by_freeing(port: int, host: dict, code: str) -> str:
+    assert post_json(port, "/api/seats/0/free", {}, host)[0] == 200
+    status, answer = post_json(port, "/api/join", {"code": code, "seat": 0, "name": "Bea"})
+    assert status == 200
+    return answer["token"]
+
+
+def revoke_by_a_new_link(port: int, host: dict, code: str) -> str:
+    status, answer = post_json(port, "/api/seats/0/reissue", {}, host)
+    assert status == 200
+    return answer["token"]
+
+
+def revoke_by_giving(port: int, host: dict, code: str) -> str:
+    status, answer = post_json(port, "/api/seats/0/assign", {"name": "Bea"}, host)
+    assert status == 200
+    return answer["token"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("revoke", [revoke_by_freeing, revoke_by_a_new_link, revoke_by_giving])
+def test_a_revoked_seat_link_ends_its_live_pages_and_never_sees_the_new_holders_secrets(tmp_path, game,
+                                                                                     revoke):
+    with running_app(tmp_path, game=game, keepalive=600) as (runtime, app), live_server(app) as server:
+        port, host = server.port, host_of(runtime)
+        code = runtime.table.roster.join_code()
+        status, answer = post_json(port, "/api/join", {"code": code, "seat": 0, "name": "Ada"})
+        assert status == 200
+        old = answer["token"]
+        old_pages = [SSEClient(port, f"/api/seat/{old}/events") for _ in range(2)]
+        seen = max(int(page.next_event()["id"]) for page in old_pages)
+
+        new = revoke(port, host, code)
+        # The new holder's phone gets both of its live pages at once: the old ones hold no slot.
+        new_pages = [SSEClient(port, f"/api/seat/{new}/events") for _ in range(2)]
+        try:
+            assert [page.status for page in new_pages] == [200, 200]
+            # A new game deals the new holder a new hand (and bets, bids, cards) of its own.
+            status, _ = post_json(port, "/api/command", {"kind": "new_game", "args": {"game": game}}, host)
+            assert status == 200
+            status, view = get_json(port, f"/api/seat/{new}")
+            assert status == 200 and view["version"] > seen
+            secret = json.dumps(view["private"], ensure_ascii=False, separators=(",", ":"))
+
+            for page in old_pages:
+                told = read_to_the_end(page)
+                assert all(int(msg["id"]) <= seen for msg in told if msg["id"] is not None), game
+                if view["private"]:
+                    assert not any(secret in json.dumps(msg["data"], ensure_ascii=False, separators=(",", ":"))
+                                   for msg in told)
+            assert request(port, "GET", f"/api/seat/{old}")[0] == 404
+            assert request(port, "GET", f"/api/seat/{old}/events")[0] == 404
+            status, _ = post_json(port, "/api/command", {"kind": "undo"}, {"X-Seat-Token": old})
+            assert status == 403
+            # The new holder's pages go on: after their snapshot, the new game reached them.
+            new_pages[0].next_event()
+            assert new_pages[0].next_event()["data"]["private"] == view["private"]
+        finally:
+            for page in [*old_pages, *new_pages]:
+                page.close()
+
+
+def read_to_the_end(page: SSEClient) -> list[dict]:
+    """Every message a live page still gets until the server ends it (a page that never ends times out)."""
+    told = []
+    while True:
+        try:
+            msg = page.next()
+        except ConnectionError:
+            return told
+        if msg["data"] is not None:
+            told.append(msg)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_new_game_keeps_the_pages_whose_link_still_holds(tmp_path, game):
+    with running_app(tmp_path, game=game, keepalive=600) as (runtime, app), live_server(app) as server:
+        port, host = server.port, host_of(runtime)
+        code = runtime.table.roster.join_code()
+        token = post_json(port, "/api/join", {"code": code, "seat": 0, "name": "Ada"})[1]["token"]
+        page = SSEClient(port, f"/api/seat/{token}/events")
+        try:
+            seen = int(page.next_event()["id"])
+            assert post_json(port, "/api/command", {"kind": "new_game", "args": {"game": game}}, host)[0] == 200
+            msg = page.next_event()
+            status, view = get_json(port, f"/api/seat/{token}")
+            assert int(msg["id"]) > seen and msg["data"]["private"] == view["private"]
+        finally:
+            page.close()
+
+
+def test_a_long_press_on_d_ends_every_request_of_the_old_host_link(tmp_path):
+    with running_app(tmp_path, keepalive=600) as (runtime, app), live_server(app) as server:
+        port, old = server.port, host_of(runtime)
+        assert request(port, "GET", "/api/host", old)[0] == 200
+        public = SSEClient(port)
+        try:
+            public.next_event()
+            update = runtime.table.press(REISSUE_HOST).result(5)
+            assert update.rejected is None
+            for method, path, body in (("GET", "/api/host", None), ("GET", "/api/export", None),
+                                       ("POST", "/api/command", {"kind": "roll"}),
+                                       ("POST", "/api/seats/0/reissue", {}), ("POST", "/api/qr", {"text": "x"})):
+                status, answer, headers = request(port, method, path, old, body)
+                assert status == 403 and headers.get("X-Host-Token-Stale") == "1", path
+                assert runtime.table.roster.join_code().encode() not in answer
+            assert request(port, "GET", "/api/host", host_of(runtime))[0] == 200
+            # The scoreboards carry on: they hold no link.
+            assert post_json(port, "/api/command", {"kind": "roll"}, host_of(runtime))[0] == 200
+            assert public.next_event()["event"] == "update"
+        finally:
+            public.close()
