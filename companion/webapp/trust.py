@@ -1,4 +1,5 @@
-"""Strangers on the network: the Host names the table answers to, and a slow-down on wrong join codes."""
+"""Strangers on the network: the Host names the table answers to, the sites a change may come from, and a
+slow-down on wrong join codes."""
 
 from __future__ import annotations
 
@@ -43,6 +44,21 @@ def allowed_host(header: str, names: frozenset[str]) -> bool:
         return True
     except ValueError:
         return host.rstrip(".") in names
+
+
+CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})  # the methods that change something
+
+
+def from_our_own_page(origin: str | None, fetch_site: str | None, our_origin: str) -> bool:
+    """Whether a change comes from one of the table's own pages, or from no page at all (a program).
+
+    A browser names the page a request comes from (`Origin`, and `Sec-Fetch-Site` in recent ones); a
+    page on another site, even on the same machine (another port), must not press the twin's buttons
+    or send commands with the ambient rights of a phone or of the simulator's own machine.
+    """
+    if fetch_site is not None and fetch_site.strip().lower() != "same-origin":
+        return False
+    return origin is None or origin.strip().lower() == our_origin.lower()
 
 
 class CodeAttempts:
