@@ -78,7 +78,7 @@ def test_the_tables_own_pages_and_programs_still_change_things(twin):
                      {"Content-Type": "application/json", "Origin": own, "Sec-Fetch-Site": "same-origin"})
     assert status == 200 and runtime.board.presses == [("roll", False)]
     status, _ = send(server.port, "/api/command", {"kind": "roll"},
-                     {"Content-Type": "application/json; charset=utf-8", **host_of(runtime)})  # curl, a script
+                     {"Content-Type": "application/json; charset=utf-8", **host_of(runtime)})  # a script
     assert status == 200
 
 

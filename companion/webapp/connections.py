@@ -1,17 +1,23 @@
 """waitress's server and channel, guarded: slow and idle clients reaped on the monotonic clock, a cap
-on connections per client address, and a live stream told at once when its client hangs up."""
+on connections per client address, a live stream told at once when its client hangs up, and a request
+too big refused in words."""
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections import Counter
 from collections.abc import Callable
+from urllib.parse import parse_qs
 
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer
-from waitress.task import ThreadedTaskDispatcher
+from waitress.task import ErrorTask, ThreadedTaskDispatcher
+from waitress.utilities import RequestEntityTooLarge, RequestHeaderFieldsTooLarge
+
+from companion.i18n import LANGUAGES, N_, pick_language, translator
 
 log = logging.getLogger(__name__)
 
@@ -20,9 +26,36 @@ PER_CLIENT = 16  # connections one address may hold: a phone's browser opens abo
 CLEANUP_EVERY = 2.0  # seconds between two looks at the open connections
 
 
+class TooBigTask(ErrorTask):
+    """waitress's refusal of a request too big, in JSON and the reader's language like the app's own
+    errors (waitress answers it from the head alone, before the body is read: see serve.py)."""
+
+    def execute(self):
+        error = self.request.error
+        if isinstance(error, RequestEntityTooLarge):
+            msgid, limit = N_("The request body is too big: send at most {limit} bytes."), \
+                self.channel.adj.max_request_body_size - 1
+        elif isinstance(error, RequestHeaderFieldsTooLarge):
+            msgid, limit = N_("The request's headers are too big: send at most {limit} bytes of them."), \
+                self.channel.adj.max_request_header_size - 1
+        else:
+            return super().execute()
+        asked = parse_qs(self.request.query or "").get("lang", [""])[0]  # as the app reads it: ?lang= first
+        lang = asked if asked in LANGUAGES else pick_language(self.request.headers.get("ACCEPT_LANGUAGE"))
+        _ = translator(lang)
+        body = json.dumps({"ok": False, "error": _(msgid, limit=limit)}, ensure_ascii=False).encode()
+        self.status = f"{error.code} {error.reason}"
+        self.response_headers.append(("Content-Type", "application/json"))
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
 class GuardedChannel(HTTPChannel):
     """A connection that knows, on the monotonic clock, when it was last active and since when its
     request has been coming in; `on_hang_up` is called once the client has closed it."""
+
+    error_task_class = TooBigTask
 
     def __init__(self, *args, **kwargs):
         self.active_at = time.monotonic()
