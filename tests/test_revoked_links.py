@@ -60,14 +60,13 @@ def test_a_revoked_seat_link_ends_its_live_pages_and_never_sees_the_new_holders_
             assert status == 200
             status, view = get_json(port, f"/api/seat/{new}")
             assert status == 200 and view["version"] > seen
-            secret = json.dumps(view["private"], ensure_ascii=False, separators=(",", ":"))
+            secret = compact(view["private"])
 
             for page in old_pages:
                 told = read_to_the_end(page)
                 assert all(int(msg["id"]) <= seen for msg in told if msg["id"] is not None), game
                 if view["private"]:
-                    assert not any(secret in json.dumps(msg["data"], ensure_ascii=False, separators=(",", ":"))
-                                   for msg in told)
+                    assert not any(secret in compact(msg["data"]) for msg in told)
             assert request(port, "GET", f"/api/seat/{old}")[0] == 404
             assert request(port, "GET", f"/api/seat/{old}/events")[0] == 404
             status, _ = post_json(port, "/api/command", {"kind": "undo"}, {"X-Seat-Token": old})
@@ -78,6 +77,10 @@ def test_a_revoked_seat_link_ends_its_live_pages_and_never_sees_the_new_holders_
         finally:
             for page in [*old_pages, *new_pages]:
                 page.close()
+
+
+def compact(data) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def read_to_the_end(page: SSEClient) -> list[dict]:
@@ -101,7 +104,8 @@ def test_a_new_game_keeps_the_pages_whose_link_still_holds(tmp_path, game):
         page = SSEClient(port, f"/api/seat/{token}/events")
         try:
             seen = int(page.next_event()["id"])
-            assert post_json(port, "/api/command", {"kind": "new_game", "args": {"game": game}}, host)[0] == 200
+            new_game = {"kind": "new_game", "args": {"game": game}}
+            assert post_json(port, "/api/command", new_game, host)[0] == 200
             msg = page.next_event()
             status, view = get_json(port, f"/api/seat/{token}")
             assert int(msg["id"]) > seen and msg["data"]["private"] == view["private"]
@@ -120,7 +124,8 @@ def test_a_long_press_on_d_ends_every_request_of_the_old_host_link(tmp_path):
             assert update.rejected is None
             for method, path, body in (("GET", "/api/host", None), ("GET", "/api/export", None),
                                        ("POST", "/api/command", {"kind": "roll"}),
-                                       ("POST", "/api/seats/0/reissue", {}), ("POST", "/api/qr", {"text": "x"})):
+                                       ("POST", "/api/seats/0/reissue", {}),
+                                       ("POST", "/api/qr", {"text": "x"})):
                 status, answer, headers = request(port, method, path, old, body)
                 assert status == 403 and headers.get("X-Host-Token-Stale") == "1", path
                 assert runtime.table.roster.join_code().encode() not in answer
