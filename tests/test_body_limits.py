@@ -52,7 +52,7 @@ def test_a_body_over_the_limit_is_refused_on_its_length_before_it_is_sent(server
     version = runtime.table.version
     with socket.create_connection(("127.0.0.1", srv.port), timeout=10) as sock:
         sock.sendall(b"POST /api/command?lang=en HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                     b"Content-Type: application/json\r\nContent-Length: 209715200\r\n\r\n")  # 200 MB, none sent
+                     b"Content-Type: application/json\r\nContent-Length: 209715200\r\n\r\n")  # 200 MB
         status, answer = answer_of(sock)
     assert status == 413 and answer["error"] == f"The request body is too big: send at most {MAX_BODY} bytes."
     assert temporary_files == [] and runtime.table.version == version
