@@ -46,7 +46,11 @@ def _checked_code(code: str) -> None:
     """The join code, checked before anything else: wrong ones from one address slow it down."""
     attempts = current_app.extensions["companion.codes"]
     address = request.remote_addr or ""
-    wait = attempts.wait(address)
+    wait, table_wide = attempts.admit(address)
+    if wait and table_wide:
+        raise ApiError(429, _("Too many wrong codes were typed at this table: wait {seconds} s, then read "
+                              "the code off the table's screen again.", seconds=ceil(wait)),
+                       retry_after=ceil(wait))
     if wait:
         raise ApiError(429, _("Too many wrong codes from this device: wait {seconds} s, then read the code "
                               "off the table's screen again.", seconds=ceil(wait)),
