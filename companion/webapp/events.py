@@ -9,6 +9,7 @@ import queue
 import secrets
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 
 from companion import registry
@@ -257,8 +258,9 @@ class Hub:
         """A new stream for one page in `lang`; TooManyStreams when its pool or its client is full.
 
         Public pages share one pool and each seat has its own, so strangers filling the public pool
-        leave every seat its live page. `channel` (the connection, if the server tells it) ends the
-        stream the moment its client hangs up.
+        leave every seat its live page. A full public pool is shared: a newcomer's page takes the place
+        of one of the address holding the most (see _fair_share). `channel` (the connection, if the
+        server tells it) ends the stream the moment its client hangs up.
         """
         stream = Stream(self, seat, lang, self.queue_size, client, token)
         self._end_revoked()
@@ -268,19 +270,36 @@ class Hub:
                 raise TooManyStreams(
                     N_("This device already has {limit} live pages open: close one and reload."),
                     limit=self.per_client)
-            if seat is None and len(pool) >= self.max_streams:
+            full = seat is None and len(pool) >= self.max_streams
+            evicted = self._fair_share(pool, client) if full else None
+            if full and evicted is None:
                 raise TooManyStreams(N_("Too many live pages are open ({limit}): close one on another phone "
                                         "and reload."), limit=self.max_streams)
+            if evicted is not None:
+                self._streams = [s for s in self._streams if s is not evicted]
             if seat is not None and len(pool) >= self.per_seat:
                 raise TooManyStreams(
                     N_("This seat already has {limit} live pages open: close one and reload."),
                     limit=self.per_seat)
             self._streams = [*self._streams, stream]
+        if evicted is not None:
+            evicted.end()
         if channel is not None and hasattr(channel, "on_hang_up"):
             channel.on_hang_up = stream.end
             if not channel.connected:  # gone before the hook was in place
                 stream.end()
         return stream
+
+    @staticmethod
+    def _fair_share(pool: list[Stream], client: str) -> Stream | None:
+        """The public page that gives way to `client`'s when the pool is full: the newest of the address
+        holding the most, if it holds at least two more than `client` (so a full pool ends up shared
+        evenly, and a few addresses cannot keep it from everyone else); None if the pool is fair."""
+        held = Counter(s.client for s in pool)
+        top, most = held.most_common(1)[0]
+        if most < held[client] + 2:
+            return None
+        return next(s for s in reversed(pool) if s.client == top)
 
     def public_message(self, update: Update, lang: str) -> bytes:
         """An update as every public page in `lang` gets it: encoded once for all of them, not once
