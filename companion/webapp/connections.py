@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 HEADER_TIMEOUT = 10.0  # seconds a client may take to send a whole request head and body
 PER_CLIENT = 16  # connections one address may hold: a phone's browser opens about 6
 CLEANUP_EVERY = 2.0  # seconds between two looks at the open connections
+LOG_EVERY = 60.0  # seconds between two lines about refused connections
 
 
 class TooBigTask(ErrorTask):
@@ -99,7 +100,8 @@ class GuardedServer(TcpWSGIServer):
                  **kw):
         self.header_timeout, self.per_client = header_timeout, per_client
         self._clean_at = time.monotonic()
-        self._refused: Counter = Counter()
+        self._refused: Counter = Counter()  # connections refused per address since the last log line
+        self._logged_at = -LOG_EVERY
         super().__init__(*args, **kw)
 
     def readable(self):
@@ -116,10 +118,12 @@ class GuardedServer(TcpWSGIServer):
             idle = not channel.requests and now - channel.active_at > self.adj.channel_timeout
             if slow or idle:
                 channel.will_close = True
-        for address, count in self._refused.items():
-            log.warning("refused %d connections from %s: it already held %d", count, address,
-                        self.per_client)
-        self._refused.clear()
+        if self._refused and now - self._logged_at >= LOG_EVERY:  # a flood of addresses: one line a minute
+            (worst, most), = self._refused.most_common(1)
+            log.warning("refused %d connections from %d addresses (%d from %s): each already held %d",
+                        sum(self._refused.values()), len(self._refused), most, worst, self.per_client)
+            self._refused.clear()
+            self._logged_at = now
 
     def handle_accept(self):
         try:
