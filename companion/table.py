@@ -102,6 +102,15 @@ class _FromHost:
     command: Command
 
 
+@dataclass(frozen=True)
+class _FromSeat:
+    """A command sent with a seat's link: it applies only if the link is still the seat's when its turn
+    comes (the host may have freed the seat, or given it to another, since the link was checked)."""
+
+    command: Command
+    token: str
+
+
 Subscriber = Callable[[Update], None]
 
 
@@ -137,22 +146,24 @@ class Table:
         self._due: tuple[float, int, Command] | None = None  # (monotonic time, version, command)
 
     # --- submitting -------------------------------------------------------------------
-    def submit(self, command: Command, host: bool = False) -> Future:
+    def submit(self, command: Command, host: bool = False, token: str | None = None) -> Future:
         """Queue a command; the future resolves to a Result once it is durable (or refused).
 
         `host`: the command comes from the host's phone, a player like any other: beyond the
         table's own commands (new game, undo, end) it may act only for a seat no phone holds.
+        `token`: the seat's link the command came with; it must still be the seat's when it applies.
         """
         fut: Future = Future()
         if self._stopped:
             fut.set_result(Result(False, self.version, IllegalMove("The table is shutting down.")))
             return fut
-        self._enqueue(_FromHost(command) if host else command, fut)
+        self._enqueue(_FromHost(command) if host else _FromSeat(command, token) if token else command, fut)
         return fut
 
-    def call(self, command: Command, timeout: float = 10.0, host: bool = False) -> Result:
+    def call(self, command: Command, timeout: float = 10.0, host: bool = False,
+             token: str | None = None) -> Result:
         """Submit and wait for the Result."""
-        return self.submit(command, host).result(timeout)
+        return self.submit(command, host, token).result(timeout)
 
     def press(self, key: str) -> Future:
         """A debounced button ("a".."d", "roll", with ":hold" for a long press); returns at once.
@@ -302,6 +313,8 @@ class Table:
                     outcome = self._apply(what)
                 elif isinstance(what, _FromHost):
                     outcome = self._apply_for_host(what.command)
+                elif isinstance(what, _FromSeat):
+                    outcome = self._apply_for_seat(what.command, what.token)
                 elif isinstance(what, _Press):
                     outcome = self._press(what.key)
                 else:
@@ -385,6 +398,13 @@ class Table:
             return Result(False, self.version, IllegalMove(
                 "Seat {n} plays from its own phone: the host cannot move for it. Ask its player, or play "
                 "with the device's buttons.", n=acting + 1))
+        return self._apply(command)
+
+    def _apply_for_seat(self, command: Command, token: str) -> Result:
+        if command.seat is None or self.roster.seat_for_token(token, MAX_SEATS) != command.seat:
+            return Result(False, self.version, IllegalMove(
+                "This seat link is no longer valid: the host has just freed the seat or given it a new "
+                "link. Ask the host for your seat's link."))
         return self._apply(command)
 
     def _recorded_args(self, command: Command) -> dict:

@@ -8,9 +8,20 @@ once, a new game deals it a new hand, and the old pages, read to their end, neve
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
-from webfixtures import SSEClient, get_json, host_of, live_server, post_json, request, running_app
+from polling import wait_for
+from webfixtures import (
+    SSEClient,
+    get_json,
+    host_of,
+    install_secret_game,
+    live_server,
+    post_json,
+    request,
+    running_app,
+)
 
 from companion import registry
 from companion.table import REISSUE_HOST
@@ -135,3 +146,32 @@ def test_a_long_press_on_d_ends_every_request_of_the_old_host_link(tmp_path):
             assert public.next_event()["event"] == "update"
         finally:
             public.close()
+
+
+def test_a_command_whose_link_is_taken_back_before_its_turn_is_refused(tmp_path, monkeypatch):
+    install_secret_game(monkeypatch)
+    with running_app(tmp_path, game="secret") as (runtime, app), live_server(app) as server:
+        table = runtime.table
+        old = table.seat_token(0)
+        gate = threading.Event()
+        queued = table._queue  # the writer's queue: what is waiting for its turn
+        holding = threading.Thread(target=table.seating, args=(lambda roster, count: gate.wait(10),))
+        holding.start()
+        wait_for(lambda: queued.qsize() == 0)  # the writer is held inside that change
+        taking_back = threading.Thread(target=table.seating,
+                                       args=(lambda roster, count: roster.reissue(0, count),))
+        taking_back.start()
+        wait_for(lambda: queued.qsize() == 1)
+        answers: list = []
+        # The link is checked now (the seat's link still), and the command waits behind the new link.
+        say = {"kind": "say", "args": {"word": "hi"}}
+        sending = threading.Thread(target=lambda: answers.append(post_json(
+            server.port, "/api/command?lang=en", say, {"X-Seat-Token": old})))
+        sending.start()
+        wait_for(lambda: queued.qsize() == 2)
+        gate.set()
+        for thread in (holding, taking_back, sending):
+            thread.join(10)
+        [(status, answer)] = answers
+        assert status == 409 and "no longer valid" in answer["error"]
+        assert table.latest.public["said"] == []

@@ -184,7 +184,8 @@ def command():
             raise ApiError(403, _("This seat link is not valid: open your seat's link again, "
                                   "or ask the host for a new one."))
     try:
-        result = table.call(Command(body.kind, body.args, seat), timeout=CALL_TIMEOUT, host=seat is None)
+        result = table.call(Command(body.kind, body.args, seat), timeout=CALL_TIMEOUT, host=seat is None,
+                            token=seat_token if seat is not None else None)
     except TimeoutError:
         raise ApiError(503, _("The table did not answer in time: wait a moment and try again.")) from None
     if result.ok:
