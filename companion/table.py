@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -100,6 +101,7 @@ class _Press:
 @dataclass(frozen=True)
 class _FromHost:
     command: Command
+    token: str | None = None  # the host link it came with: still the host's when it applies
 
 
 @dataclass(frozen=True)
@@ -151,13 +153,15 @@ class Table:
 
         `host`: the command comes from the host's phone, a player like any other: beyond the
         table's own commands (new game, undo, end) it may act only for a seat no phone holds.
-        `token`: the seat's link the command came with; it must still be the seat's when it applies.
+        `token`: the seat's or the host's link the command came with; it must still be theirs when the
+        command applies.
         """
         fut: Future = Future()
         if self._stopped:
             fut.set_result(Result(False, self.version, IllegalMove("The table is shutting down.")))
             return fut
-        self._enqueue(_FromHost(command) if host else _FromSeat(command, token) if token else command, fut)
+        self._enqueue(_FromHost(command, token) if host else _FromSeat(command, token) if token else command,
+                      fut)
         return fut
 
     def call(self, command: Command, timeout: float = 10.0, host: bool = False,
@@ -312,7 +316,10 @@ class Table:
                 if isinstance(what, Command):
                     outcome = self._apply(what)
                 elif isinstance(what, _FromHost):
-                    outcome = self._apply_for_host(what.command)
+                    outcome = self._apply_for_host(what.command) if self._host_holds(what.token) else \
+                        Result(False, self.version, IllegalMove(
+                            "This host link is no longer valid: a long press on D on the device made a new "
+                            "one. Open the new host link, or ask the host."))
                 elif isinstance(what, _FromSeat):
                     outcome = self._apply_for_seat(what.command, what.token)
                 elif isinstance(what, _Press):
@@ -399,6 +406,11 @@ class Table:
                 "Seat {n} plays from its own phone: the host cannot move for it. Ask its player, or play "
                 "with the device's buttons.", n=acting + 1))
         return self._apply(command)
+
+    def _host_holds(self, token: str | None) -> bool:
+        """Whether a host command's link is still the host's (a long press on D may have come first)."""
+        return token is None or secrets.compare_digest(token.encode("utf-8", "replace"),
+                                                       self.roster.host_token().encode())
 
     def _apply_for_seat(self, command: Command, token: str) -> Result:
         if command.seat is None or self.roster.seat_for_token(token, MAX_SEATS) != command.seat:

@@ -175,3 +175,28 @@ def test_a_command_whose_link_is_taken_back_before_its_turn_is_refused(tmp_path,
         [(status, answer)] = answers
         assert status == 409 and "no longer valid" in answer["error"]
         assert table.latest.public["said"] == []
+
+
+def test_a_host_command_whose_link_a_long_press_on_d_replaces_before_its_turn_is_refused(tmp_path):
+    with running_app(tmp_path) as (runtime, app), live_server(app) as server:
+        table = runtime.table
+        old, version = host_of(runtime), table.version
+        gate = threading.Event()
+        queued = table._queue  # the writer's queue: what is waiting for its turn
+        holding = threading.Thread(target=table.seating, args=(lambda roster, count: gate.wait(10),))
+        holding.start()
+        wait_for(lambda: queued.qsize() == 0)  # the writer is held inside that change
+        pressed = table.press(REISSUE_HOST)
+        answers: list = []
+        # The link is checked now (the host's still), and the roll waits behind the long press.
+        sending = threading.Thread(target=lambda: answers.append(post_json(
+            server.port, "/api/command?lang=en", {"kind": "roll"}, old)))
+        sending.start()
+        wait_for(lambda: queued.qsize() == 2)
+        gate.set()
+        for thread in (holding, sending):
+            thread.join(10)
+        assert pressed.result(5).rejected is None and host_of(runtime) != old
+        [(status, answer)] = answers
+        assert status == 409 and "host link is no longer valid" in answer["error"]
+        assert table.version == version

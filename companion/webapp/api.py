@@ -185,7 +185,7 @@ def command():
                                   "or ask the host for a new one."))
     try:
         result = table.call(Command(body.kind, body.args, seat), timeout=CALL_TIMEOUT, host=seat is None,
-                            token=seat_token if seat is not None else None)
+                            token=seat_token if seat is not None else host)
     except TimeoutError:
         raise ApiError(503, _("The table did not answer in time: wait a moment and try again.")) from None
     if result.ok:
