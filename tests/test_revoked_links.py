@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+from contextlib import contextmanager
 
 import pytest
 from polling import wait_for
@@ -148,55 +149,65 @@ def test_a_long_press_on_d_ends_every_request_of_the_old_host_link(tmp_path):
             public.close()
 
 
+@contextmanager
+def writer_held(table):
+    """The table's writer held inside a seat change until the block ends; yields a function that waits
+    until `n` more items are queued behind it (each request is checked, then waits for its turn)."""
+    gate = threading.Event()
+    queued = table._queue  # the writer's queue: what waits for its turn
+    holding = threading.Thread(target=table.seating, args=(lambda roster, count: gate.wait(10),))
+    holding.start()
+    wait_for(lambda: queued.qsize() == 0)  # the writer has taken it: it is held inside
+    try:
+        yield lambda n: wait_for(lambda: queued.qsize() == n)
+    finally:
+        gate.set()
+        holding.join(10)
+
+
+def in_background(answers: list, *args) -> threading.Thread:
+    """post_json(*args) on its own thread, its answer appended to `answers`."""
+    thread = threading.Thread(target=lambda: answers.append(post_json(*args)))
+    thread.start()
+    return thread
+
+
 def test_a_command_whose_link_is_taken_back_before_its_turn_is_refused(tmp_path, monkeypatch):
     install_secret_game(monkeypatch)
     with running_app(tmp_path, game="secret") as (runtime, app), live_server(app) as server:
         table = runtime.table
-        old = table.seat_token(0)
-        gate = threading.Event()
-        queued = table._queue  # the writer's queue: what is waiting for its turn
-        holding = threading.Thread(target=table.seating, args=(lambda roster, count: gate.wait(10),))
-        holding.start()
-        wait_for(lambda: queued.qsize() == 0)  # the writer is held inside that change
-        taking_back = threading.Thread(target=table.seating,
-                                       args=(lambda roster, count: roster.reissue(0, count),))
-        taking_back.start()
-        wait_for(lambda: queued.qsize() == 1)
-        answers: list = []
-        # The link is checked now (the seat's link still), and the command waits behind the new link.
-        say = {"kind": "say", "args": {"word": "hi"}}
-        sending = threading.Thread(target=lambda: answers.append(post_json(
-            server.port, "/api/command?lang=en", say, {"X-Seat-Token": old})))
-        sending.start()
-        wait_for(lambda: queued.qsize() == 2)
-        gate.set()
-        for thread in (holding, taking_back, sending):
+        old, answers = table.seat_token(0), []
+        with writer_held(table) as queued:
+            taking_back = threading.Thread(target=table.seating,
+                                           args=(lambda roster, count: roster.reissue(0, count),))
+            taking_back.start()
+            queued(1)
+            # The link is checked now (the seat's link still); the command waits behind the new link.
+            sending = in_background(answers, server.port, "/api/command?lang=en",
+                                    {"kind": "say", "args": {"word": "hi"}}, {"X-Seat-Token": old})
+            queued(2)
+        for thread in (taking_back, sending):
             thread.join(10)
         [(status, answer)] = answers
         assert status == 409 and "no longer valid" in answer["error"]
         assert table.latest.public["said"] == []
 
 
-def test_a_host_command_whose_link_a_long_press_on_d_replaces_before_its_turn_is_refused(tmp_path):
+@pytest.mark.parametrize(("path", "body"), [("/api/command", {"kind": "roll"}), ("/api/seats/1/reissue", {}),
+                                            ("/api/seats/1/assign", {"name": "Eve"})])
+def test_a_host_request_whose_link_a_long_press_on_d_replaces_before_its_turn_is_refused(tmp_path, path,
+                                                                                          body):
     with running_app(tmp_path) as (runtime, app), live_server(app) as server:
         table = runtime.table
-        old, version = host_of(runtime), table.version
-        gate = threading.Event()
-        queued = table._queue  # the writer's queue: what is waiting for its turn
-        holding = threading.Thread(target=table.seating, args=(lambda roster, count: gate.wait(10),))
-        holding.start()
-        wait_for(lambda: queued.qsize() == 0)  # the writer is held inside that change
-        pressed = table.press(REISSUE_HOST)
-        answers: list = []
-        # The link is checked now (the host's still), and the roll waits behind the long press.
-        sending = threading.Thread(target=lambda: answers.append(post_json(
-            server.port, "/api/command?lang=en", {"kind": "roll"}, old)))
-        sending.start()
-        wait_for(lambda: queued.qsize() == 2)
-        gate.set()
-        for thread in (holding, sending):
-            thread.join(10)
+        old, answers = host_of(runtime), []
+        before = (table.version, table.roster.token(1), table.roster.name(1))
+        with writer_held(table) as queued:
+            pressed = table.press(REISSUE_HOST)
+            # The link is checked now (the host's still); the request waits behind the long press.
+            sending = in_background(answers, server.port, f"{path}?lang=en", body, old)
+            queued(2)
+        sending.join(10)
         assert pressed.result(5).rejected is None and host_of(runtime) != old
         [(status, answer)] = answers
         assert status == 409 and "host link is no longer valid" in answer["error"]
-        assert table.version == version
+        assert (table.version, table.roster.token(1), table.roster.name(1)) == before
