@@ -413,7 +413,8 @@ class Table:
                                                        self.roster.host_token().encode())
 
     def _apply_for_seat(self, command: Command, token: str) -> Result:
-        if command.seat is None or self.roster.seat_for_token(token, MAX_SEATS) != command.seat:
+        known = self.roster.token(command.seat) if type(command.seat) is int else None
+        if known is None or not secrets.compare_digest(known.encode(), token.encode("utf-8", "replace")):
             return Result(False, self.version, IllegalMove(
                 "This seat link is no longer valid: the host has just freed the seat or given it a new "
                 "link. Ask the host for your seat's link."))
