@@ -16,7 +16,7 @@ from contextlib import contextmanager
 import pytest
 from daemon_process import DaemonProcess, free_port
 from polling import wait_for
-from webfixtures import FakeBoard, host_of, live_server, request, running_app
+from webfixtures import FakeBoard, SSEClient, host_of, live_server, request, running_app
 
 ELSEWHERE = "http://127.0.0.1:9"  # a page on another port of this machine: another origin, the same site
 
@@ -150,3 +150,17 @@ def test_another_sites_page_cannot_long_press_d_nor_frame_the_twin(tmp_path, bro
     finally:
         ctx.close()
         demo.stop()
+
+
+@pytest.mark.parametrize("headers", [{"Sec-Fetch-Site": "cross-site"}, {"Origin": ELSEWHERE},
+                                     {"Origin": ELSEWHERE, "Sec-Fetch-Site": "same-site"}])
+def test_another_sites_page_cannot_take_a_live_page(twin, headers):
+    runtime, server = twin
+    for path in ("/api/events", f"/api/seat/{runtime.table.seat_token(0)}/events"):
+        status, body, _ = request(server.port, "GET", path + "?lang=en", headers)
+        assert status == 403 and "another site" in json.loads(body)["error"], path
+    page = SSEClient(server.port, headers={"Sec-Fetch-Site": "same-origin"})
+    try:
+        assert page.status == 200 and page.next_event()["event"] == "snapshot"
+    finally:
+        page.close()

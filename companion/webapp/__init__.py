@@ -105,19 +105,29 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_c
     return app
 
 
-def _cross_site_refused():
-    """A change must come as JSON from the table's own pages: a page on another site can send neither
-    (a JSON body from there needs the table's leave, which it never gives), so it cannot use a phone's
-    or the simulator's machine's standing to press buttons or send commands. None when it may go on."""
+def another_sites_refused():
+    """The 403 for a request a page of another site sent through a browser at the table, else None."""
     from companion.webapp import trust
     from companion.webapp.api import error_response
 
     our_origin = f"{request.scheme}://{request.host}"
-    if not trust.from_our_own_page(request.headers.get("Origin"), request.headers.get("Sec-Fetch-Site"),
-                                   our_origin):
-        return error_response(403, _("This request comes from a page of another site: the table takes "
-                                     "changes from its own pages only. Open {url} instead.",
-                                     url=current_app.extensions["companion"].url))
+    if trust.from_our_own_page(request.headers.get("Origin"), request.headers.get("Sec-Fetch-Site"),
+                               our_origin):
+        return None
+    return error_response(403, _("This request comes from a page of another site: the table answers its "
+                                 "own pages only. Open {url} instead.",
+                                 url=current_app.extensions["companion"].url))
+
+
+def _cross_site_refused():
+    """A change must come as JSON from the table's own pages: a page on another site can send neither
+    (a JSON body from there needs the table's leave, which it never gives), so it cannot use a phone's
+    or the simulator's machine's standing to press buttons or send commands. None when it may go on."""
+    from companion.webapp.api import error_response
+
+    refused = another_sites_refused()
+    if refused is not None:
+        return refused
     if request.mimetype != "application/json":
         return error_response(415, _("Send the request as JSON, with its Content-Type header set to "
                                      "application/json."))

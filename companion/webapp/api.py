@@ -14,7 +14,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from companion import registry
 from companion.gamekit.contract import Command, IllegalMove
 from companion.session import HOST_COMMANDS, NEW_GAME
-from companion.webapp import _, request_game, request_language
+from companion.webapp import _, another_sites_refused, request_game, request_language
 from companion.webapp.events import Hub, Stream, TooManyStreams, refusal, seat_legal
 from companion.webapp.openapi import (
     ClaimHostBody,
@@ -252,6 +252,10 @@ def _seat_or_404(token: str) -> int:
 
 
 def _stream(seat: int | None, token: str | None = None) -> Response:
+    # A live page holds a slot of its address's few: another site's page must not take them.
+    refused = another_sites_refused()
+    if refused is not None:
+        return refused
     # waitress hands the connection's own disconnect check to the app: its owner is the connection.
     channel = getattr(request.environ.get("waitress.client_disconnected"), "__self__", None)
     try:
