@@ -211,3 +211,24 @@ def test_a_host_request_whose_link_a_long_press_on_d_replaces_before_its_turn_is
         [(status, answer)] = answers
         assert status == 409 and "host link is no longer valid" in answer["error"]
         assert (table.version, table.roster.token(1), table.roster.name(1)) == before
+
+
+@pytest.mark.browser
+def test_a_seat_page_whose_link_is_taken_back_says_so_and_forgets_it(browser, tmp_path, monkeypatch):
+    from playwright.sync_api import expect
+
+    install_secret_game(monkeypatch)
+    with running_app(tmp_path, game="secret", keepalive=600) as (runtime, app), live_server(app) as srv:
+        token = runtime.table.seating(lambda roster, count: roster.claim(0, "Ada", count))
+        ctx = browser.new_context(locale="en-US")
+        try:
+            page = ctx.new_page()
+            page.goto(f"{srv.url}seat/{token}")
+            expect(page.locator("#live")).to_have_attribute("data-state", "live")
+            assert page.evaluate("() => localStorage.getItem('companion.seat')") == token
+            assert post_json(srv.port, "/api/seats/0/assign", {"name": "Bea"}, host_of(runtime))[0] == 200
+            expect(page.locator("body")).to_have_attribute("data-seat-gone", "true")
+            expect(page.locator("#message")).to_contain_text("No seat has this link")
+            assert page.evaluate("() => localStorage.getItem('companion.seat')") is None
+        finally:
+            ctx.close()
