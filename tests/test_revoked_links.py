@@ -125,28 +125,35 @@ def test_a_new_game_keeps_the_pages_whose_link_still_holds(tmp_path, game):
             page.close()
 
 
-def test_a_long_press_on_d_ends_every_request_of_the_old_host_link(tmp_path):
-    with running_app(tmp_path, keepalive=600) as (runtime, app), live_server(app) as server:
+@pytest.mark.parametrize("game", GAMES)
+def test_a_long_press_on_d_ends_every_request_of_the_old_host_link(tmp_path, game):
+    with running_app(tmp_path, game=game, keepalive=600) as (runtime, app), live_server(app) as server:
         port, old = server.port, host_of(runtime)
         assert request(port, "GET", "/api/host", old)[0] == 200
-        public = SSEClient(port)
+        token = post_json(port, "/api/seats/0/assign", {"name": "Ada"}, old)[1]["token"]
+        public, seat = SSEClient(port), SSEClient(port, f"/api/seat/{token}/events")
         try:
             public.next_event()
+            seat.next_event()
             update = runtime.table.press(REISSUE_HOST).result(5)
             assert update.rejected is None
             for method, path, body in (("GET", "/api/host", None), ("GET", "/api/export", None),
-                                       ("POST", "/api/command", {"kind": "roll"}),
+                                       ("POST", "/api/command", {"kind": "undo"}),
+                                       ("POST", "/api/command", {"kind": "new_game", "args": {"game": game}}),
                                        ("POST", "/api/seats/0/reissue", {}),
                                        ("POST", "/api/qr", {"text": "x"})):
                 status, answer, headers = request(port, method, path, old, body)
                 assert status == 403 and headers.get("X-Host-Token-Stale") == "1", path
                 assert runtime.table.roster.join_code().encode() not in answer
             assert request(port, "GET", "/api/host", host_of(runtime))[0] == 200
-            # The scoreboards carry on: they hold no link.
-            assert post_json(port, "/api/command", {"kind": "roll"}, host_of(runtime))[0] == 200
+            # The pages that hold no host link carry on: the scoreboards, and the seat's (its link holds).
+            new_game = {"kind": "new_game", "args": {"game": game}}
+            assert post_json(port, "/api/command", new_game, host_of(runtime))[0] == 200
             assert public.next_event()["event"] == "update"
+            assert seat.next_event()["data"]["private"] == get_json(port, f"/api/seat/{token}")[1]["private"]
         finally:
             public.close()
+            seat.close()
 
 
 @contextmanager
