@@ -312,3 +312,24 @@ def test_a_rallye_choice_nobody_makes_is_made_by_the_table_when_its_window_close
         made = next(r for r in table.store.records_since_last("new_game") if r.version == version + 1)
         assert (made.kind, made.seat, made.args) == (default.kind, None, dict(default.args))
         assert table.session.history[-1] == {"seat": asked.pending.seat, "kind": default.kind}
+
+
+def placing(state) -> bool:
+    return state.phase == "placing"
+
+
+@pytest.mark.slow
+def test_a_passage_nobody_places_is_placed_by_the_table_when_its_window_closes(tmp_path):
+    waiting = rallye_store(tmp_path, placing, auto_passages=False, choice_seconds=2)
+    assert rallye_rules.deadline(waiting) == (2, Command("place_passage"))
+    with running_app(tmp_path, game="rallye") as (runtime, app), live_server(app) as server:
+        table = runtime.table
+        seat_everyone(table, 3)  # the placer's phone says nothing, and the buttons may not place for it
+        version = table.version
+        pending = read_json(server.port, "/api/state")["public"]["pending"]
+        assert (pending["kind"], pending["seconds"]) == ("place", 2)
+        wait_for(lambda: table.version > version, timeout=15)
+        made = next(r for r in table.store.records_since_last("new_game") if r.version == version + 1)
+        assert (made.kind, made.seat, made.args) == ("place_passage", None, {})
+        state = table.session.state
+        assert state.placed == waiting.placed + 1 and len(state.circuit) == len(waiting.circuit) + 1

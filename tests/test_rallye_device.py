@@ -241,8 +241,12 @@ def test_the_table_answers_no_and_discards_the_newest_once_a_window_closes():
     assert rules.deadline(quick) == (5, Command("decline"))
     # the same window whether or not the victim holds a card that cancels (a difference would tell)
     assert rules.deadline(replace(asked, hands=((), (), ()))) == rules.deadline(asked)
-    for state in (new_game(1, players=3), game_over(), mid_race(4, 3)):
-        if state.pending is None:
+    # a placer who names no card lets the device name one at random, as the option does for every passage
+    assert rules.deadline(new_game(1, players=3)) == (60, Command("place_passage"))
+    placed = play(new_game(1, players=3, route_cards=20), "place_passage", dice=[4])[0]
+    assert placed.placed == 1 and placed.phase == "placing"
+    for state in (game_over(), mid_race(4, 3)):
+        if state.pending is None and state.phase != "placing":
             assert rules.deadline(state) is None or rules.trimming(state) is not None
     # a choice waits its window, then the table takes choice A, or stays out of an optional passage
     five = one_back_of_five()

@@ -752,7 +752,7 @@ def test_the_public_view_shows_backs_for_face_down_cards_and_round_trips():
                              views.PlayView("lay", "oil_5", [1, 4, 5, 7, 8, 9, 10])]
     assert views.private_view(state, 5) == views.PrivateView(5)
     placing = new_game(1, players=2, route_cards=12)
-    assert views.public_view(placing).pending == views.PendingView("place", A)
+    assert views.public_view(placing).pending == views.PendingView("place", A, seconds=60)
     assert sorted(p.kind for p in views.public_view(placing).row) == ["entrance", "exit"]
 
 

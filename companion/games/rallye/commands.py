@@ -29,9 +29,9 @@ class Roll(Args):
 
 
 class PlacePassage(Args):
-    """Setup: name the route card the next passage card replaces; the device rolls to pick it."""
+    """Setup: name the route card the next passage card replaces (none: the device names one at random)."""
 
-    card: Position
+    card: Position | None = None
 
 
 class Choose(Args):

@@ -60,9 +60,11 @@ def place(state: State, named: int, draws, events: list[dict]) -> State:
 
 
 def place_passage(state: State, seat: int, args, draws) -> tuple[State, list[dict]]:
-    """The place_passage command: `args.card` is the route card named for the next passage."""
+    """The place_passage command: `args.card` is the route card named for the next passage (None: one
+    the device names at random)."""
     events: list[dict] = []
-    return place(state, args.card, draws, events), events
+    named = random_plain(state, draws) if args.card is None else args.card
+    return place(state, named, draws, events), events
 
 
 def placer(state: State) -> int:
@@ -73,9 +75,14 @@ def placer(state: State) -> int:
 def auto_place(state: State, draws, events: list[dict]) -> State:
     """The device names the cards itself, at random (the option for tables that prefer it)."""
     while state.phase == "placing":
-        plain = [p for p in range(1, len(state.circuit)) if is_plain(state, p)]
-        state = place(state, plain[draws.below(len(plain))], draws, events)
+        state = place(state, random_plain(state, draws), draws, events)
     return state
+
+
+def random_plain(state: State, draws) -> int:
+    """A plain route card of the circuit, drawn at random: the device naming a card for a passage."""
+    plain = [p for p in range(1, len(state.circuit)) if is_plain(state, p)]
+    return plain[draws.below(len(plain))]
 
 
 def check_plain(plain: int) -> None:

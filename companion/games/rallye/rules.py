@@ -41,7 +41,8 @@ class RallyeOptions(msgspec.Struct, forbid_unknown_fields=True):
     discard_seconds: Annotated[int, msgspec.Meta(ge=5, le=600, title=N_(
         "Seconds to lay or discard a fourth surprise card (then the newest is discarded)"))] = 60
     choice_seconds: Annotated[int, msgspec.Meta(ge=2, le=600, title=N_(
-        "Seconds to choose a player or an exit (then the table takes choice A, or stays)"))] = 60
+        "Seconds to choose a player, an exit or a card for a passage (then the table takes choice A, "
+        "stays, or names a card at random)"))] = 60
 
 
 def setup(options: RallyeOptions, draws, data: Mapping[str, Any]) -> State:
@@ -86,10 +87,15 @@ def actor(state: State) -> int | None:
 
 def deadline(state: State) -> tuple[float, Command] | None:
     """What the table answers itself when a window closes: "no" to a cancel question, the newest card
-    discarded from a hand over 3, the default of a choice (a player, an exit: see `default_choice`)."""
+    discarded from a hand over 3, the default of a choice (a player, an exit: see `default_choice`), a
+    card named at random for a passage."""
     # (ruling) A cancel question closes with "no" after the answer window (20 s by default), a hand over 3
     # with its newest card discarded (after 60 s): the defaults the rulebook's "unless I discard a shield"
     # implies. Public facts only: the window is the same whether or not the seat asked holds a card.
+    if state.phase == "placing":
+        # (ruling) A placer who does not name a card lets the device name one at random, as the option
+        # "the device picks the cards the passages replace" does for every passage.
+        return state.choice_seconds, Command("place_passage")
     if state.phase != "race":
         return None
     if trimming(state) is not None:

@@ -152,7 +152,7 @@ def _card(state: State, position: int) -> CardView:
 
 def _pending(state: State) -> PendingView | None:
     if state.phase == "placing":
-        return PendingView("place", placer(state))
+        return PendingView("place", placer(state), seconds=state.choice_seconds)
     trim = trimming(state)
     if trim is not None:
         return PendingView("trim", trim, seconds=state.discard_seconds)
