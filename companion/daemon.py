@@ -10,6 +10,7 @@ from pathlib import Path
 
 from companion.config import Config, ConfigError
 from companion.gamekit.contract import IllegalMove
+from companion.session import NEW_GAME
 from companion.store import Store
 from companion.table import Table, Update
 
@@ -48,8 +49,9 @@ class Companion:
                            foreground=self.table.foreground)
         self.display = self._display()
         if simulate:
-            self.display = PngDisplay(self.display.model, state / "frame.png")
-        self.refresher = Refresher(self.display, self._render, foreground=self.table.foreground)
+            self.display = PngDisplay(self.display.model, state / "frame.png", config.simulated_glass)
+        self.refresher = Refresher(self.display, self._render, foreground=self.table.foreground,
+                                   budget=self._wear_budget(), speed=self._speed)
         self.server = None
         self._stopping = threading.Event()
 
@@ -71,6 +73,20 @@ class Companion:
             if not self.simulate:
                 log.error("e-ink panel not found, drawing for %s until it is: %s", DEFAULT_PANEL, exc)
             return AutoInkyDisplay(panel(DEFAULT_PANEL), detect_panel)
+
+    def _wear_budget(self):
+        """The panel's wear budget; none for the simulator's instant glass, which wears nothing."""
+        from companion.devices.wear import WearBudget, WearPolicy, gap_for
+
+        if self.simulate and self.config.simulated_glass == "instant":
+            return None
+        return WearBudget(WearPolicy(self.config.refreshes_per_hour, self.config.refresh_burst,
+                                     gap_for(self.model.refresh)))
+
+    def _speed(self, play: bool) -> str | None:
+        from companion.devices.panels import speed_for
+
+        return speed_for(self.model, play, self.config.panel_speed)
 
     @property
     def model(self):
@@ -143,7 +159,11 @@ class Companion:
         else:
             self.board.dice.show(spec.dice_shown(view))
         shown = spec.controls.shown(entry, view) if entry is not None else None
-        self.refresher.offer((update.game, view, self.table.table_info(self.url, shown), self.language))
+        # A move in a game under way may go at the panel's fast speed; a new game's join screen, an
+        # ended game and a seat change go at its normal one.
+        play = (update.command is not None and update.command.kind != NEW_GAME
+                and not spec.over(update.session.state))
+        self.refresher.offer((update.game, view, self.table.table_info(self.url, shown), self.language), play)
 
     @property
     def language(self) -> str:
@@ -203,6 +223,8 @@ class Companion:
         self.stop()
 
     def stop(self) -> None:
+        """Stop everything. A panel refresh under way is let finish first (up to the panel's longest):
+        a panel whose power goes mid-refresh can latch into a fault only removing power clears."""
         if self.server is not None:
             self.server.close()
         self.table.stop()

@@ -273,7 +273,20 @@ def device_state() -> dict:
         "buttons": list(snap.get("buttons", [])),
         "frame": bool(display is not None and display.png),
         "frame_version": int(getattr(rt, "frame_version", 0) or 0),
+        "panel": panel_state(rt),
     }
+
+
+def panel_state(rt) -> dict | None:
+    """The e-ink panel: its model, the speed of its last refresh, refreshes today, how long the last one
+    took, and its fault (why it stopped answering), or None."""
+    refresher, display = getattr(rt, "refresher", None), rt.display
+    if refresher is None or display is None:
+        return None
+    last = refresher.last_seconds
+    return {"model": display.model.name, "speeds": list(display.model.speeds), "speed": refresher.last_speed,
+            "refreshes_today": refresher.refreshes_today,
+            "last_refresh_seconds": None if last is None else round(last, 1), "fault": refresher.fault}
 
 
 def device_open() -> bool:
