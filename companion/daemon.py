@@ -163,7 +163,8 @@ class Companion:
         # ended game and a seat change go at its normal one.
         play = (update.command is not None and update.command.kind != NEW_GAME
                 and not spec.over(update.session.state))
-        self.refresher.offer((update.game, view, self.table.table_info(self.url, shown), self.language), play)
+        info = self.table.table_info(self.url, shown, time.strftime("%H:%M"))
+        self.refresher.offer((update.game, view, info, self.language), play)
 
     @property
     def language(self) -> str:

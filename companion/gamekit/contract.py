@@ -71,13 +71,15 @@ class TableInfo:
     """What a screen may show besides the game's public view.
 
     `names[seat]` is the name a phone chose for that seat ("" if none); `entry` is the public part of
-    a button input in progress (the controls' `shown`), never a secret value.
+    a button input in progress (the controls' `shown`), never a secret value. `at` is when the table
+    reached the state shown ("21:04"): the frame states it, so a table can tell a glass that lags.
     """
 
     url: str
     join_code: str = ""
     names: tuple[str, ...] = ()
     entry: Mapping[str, Any] | None = None
+    at: str = ""
 
     def name(self, seat: int, colours: tuple[Colour, ...], tr: Callable[..., str]) -> str:
         """The name of `seat` as a screen shows it: the chosen name, else its colour's label."""
