@@ -117,6 +117,8 @@ class Refresher:
             self._stopping = True
             self._cond.notify_all()
             since = self._sending_since if self.fault is None else None
+            if self.fault is not None and self._sending_since is not None:
+                timeout = 0.0  # its refresh will never end: there is nothing to protect, only power to cut
         if since is not None:
             timeout = max(timeout, since + self.deadline - time.monotonic())
             log.info("waiting up to %.0f s for the e-ink refresh under way to finish", timeout)
