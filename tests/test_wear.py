@@ -93,3 +93,14 @@ def test_the_same_state_again_spends_nothing():
 def test_a_policy_whose_burst_is_the_whole_budget_is_refused():
     with pytest.raises(ValueError, match="burst"):
         WearPolicy(per_hour=4, burst=4)
+
+
+def test_the_evening_bench_keeps_every_game_within_the_budget_and_was_over_it_before():
+    from companion.benchmark import panel
+
+    figures = {f.name: f for f in panel.measure("impression-7.3")}
+    hourly = {name: f.p50 for name, f in figures.items() if "refreshes per hour" in name}
+    assert len(hourly) == 2 * 5
+    for name, value in hourly.items():
+        assert value <= POLICY.per_hour if name.endswith("after") else value > POLICY.per_hour, (name, value)
+    assert figures["3 idle days after one state: refreshes (one a day keeps the glass alive)"].p50 == 4

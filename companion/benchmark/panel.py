@@ -12,7 +12,7 @@ from companion.benchmark.players import legal_command
 from companion.benchmark.stats import Figure, count, percentile
 from companion.devices.panels import panel
 from companion.devices.wear import RefreshScheduler, WearBudget, WearPolicy, gap_for
-from companion.gamekit.draws import Draws
+from companion.gamekit.draws import ScriptedDraws
 
 # Seconds between two commands at a table, on average (a roll, a bid, a move): each game's own pace.
 PACE = {"dice": 20.0, "crash": 25.0, "gewalt": 30.0, "schacht": 35.0, "rallye": 12.0}
@@ -71,7 +71,8 @@ def evening(game: str, seed: int, hours: float = EVENING / 3600) -> list[tuple[f
     changed what the glass shows. A game that ends starts again, as a table does."""
     spec = registry.get(game)
     rng = random.Random(seed)
-    options, state = spec.start({}, Draws())
+    draws = ScriptedDraws(rng)
+    options, state = spec.start({}, draws)
     seats = spec.seats_in_play(options)
     arrivals, now, version = [], 0.0, 0
     while True:
@@ -80,10 +81,10 @@ def evening(game: str, seed: int, hours: float = EVENING / 3600) -> list[tuple[f
             return arrivals
         command = legal_command(spec, state, seats, rng)
         if command is None or spec.over(state):
-            options, state = spec.start({}, Draws())
+            options, state = spec.start({}, draws)
         else:
             before = spec.public_json(state)
-            state, _ = spec.play(state, command, Draws())
+            state, _ = spec.play(state, command, draws)
             if spec.public_json(state) == before:
                 continue
         version += 1
@@ -107,6 +108,8 @@ def measure(panel_name: str = "impression-7.3", seed: int = 1, policy: WearPolic
             figures.append(Figure(f"{game}: the glass's lag behind the table, {label}", "s",
                                   round(percentile(waits, 50), 1), round(percentile(waits, 99), 1),
                                   round(waits[-1], 1), len(waits)))
+    figures.append(count("3 idle days after one state: refreshes (one a day keeps the glass alive)",
+                         idle_day(panel_name), "frames"))
     return figures
 
 
