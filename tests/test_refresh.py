@@ -252,7 +252,7 @@ def test_each_refresh_is_timed_and_logged(caplog):
     display = Glass(seconds=0.2)
     made = Refresher(display, frame).start()
     try:
-        with caplog.at_level(logging.INFO, logger="companion.devices.refresh"):
+        with caplog.at_level(logging.DEBUG, logger="companion.devices.refresh"):
             made.offer(1)
             assert made.wait_idle(5)
     finally:

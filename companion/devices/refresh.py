@@ -222,7 +222,9 @@ class Refresher:
                 self._cond.notify_all()
         took = time.monotonic() - started
         self.last_seconds, self.last_speed = took, speed
-        log.info("e-ink refresh took %.1f s%s", took, f" at {speed} speed" if speed else "")
+        # A glass takes seconds, and its journal says how many; the simulator's instant one is not news.
+        log.log(logging.INFO if took >= 1.0 else logging.DEBUG, "e-ink refresh took %.1f s%s", took,
+                f" at {speed} speed" if speed else "")
         if took >= self.display.model.longest:
             self._stuck(started, f"a refresh took {took:.0f} s, as long as the driver waits for one")
             return False
