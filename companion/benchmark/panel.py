@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from companion import registry
 from companion.benchmark.players import legal_command
 from companion.benchmark.stats import Figure, count, percentile
-from companion.devices.panels import panel
+from companion.devices.panels import panel, speed_for
 from companion.devices.wear import RefreshScheduler, WearBudget, WearPolicy, gap_for
 from companion.gamekit.draws import ScriptedDraws
 
@@ -79,7 +79,7 @@ def evening(game: str, seed: int, hours: float = EVENING / 3600) -> list[tuple[f
         now += rng.expovariate(1.0 / PACE.get(game, 20.0))
         if now >= hours * 3600:
             return arrivals
-        command = legal_command(spec, state, seats, rng)
+        command = legal_command(spec, state, seats, rng, draws=lambda: ScriptedDraws(rng.random()))
         if command is None or spec.over(state):
             options, state = spec.start({}, draws)
         else:
@@ -99,8 +99,10 @@ def measure(panel_name: str = "impression-7.3", seed: int = 1, policy: WearPolic
     figures = []
     for game in registry.names():
         arrivals = evening(game, seed)
-        for label, budget in (("before", None), ("after", WearBudget(policy))):
-            refreshes = play_out(RefreshScheduler(budget), arrivals, model.refresh, EVENING + 3600)
+        # before: every frame at the panel's one speed; after: play frames at its fast one, if it has one
+        for label, budget, glass in (("before", None, model.refresh),
+                                     ("after", WearBudget(policy), model.seconds(speed_for(model, True)))):
+            refreshes = play_out(RefreshScheduler(budget), arrivals, glass, EVENING + 3600)
             during = [r for r in refreshes if r.start < EVENING]
             waits = sorted(lags(arrivals, refreshes))
             figures.append(count(f"{game} ({len(arrivals)} states): refreshes per hour, {label}",
