@@ -139,12 +139,13 @@ def _check_panel_care(config: Config, name: str) -> None:
     from companion.devices.panels import PANELS, SPEEDS
 
     if config.panel_speed not in ("auto", *SPEEDS):
-        raise ConfigError(f"{name}: key 'panel_speed': {config.panel_speed!r} is not a refresh speed; choose "
-                          f"auto (fast while a game is played, normal otherwise) or one of {', '.join(SPEEDS)}.")
+        raise ConfigError(f"{name}: key 'panel_speed': {config.panel_speed!r} is not a refresh speed; "
+                          "choose auto (fast while a game is played, normal otherwise) or one of "
+                          f"{', '.join(SPEEDS)}.")
     model = PANELS.get(config.panel)
     if config.panel_speed != "auto" and model is not None and not model.speeds:
-        raise ConfigError(f"{name}: key 'panel_speed': the {config.panel} panel has no refresh speed to choose "
-                          "(only Spectra 6 panels have one): remove the key, or set it to auto.")
+        raise ConfigError(f"{name}: key 'panel_speed': the {config.panel} panel has no refresh speed to "
+                          "choose (only Spectra 6 panels have one): remove the key, or set it to auto.")
     if config.refresh_burst >= config.refreshes_per_hour:
         raise ConfigError(f"{name}: key 'refresh_burst': {config.refresh_burst} must be less than "
                           f"refreshes_per_hour ({config.refreshes_per_hour}), or the hour's budget is all "

@@ -63,7 +63,8 @@ def expected_frames(venv: Path, game: str, view: dict, url: str, join_code: str,
     the venv as its daemon renders it (for the table at `url` with `join_code`, seats named `names`): one
     for each minute from `since` (time.time(), before the command shown) to a minute from now, since a
     frame states when the table reached its state."""
-    minutes = sorted({time.strftime("%H:%M", time.localtime(t)) for t in range(int(since), int(time.time()) + 61, 30)})
+    moments = range(int(since), int(time.time()) + 61, 30)
+    minutes = sorted({time.strftime("%H:%M", time.localtime(t)) for t in moments})
     script = textwrap.dedent(f"""
         import sys, tempfile, pathlib
         from companion.devices.display import PngDisplay
@@ -74,7 +75,8 @@ def expected_frames(venv: Path, game: str, view: dict, url: str, join_code: str,
         model = panel(DEFAULT_PANEL)
         names = {names!r}
         for at in {minutes!r}:
-            info = TableInfo({url.rstrip("/") + "/"!r}, {join_code!r}, names + ("",) * (6 - len(names)), at=at)
+            info = TableInfo({url.rstrip("/") + "/"!r}, {join_code!r}, names + ("",) * (6 - len(names)),
+                             at=at)
             out = pathlib.Path(tempfile.mkdtemp()) / "frame.png"
             PngDisplay(model, out).show(render({game!r}, {view!r}, model, "fr", info).image)
             sys.stdout.buffer.write(out.read_bytes().hex().encode() + b"\\n")

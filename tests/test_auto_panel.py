@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 from daemon_process import free_port
-from polling import wait_for
 from PIL import Image
+from polling import wait_for
 
 from companion.config import Config
 from companion.daemon import Companion

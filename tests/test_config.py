@@ -64,11 +64,12 @@ def test_a_users_data_file_is_checked_by_its_game_and_set_up_with(tmp_path):
     ('game = "chess"\n', "game", "unknown game"),
     ('profile = "nope"\n', "profile", "nope"),
     ('panel = "spectra-13.3"\nprofile = "impression-7in3"\n', "profile", "16"),
-    ('panel_speed = "turbo"\n', "panel_speed", "choose auto (fast while a game is played, normal otherwise) or "
-                                               "one of normal, medium, fast"),
+    ('panel_speed = "turbo"\n', "panel_speed",
+     "choose auto (fast while a game is played, normal otherwise) or one of normal, medium, fast"),
     ('panel_speed = "fast"\n', "panel_speed", "the impression-7.3 panel has no refresh speed to choose"),
     ("refreshes_per_hour = 1\n", "refreshes_per_hour", ">= 2"),
-    ("refreshes_per_hour = 10\nrefresh_burst = 10\n", "refresh_burst", "must be less than refreshes_per_hour"),
+    ("refreshes_per_hour = 10\nrefresh_burst = 10\n", "refresh_burst",
+     "must be less than refreshes_per_hour"),
     ('simulated_glass = "slow"\n', "simulated_glass", "choose one of instant, real, stuck"),
 ])
 def test_bad_values_name_file_key_and_reason(tmp_path, text, key, reason):

@@ -46,9 +46,10 @@ def test_a_stuck_panel_reaches_every_phone_and_the_table_keeps_playing(tmp_path)
         try:
             told = panel_event(scoreboard)
             assert told["fault"] is True
-            assert told["message"].startswith("L’écran e-ink ne répond plus\u202f: éteignez l’appareil une minute")
-            assert panel_event(seat)["message"].startswith("The e-ink panel has stopped answering: switch the "
-                                                           "device off for a minute")
+            assert told["message"].startswith("L’écran e-ink ne répond plus\u202f: éteignez l’appareil une "
+                                              "minute")
+            assert panel_event(seat)["message"].startswith("The e-ink panel has stopped answering: switch "
+                                                           "the device off for a minute")
             status, device = get_json(port, "/api/device", host_of(companion))
             assert status == 200 and device["panel"]["model"] == "impression-7.3"
             assert "within" in device["panel"]["fault"] and device["panel"]["speed"] is None

@@ -282,7 +282,8 @@ def test_the_seven_colour_impression_has_no_speed_and_play_frames_leave_it_alone
     assert speed_for(spectra, play=True, setting="medium") == "medium"
 
 
-@pytest.mark.parametrize("warning", ["Busy Wait: Timed out after 45.00s", "Busy Wait: Held high. Waiting for 45.00s",
+@pytest.mark.parametrize("warning", ["Busy Wait: Timed out after 45.00s",
+                                     "Busy Wait: Held high. Waiting for 45.00s",
                                      "Refresh Wait: Timed out after 65.00s"])
 def test_the_driver_giving_up_its_wait_for_a_refresh_is_a_stuck_panel(warning):
     import warnings

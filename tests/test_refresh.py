@@ -210,7 +210,8 @@ class Glass(RecordingDisplay):
     """A display whose refresh takes `seconds` (the glass's own time) and records each refresh's speed;
     `hang` makes a refresh never end, as a panel that stopped answering."""
 
-    def __init__(self, model=MODEL, seconds: float = 0.0, hang: bool = False, error: BaseException | None = None):
+    def __init__(self, model=MODEL, seconds: float = 0.0, hang: bool = False,
+                 error: BaseException | None = None):
         super().__init__()
         self.model = model
         self.seconds, self.hang, self.raise_ = seconds, hang, error
@@ -306,7 +307,8 @@ def test_the_driver_giving_up_on_a_refresh_is_a_fault_not_a_retry():
     from companion.devices.display import PanelStuck
 
     told = []
-    display = Glass(error=PanelStuck("the panel did not finish its refresh (Busy Wait: Timed out after 45.00s)"))
+    gave_up = "the panel did not finish its refresh (Busy Wait: Timed out after 45.00s)"
+    display = Glass(error=PanelStuck(gave_up))
     made = Refresher(display, frame, backoff=(0.01, 0.02))
     made.watch(told.append)
     made.start()

@@ -91,7 +91,8 @@ def evening(game: str, seed: int, hours: float = EVENING / 3600) -> list[tuple[f
         arrivals.append((now, version))
 
 
-def measure(panel_name: str = "impression-7.3", seed: int = 1, policy: WearPolicy | None = None) -> list[Figure]:
+def measure(panel_name: str = "impression-7.3", seed: int = 1,
+            policy: WearPolicy | None = None) -> list[Figure]:
     """Refreshes per hour and the glass's lag (p50/p99) in a 2-hour evening of each game, before (a
     frame whenever the panel is free) and after (the wear budget)."""
     model = panel(panel_name)

@@ -193,7 +193,7 @@ class Refresher:
         give_back_freed()
 
     def _send(self, key, image: Image.Image, play: bool) -> bool:
-        """One refresh, timed, with a watch for a panel that never finishes it; whether it reached the glass."""
+        """One refresh, timed, watched for a panel that never finishes it; whether it reached the glass."""
         speed = self.display.speed = self._speed(play)
         with self._cond:
             started = self._sending_since = time.monotonic()

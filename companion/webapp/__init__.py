@@ -62,7 +62,8 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_c
     app.extensions["companion"] = runtime
     app.extensions["companion.codes"] = trust.CodeAttempts()
     names = trust.host_names(runtime.url)
-    hub = events.Hub(runtime.table, keepalive=keepalive, max_streams=max_streams, per_client=per_client).start()
+    hub = events.Hub(runtime.table, keepalive=keepalive, max_streams=max_streams,
+                     per_client=per_client).start()
     app.extensions["companion.hub"] = hub
     refresher = getattr(runtime, "refresher", None)
     if refresher is not None:  # the e-ink's fault goes to every live page, now and when it happens

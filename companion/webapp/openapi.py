@@ -173,7 +173,8 @@ def document() -> dict:
                        "status": {"type": "boolean"},
                        "buttons": {"type": "array", "items": {"type": "string"}},
                        "frame": {"type": "boolean"}, "frame_version": {"type": "integer"},
-                       "panel": {"type": ["object", "null"], "description": "The e-ink panel (none without one).",
+                       "panel": {"type": ["object", "null"],
+                                 "description": "The e-ink panel (null without one).",
                                  "properties": {
                                      "model": {"type": "string"},
                                      "speeds": {"type": "array", "items": {"type": "string"}},
