@@ -92,3 +92,21 @@ def test_the_host_page_shows_the_stuck_panel_in_its_language_at_a_phones_width(t
                 assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
             finally:
                 ctx.close()
+
+
+def test_the_daemons_shutdown_waits_for_a_refresh_under_way(tmp_path):
+    from dataclasses import replace
+
+    config = Config(state_dir=str(tmp_path / "state"), host="127.0.0.1", port=free_port(),
+                    simulated_glass="real")
+    companion = Companion(config, simulate=True)
+    # the Impression's own timing, shortened to 2 s: longer than a stop waits for an idle thread (1 s)
+    companion.display.model = replace(companion.display.model, refresh=2.0)
+    companion.start()
+    try:
+        wait_for(lambda: companion.refresher._sending_since is not None)
+        assert companion.display.png == b""  # mid-refresh: nothing on the glass yet
+    finally:
+        companion.stop()
+    assert companion.display.png and companion.refresher.shown == 1  # the refresh ended before the stop did
+    assert not companion.refresher._thread.is_alive()

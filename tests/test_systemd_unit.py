@@ -114,3 +114,13 @@ def test_systemd_analyze_verify(tmp_path):
     complaints = [line for line in (result.stdout + result.stderr).splitlines() if UNIT.name in line]
     assert result.returncode == 0, result.stdout + result.stderr
     assert complaints == []
+
+
+def test_the_stop_timeout_outlasts_the_longest_refresh_the_daemon_waits_for(service):
+    """A panel whose power goes mid-refresh can latch into a fault: systemd must not kill the daemon
+    while it waits for a refresh under way (docs/panels.md)."""
+    from companion.devices.panels import PANELS
+    from companion.devices.refresh import HANG_GRACE
+
+    longest = max(model.longest for model in PANELS.values()) + HANG_GRACE
+    assert int(one(service, "TimeoutStopSec")) > longest + 5  # and a few seconds to close the rest

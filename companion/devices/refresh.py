@@ -110,7 +110,7 @@ class Refresher:
                 lambda: self._schedule.wanted is _NOTHING and not self._busy and self._retry_at is None
                 and self.fault is None, timeout)
 
-    def stop(self, timeout: float = 5.0) -> None:
+    def stop(self, timeout: float = 1.0) -> None:
         """Stop the thread. A refresh under way is waited for, up to its deadline, however long that is:
         a panel whose power is cut mid-refresh can latch into a fault. A stuck panel is not waited for."""
         with self._cond:
@@ -196,6 +196,10 @@ class Refresher:
         """One refresh, timed, watched for a panel that never finishes it; whether it reached the glass."""
         speed = self.display.speed = self._speed(play)
         with self._cond:
+            if self._stopping:  # no refresh may begin once the daemon is stopping: its power may go
+                self._busy = False
+                self._cond.notify_all()
+                return False
             started = self._sending_since = time.monotonic()
             self._schedule.started(started)
             day, count = self._today
