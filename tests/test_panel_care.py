@@ -54,6 +54,7 @@ def test_a_stuck_panel_reaches_every_phone_and_the_table_keeps_playing(tmp_path)
             assert status == 200 and device["panel"]["model"] == "impression-7.3"
             assert "within" in device["panel"]["fault"] and device["panel"]["speed"] is None
             assert device["panel"]["refreshes_today"] == 1 and device["frame_version"] == 0
+            assert device["panel"]["message"] == told["message"]
             # the table keeps playing: a command is answered, and every phone hears it
             version = companion.table.latest.version
             status, answer = post_json(port, "/api/command", {"kind": "roll"}, host_of(companion))
@@ -84,12 +85,14 @@ def test_the_host_page_shows_the_stuck_panel_in_its_language_at_a_phones_width(t
             ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale=locale)
             try:
                 page = ctx.new_page()
-                page.goto(f"http://127.0.0.1:{port}/host?host={companion.table.host_token()}")
-                banner = page.locator("#panel-fault")
-                expect(banner).to_be_visible(timeout=10_000)
-                expect(banner).to_contain_text(words)
-                box = banner.bounding_box()
-                assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+                # the host page hears it on its live stream; the device twin in its polled state
+                for path in ("/host", "/device"):
+                    page.goto(f"http://127.0.0.1:{port}{path}?host={companion.table.host_token()}")
+                    banner = page.locator("#panel-fault")
+                    expect(banner).to_be_visible(timeout=10_000)
+                    expect(banner).to_contain_text(words)
+                    box = banner.bounding_box()
+                    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
             finally:
                 ctx.close()
 

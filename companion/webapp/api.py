@@ -15,7 +15,7 @@ from companion import registry
 from companion.gamekit.contract import Command, IllegalMove
 from companion.session import HOST_COMMANDS, NEW_GAME
 from companion.webapp import _, request_game, request_language
-from companion.webapp.events import Hub, Stream, TooManyStreams, refusal, seat_legal
+from companion.webapp.events import PANEL_STUCK, Hub, Stream, TooManyStreams, refusal, seat_legal
 from companion.webapp.openapi import (
     ClaimHostBody,
     CommandBody,
@@ -284,9 +284,11 @@ def panel_state(rt) -> dict | None:
     if refresher is None or display is None:
         return None
     last = refresher.last_seconds
+    stuck = refresher.fault is not None
     return {"model": display.model.name, "speeds": list(display.model.speeds), "speed": refresher.last_speed,
             "refreshes_today": refresher.refreshes_today,
-            "last_refresh_seconds": None if last is None else round(last, 1), "fault": refresher.fault}
+            "last_refresh_seconds": None if last is None else round(last, 1), "fault": refresher.fault,
+            "message": _(PANEL_STUCK) if stuck else None}
 
 
 def device_open() -> bool:

@@ -184,7 +184,9 @@ def document() -> dict:
                                      "last_refresh_seconds": {"type": ["number", "null"]},
                                      "fault": {"type": ["string", "null"],
                                                "description": "Why the panel stopped answering, until the "
-                                                              "next start."}}}},
+                                                              "next start."},
+                                     "message": {"type": ["string", "null"],
+                                                 "description": "What to tell the table about the fault."}}}},
     }
     sse = "text/event-stream: `snapshot` first (full view and version), then `update`, `rejected`, " \
           "`panel` (the e-ink panel stopped answering: `fault` and a `message` to show), " \
