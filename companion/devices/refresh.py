@@ -61,8 +61,7 @@ class Refresher:
         self._backoff = backoff
         self._schedule = RefreshScheduler(budget, quiet, longest)
         self._speed = speed or (lambda play: None)
-        # how long a refresh may last before the panel counts as stuck
-        self.deadline = display.model.longest + HANG_GRACE if deadline is None else deadline
+        self._deadline = deadline
         self._delay = backoff[0]
         self._cond = threading.Condition()
         self._busy = False
@@ -82,6 +81,15 @@ class Refresher:
         self._streak = 0  # failures since the last frame that reached the glass
         self.failing = False
         self._thread = threading.Thread(target=self._run, name="eink", daemon=True)
+
+    @property
+    def deadline(self) -> float:
+        """How long a refresh may last before the panel counts as stuck (the panel found may change)."""
+        return self.display.model.longest + HANG_GRACE if self._deadline is None else self._deadline
+
+    @deadline.setter
+    def deadline(self, seconds: float) -> None:
+        self._deadline = seconds
 
     def start(self) -> Refresher:
         self._thread.start()
