@@ -20,8 +20,9 @@ def arrivals_from(gaps: list[float], start: float = 0.0) -> list[tuple[float, in
     return out
 
 
-policies = st.builds(WearPolicy, per_hour=st.integers(3, 40), burst=st.integers(1, 2),
-                     gap=st.sampled_from([8.0, 17.0, 45.0, 60.0]))
+policies = st.integers(2, 40).flatmap(lambda per_hour: st.builds(
+    WearPolicy, per_hour=st.just(per_hour), burst=st.integers(1, per_hour - 1),
+    gap=st.sampled_from([8.0, 17.0, 45.0, 60.0])))
 # A table's arrivals: bursts of quick commands, pauses of minutes, and long idle stretches.
 gaps = st.lists(st.one_of(st.floats(0.0, 2.0), st.floats(2.0, 120.0), st.floats(120.0, 5000.0)),
                 min_size=1, max_size=120)
