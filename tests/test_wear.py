@@ -105,3 +105,23 @@ def test_the_evening_bench_keeps_every_game_within_the_budget_and_was_over_it_be
     for name, value in hourly.items():
         assert value <= POLICY.per_hour if name.endswith("after") else value > POLICY.per_hour, (name, value)
     assert figures["3 idle days after one state: refreshes (one a day keeps the glass alive)"].p50 == 4
+
+
+def test_a_fast_frame_is_drawn_again_at_normal_speed_once_the_table_is_quiet():
+    scheduler = RefreshScheduler(WearBudget(POLICY), settle=600.0)
+    scheduler.offer("move 1", 0.0, fast=True)
+    assert scheduler.due(0.0) == 0.0
+    key, again = scheduler.take(0.0)
+    scheduler.started(0.0)
+    scheduler.shown(key, washed=True)
+    assert scheduler.due(40.0) == 600.0  # ten quiet minutes after the last state offered
+    assert scheduler.take(600.0) == ("move 1", True)  # the same state, at normal speed
+    scheduler.started(600.0)
+    scheduler.shown("move 1", washed=False)
+    assert scheduler.due(700.0) == 600.0 + DAY  # then only the daily refresh
+    unwashed = RefreshScheduler(WearBudget(POLICY))
+    unwashed.offer("a", 0.0)
+    unwashed.take(0.0)
+    unwashed.started(0.0)
+    unwashed.shown("a")
+    assert unwashed.due(40.0) == DAY  # a frame at normal speed (or a panel without speeds) stays

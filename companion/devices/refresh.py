@@ -187,14 +187,14 @@ class Refresher:
             self._settle()
             return
         if digest == self._last_shown and not again:
-            self._schedule.shown(key)
+            self._schedule.shown(key, self._schedule.washed)  # the glass is as it was
             self.skipped += 1
             self._settle()
             return
         checkpoint()
         if not self._send(key, image, play):
             return
-        self._schedule.shown(key)
+        self._schedule.shown(key, washed=self.last_speed not in (None, "normal"))
         self._succeeded(digest)
         del image
         checkpoint()

@@ -109,15 +109,19 @@ class RefreshScheduler:
       `longest` after the first one waiting; the first frame after start is due at once.
     - With a `budget`, a frame is also held until the wear budget allows it; then the newest state
       is the one drawn. With nothing new for a day, the state on the glass is drawn again.
-    - A state equal to the one last drawn is not drawn again (except for the daily refresh).
+    - A frame shown at a fast speed (washed-out blues and greens) is drawn again at normal speed once
+      the table has been quiet for `settle` seconds: an idle glass shows true colours.
+    - A state equal to the one last drawn is not drawn again (except for those two).
     """
 
-    def __init__(self, budget: WearBudget | None = None, quiet: float = 0.15, longest: float = 1.0):
+    def __init__(self, budget: WearBudget | None = None, quiet: float = 0.15, longest: float = 1.0,
+                 settle: float = 600.0):
         self.budget = budget
-        self.quiet, self.longest = quiet, longest
+        self.quiet, self.longest, self.settle = quiet, longest, settle
         self.wanted = NOTHING
         self.fast = False  # whether the frame wanted is a play frame (the panel's fast speed, if it has one)
         self.drawn = NOTHING  # the key of the frame last on the glass
+        self.washed = False  # whether that frame went at a fast speed
         self._first_offer = self._last_offer = 0.0
 
     def offer(self, key, now: float, fast: bool = False) -> None:
@@ -131,7 +135,11 @@ class RefreshScheduler:
             if self.budget is None or self.drawn is NOTHING:
                 return None
             daily = self.budget.daily_due()
-            return None if daily is None else self.budget.allowed(daily)
+            if daily is None:
+                return None
+            if self.washed:
+                daily = min(daily, self._last_offer + self.settle)
+            return self.budget.allowed(max(daily, now) if self.washed else daily)
         if self.drawn is NOTHING:
             at = now  # the glass shows nothing of ours yet
         else:
@@ -141,7 +149,8 @@ class RefreshScheduler:
         return at
 
     def take(self, now: float):
-        """The key to draw now, and whether it is the daily refresh of the same state; call once due."""
+        """The key to draw now, and whether it is the same state again (the daily refresh, or true colours
+        after a fast one), at normal speed; call once due."""
         if self.wanted is NOTHING:
             return self.drawn, True
         key, self.wanted = self.wanted, NOTHING
@@ -157,5 +166,6 @@ class RefreshScheduler:
         if self.budget is not None:
             self.budget.spend(now)
 
-    def shown(self, key) -> None:
-        self.drawn = key
+    def shown(self, key, washed: bool = False) -> None:
+        """`key` is on the glass; `washed`: at a fast speed, to be drawn again at normal speed when quiet."""
+        self.drawn, self.washed = key, washed
