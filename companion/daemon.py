@@ -41,6 +41,7 @@ class Companion:
         self.table = Table(self.store, config.table_setup())
         self._backup_due: float | None = None  # when play since the last backup makes the next one due
         self._over = False  # whether the running game had ended at the last command (set again at start)
+        self._state_at = ""  # when the table reached the state the e-ink shows ("21:04")
         if simulate and pin_factory is None:
             from companion.devices.simulator import simulator_pins
 
@@ -163,7 +164,10 @@ class Companion:
         # ended game and a seat change go at its normal one.
         play = (update.command is not None and update.command.kind != NEW_GAME
                 and not spec.over(update.session.state))
-        info = self.table.table_info(self.url, shown, time.strftime("%H:%M"))
+        if update.command is not None or not self._state_at:
+            # the frame states when the game reached this state: a seat change alone does not move it
+            self._state_at = time.strftime("%H:%M")
+        info = self.table.table_info(self.url, shown, self._state_at)
         self.refresher.offer((update.game, view, info, self.language), play)
 
     @property
