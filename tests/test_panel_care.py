@@ -113,3 +113,19 @@ def test_the_daemons_shutdown_waits_for_a_refresh_under_way(tmp_path):
         companion.stop()
     assert companion.display.png and companion.refresher.shown == 1  # the refresh ended before the stop did
     assert not companion.refresher._thread.is_alive()
+
+
+def test_a_spectra_table_plays_at_the_fast_speed_and_shows_the_rest_at_normal_speed(tmp_path):
+    from simulator import running_simulator
+
+    with running_simulator(tmp_path / "state", first_frame=True, panel="spectra-7.3",
+                           profile="impression-7in3") as companion:
+        port = companion.server.port
+        wait_for(lambda: companion.refresher.last_speed == "normal")  # the first frame: the join screen
+        shown = companion.refresher.shown
+        status, _ = post_json(port, "/api/command", {"kind": "roll"}, host_of(companion))
+        assert status == 200
+        wait_for(lambda: companion.refresher.shown > shown)
+        status, device = get_json(port, "/api/device", host_of(companion))
+        assert device["panel"]["speed"] == "fast" and device["panel"]["speeds"] == ["normal", "medium", "fast"]
+        assert device["panel"]["fault"] is None and device["panel"]["refreshes_today"] == shown + 1
