@@ -127,5 +127,6 @@ def test_a_spectra_table_plays_at_the_fast_speed_and_shows_the_rest_at_normal_sp
         assert status == 200
         wait_for(lambda: companion.refresher.shown > shown)
         status, device = get_json(port, "/api/device", host_of(companion))
-        assert device["panel"]["speed"] == "fast" and device["panel"]["speeds"] == ["normal", "medium", "fast"]
+        assert device["panel"]["speed"] == "fast"
+        assert device["panel"]["speeds"] == ["normal", "medium", "fast"]
         assert device["panel"]["fault"] is None and device["panel"]["refreshes_today"] == shown + 1
