@@ -225,7 +225,13 @@ class Companion:
             else:
                 log.error("the table thread died; letting the watchdog restart the service")
         notifier.notify("STOPPING=1")
-        self.stop()
+        # The stop may wait up to a minute for a panel refresh under way: the watchdog is fed meanwhile.
+        stopping = threading.Thread(target=self.stop, name="stop")
+        stopping.start()
+        stopping.join(WATCHDOG_EVERY)
+        while stopping.is_alive():
+            notifier.notify("WATCHDOG=1")
+            stopping.join(WATCHDOG_EVERY)
 
     def stop(self) -> None:
         """Stop everything. A panel refresh under way is let finish first (up to the panel's longest):

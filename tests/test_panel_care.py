@@ -130,3 +130,38 @@ def test_a_spectra_table_plays_at_the_fast_speed_and_shows_the_rest_at_normal_sp
         assert device["panel"]["speed"] == "fast"
         assert device["panel"]["speeds"] == ["normal", "medium", "fast"]
         assert device["panel"]["fault"] is None and device["panel"]["refreshes_today"] == shown + 1
+
+
+def test_sigterm_during_a_refresh_lets_it_finish_then_exits(tmp_path):
+    """As systemd stops the service: the refresh under way (a wHAT's 4 s here) ends on the glass first."""
+    import subprocess
+    import sys
+
+    from daemon_process import DaemonProcess
+
+    daemon = DaemonProcess(tmp_path / "state")
+    state = daemon.state_dir
+    state.mkdir(parents=True)
+    config = state / "glass.toml"
+    config.write_text(f'host = "127.0.0.1"\nport = {daemon.port}\nstate_dir = "{state}"\n'
+                      'panel = "what-black"\nprofile = "what-buttons"\nsimulated_glass = "real"\n')
+    out = state / "daemon.out"
+    with out.open("w") as sink:
+        proc = subprocess.Popen([sys.executable, "-m", "companion", "demo", "--config", str(config)],
+                                stdout=sink, stderr=subprocess.STDOUT)
+    try:
+        def under_way():
+            try:
+                panel = daemon.get("/api/device")["panel"]
+            except OSError:
+                return False
+            return panel["refreshes_today"] == 1 and panel["last_refresh_seconds"] is None
+        wait_for(under_way, timeout=30)
+        proc.terminate()
+        assert proc.wait(30) == 0, out.read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    log = out.read_text()
+    assert "waiting up to" in log and "e-ink refresh took" in log, log
+    assert (state / "frame.png").exists()  # the refresh reached the glass before the process ended
