@@ -160,10 +160,10 @@ class Companion:
         else:
             self.board.dice.show(spec.dice_shown(view))
         shown = spec.controls.shown(entry, view) if entry is not None else None
-        # A move in a game under way may go at the panel's fast speed; a new game's join screen, an
-        # ended game and a seat change go at its normal one.
-        play = (update.command is not None and update.command.kind != NEW_GAME
-                and not spec.over(update.session.state))
+        # A move or a button input in a game under way may go at the panel's fast speed; a new game's
+        # join screen, an ended game and a seat change go at its normal one.
+        moved = update.command is not None and update.command.kind != NEW_GAME
+        play = (moved or entry is not None) and not spec.over(update.session.state)
         if update.command is not None or not self._state_at:
             # the frame states when the game reached this state: a seat change alone does not move it
             self._state_at = time.strftime("%H:%M")
