@@ -12,6 +12,7 @@ from pathlib import Path
 from companion import __version__
 
 DEMO_STATE = Path("~/.local/state/companion-demo")
+DEFAULT_CONFIG = "/etc/companion/config.toml"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -59,6 +60,13 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--pi-zero", action="store_true",
                        help="run it again confined to one core at a tenth of its speed, and compare")
     bench.add_argument("--panel", default="impression-7.3", help="the panel whose refresh the burst waits")
+    net = sub.add_parser("network", help="how phones reach the table: show it, be the network, or join the "
+                                         "venue's Wi-Fi (docs/network.md)")
+    net.add_argument("action", choices=["status", "hotspot", "client"],
+                     help="status: the mode, the Wi-Fi and the address; hotspot: be the network; client: "
+                          "join the known Wi-Fi. A failed switch falls back to the previous mode.")
+    net.add_argument("--config", type=Path, default=Path(DEFAULT_CONFIG),
+                     help=f"the config with the [network] section (default {DEFAULT_CONFIG})")
     new = sub.add_parser("new-game", help="write a new game's package to start from: it installs, plays and "
                                           "passes the table's checks at once")
     new.add_argument("name", help="the game's name: its package, entry point and strings' domain "
@@ -216,6 +224,36 @@ def _bench(args) -> int:
     return bench(args.json, args.quick, args.pi_zero, args.panel, args.part)
 
 
+def _network(args) -> int:
+    from companion.config import load
+    from companion.network.address import table_url
+    from companion.network.manager import Hotspot, NetworkError, NetworkManagerLink
+    from companion.network.modes import TableNetwork
+
+    config = load(args.config if args.config.exists() or str(args.config) != DEFAULT_CONFIG else None)
+    settings = config.network
+    if args.action == "hotspot" and not settings.password:
+        from companion.config import ConfigError
+
+        raise ConfigError(f"{args.config}: key 'network.password': the hotspot needs a WPA2 password of 8 to "
+                          "63 characters. Set one in [network], or run firmware/install.py to write one.")
+    network = TableNetwork("client", Hotspot(settings.ssid, settings.password, settings.mode == "hotspot"),
+                           NetworkManagerLink(settings.bus or None), settings.auto_wait)
+    try:
+        status = network.status() if args.action == "status" else network.switch(args.action)
+    except NetworkError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 1
+    print(f"mode: {status.mode}\nWi-Fi: {status.network or '-'} ({status.interface})\n"
+          f"address: {status.address or '-'}\nphones open: {table_url(config.url, config.port, status)}")
+    if status.mode == "hotspot":
+        print(f"hotspot password: {settings.password}")
+    if args.action != "status":
+        # The running service learns of a switch only through its own host page (no thread listens at idle).
+        print("While the service runs, switch from the host page instead, so that the panel follows.")
+    return 0
+
+
 def _new_game(args) -> int:
     from companion.scaffold import ScaffoldError, new_game
 
@@ -232,4 +270,4 @@ def _new_game(args) -> int:
 
 
 COMMANDS = {"demo": _demo, "run": _run, "check-config": _check_config, "replay": _replay, "bench": _bench,
-            "store": _store, "records": _records, "new-game": _new_game}
+            "store": _store, "records": _records, "new-game": _new_game, "network": _network}

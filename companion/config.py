@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import msgspec
 
-from companion import tomlfile
+from companion import storelimit, tomlfile
 from companion.i18n import LANGUAGES
 
 log = logging.getLogger(__name__)
@@ -23,6 +23,18 @@ class ConfigError(Exception):
     """A config that cannot be used. The message names the file, the key and the fix."""
 
 
+class NetworkConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """[network]: how phones reach the table (docs/network.md). "client": the venue's Wi-Fi, left to
+    NetworkManager; "hotspot": the table's own; "auto": the known Wi-Fi if it comes up, else the hotspot."""
+
+    mode: str = "client"
+    ssid: str = "Table"
+    password: str = ""  # WPA2: 8 to 63 printable ASCII characters; the installer makes a random one
+    auto_wait: Annotated[float, msgspec.Meta(ge=0, le=600)] = 45  # seconds "auto" waits for the known Wi-Fi
+    # The D-Bus address of the NetworkManager to drive (empty: the system's); the simulator sets its own.
+    bus: str = ""
+
+
 class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """Every setting a table has. Defaults suit the Inky Impression 7.3" build."""
 
@@ -33,10 +45,12 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     host: str = "0.0.0.0"
     port: Annotated[int, msgspec.Meta(ge=1, le=65535)] = DEFAULT_PORT
     game: str = "dice"  # the game the table offers between games (and on its first start)
-    url: str = ""  # the address phones use (QR code); default http://<hostname>.local:<port>/
+    url: str = ""  # the address phones use (QR code); default http://<IP address>:<port>/
     # An online backup of the store after this many minutes of play (0: none), keeping the newest few.
     backup_minutes: Annotated[float, msgspec.Meta(ge=0)] = 10
     backup_keep: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 5
+    # The most the store may take on disk, in MB, its backups included: past it, moves are refused.
+    store_limit_mb: Annotated[int, msgspec.Meta(ge=1)] = storelimit.DEFAULT_MB
     # The e-ink's wear budget (docs/panels.md): refreshes started in any rolling hour, and how many of
     # them may follow each other at the panel's minimum gap while a game is played.
     refreshes_per_hour: Annotated[int, msgspec.Meta(ge=2, le=120)] = 20
@@ -47,6 +61,7 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     options: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
     # [data.<game>]: the user's own copy of a data file, e.g. [data.schacht] stages = "/etc/my.toml"
     data: dict[str, dict[str, str]] = msgspec.field(default_factory=dict)
+    network: NetworkConfig = msgspec.field(default_factory=NetworkConfig)
 
     @property
     def state_path(self) -> Path:
@@ -60,11 +75,6 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
         data = {game: {key: DataText(Path(path).name, _read_text(path, f"data.{game}.{key}", "config"))
                        for key, path in files.items()} for game, files in self.data.items()}
         return Setup(self.game, self.options, data)
-
-    def public_url(self) -> str:
-        import socket
-
-        return self.url or f"http://{socket.gethostname()}.local:{self.port}/"
 
 
 def load(path: Path | str | None, **overrides) -> Config:
@@ -121,6 +131,7 @@ def check(config: Config, name: str) -> None:
             raise ConfigError(f"{name}: key '{key}': unknown game {game!r}; "
                               f"choose one of {', '.join(registry.names())}.")
     _check_games(config, name)
+    _check_network(config.network, name)
     if config.panel != "auto" and config.panel not in PANELS:
         raise ConfigError(f"{name}: key 'panel': unknown panel {config.panel!r}; "
                           f"choose auto or one of {', '.join(PANELS)}.")
@@ -170,10 +181,28 @@ def _is_host(host: str) -> bool:
         return bool(HOST_NAME.match(host))
 
 
+def _check_network(network: NetworkConfig, name: str) -> None:
+    """The mode, and a hotspot name and password that WPA2 and a phone's camera both take."""
+    from companion.network.modes import MODES
+
+    if network.mode not in MODES:
+        raise ConfigError(f"{name}: key 'network.mode': {network.mode!r} is not one of {', '.join(MODES)}.")
+    if not 1 <= len(network.ssid.encode()) <= 32:
+        raise ConfigError(f"{name}: key 'network.ssid': a Wi-Fi name is 1 to 32 bytes long; "
+                          f"{network.ssid!r} is {len(network.ssid.encode())}.")
+    if network.mode == "client" and not network.password:
+        return  # never needed: the table joins a Wi-Fi someone else runs
+    if not (8 <= len(network.password) <= 63 and all(" " <= c <= "~" for c in network.password)):
+        raise ConfigError(f"{name}: key 'network.password': a WPA2 password is 8 to 63 printable ASCII "
+                          "characters (letters, digits, punctuation, spaces). Set one, or run "
+                          "firmware/install.py to write a random one.")
+
+
 def _check_games(config: Config, name: str) -> None:
     """Each game's default options and data files, checked by the game itself."""
     from companion import registry
-    from companion.gamekit.contract import IllegalMove
+    from companion.gamekit.contract import DataText, IllegalMove
+    from companion.gamekit.data import check_bounds
     from companion.i18n import translator
 
     en = translator("en")
@@ -187,7 +216,9 @@ def _check_games(config: Config, name: str) -> None:
         for key, path in files.items():
             where = f"data.{game}.{key}"
             try:
-                spec.data_file(key).load(_read_text(path, where, name), str(path))
+                file, text = spec.data_file(key), DataText(str(path), _read_text(path, where, name))
+                check_bounds(file, text)
+                file.load(text.text, text.name)
             except IllegalMove as exc:
                 raise ConfigError(f"{name}: key '{where}': {en(exc.msgid, **exc.params)}") from None
 

@@ -6,6 +6,7 @@ import logging
 import signal
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from companion.config import Config, ConfigError
@@ -29,15 +30,21 @@ class Companion:
         from companion.devices.display import PngDisplay
         from companion.devices.profile import load_profile
         from companion.devices.refresh import Refresher
+        from companion.network.address import table_url
 
         self.config = config
         self.simulate = simulate
-        self.url = config.public_url()
+        self.url = table_url(config.url, config.port)
+        self.wifi = ""  # the hotspot's WIFI: QR payload while the table is the network
+        self.network = None  # the TableNetwork, once start() has one
+        self.network_problem = ""  # why the last switch failed ("" if it did not)
+        self._switching: threading.Thread | None = None
+        self._standin = None
         state = config.state_path
         if state.exists() and not state.is_dir():
             raise ConfigError(f"key 'state_dir': {state} is a file, not a directory. Give the path of a "
                               "directory (it is made if missing) in state_dir.")
-        self.store = Store(state / "companion.db")
+        self.store = Store(state / "companion.db", config.store_limit_mb)
         self.table = Table(self.store, config.table_setup())
         self._backup_due: float | None = None  # when play since the last backup makes the next one due
         self._over = False  # whether the running game had ended at the last command (set again at start)
@@ -159,6 +166,11 @@ class Companion:
             self.board.dice.roll(spec.dice_shown(view))
         else:
             self.board.dice.show(spec.dice_shown(view))
+        self._frame(update)
+
+    def _frame(self, update: Update) -> None:
+        """Offer the e-ink the frame of `update` (the refresher's own thread draws it)."""
+        spec, view, entry = update.spec, update.public, update.entry
         shown = spec.controls.shown(entry, view) if entry is not None else None
         # A move or a button input in a game under way may go at the panel's fast speed; a new game's
         # join screen, an ended game and a seat change go at its normal one.
@@ -167,7 +179,7 @@ class Companion:
         if update.command is not None or not self._state_at:
             # the frame states when the game reached this state: a seat change alone does not move it
             self._state_at = time.strftime("%H:%M")
-        info = self.table.table_info(self.url, shown, self._state_at)
+        info = replace(self.table.table_info(self.url, shown, self._state_at), wifi=self.wifi)
         self.refresher.offer((update.game, view, info, self.language), play)
 
     @property
@@ -193,11 +205,90 @@ class Companion:
         self._keep_unwritten_record()
         self.table.start()
         try:
-            self.server = serve(create_app(self), self.config.host, self.config.port)
+            self.server = serve(create_app(self), self.config.host, self.config.port,
+                                passed=self._port_80())
         except OSError as exc:
             self.stop()
             raise ConfigError(_listen_error(exc, self.config)) from None
+        self.network = self._network()
+        if self.network is not None and self.network.mode != "client":
+            # Off the main thread: "auto" may wait for the known Wi-Fi, and the web must answer meanwhile.
+            threading.Thread(target=self._boot_network, name="network", daemon=True).start()
         return self
+
+    def _port_80(self) -> tuple:
+        """The port-80 socket systemd bound for us (companion-http.socket), served by the probe app."""
+        from companion.webapp.activation import passed_sockets
+        from companion.webapp.probes import create_probe_app
+
+        return tuple((create_probe_app(lambda: self.url), sock) for sock in passed_sockets().values())
+
+    def _network(self):
+        """The table's network: NetworkManager's on the system bus, or in the simulator a stand-in (never
+        the machine's own), started only when the config's mode needs it."""
+        from companion.network.manager import Hotspot, NetworkError, NetworkManagerLink
+        from companion.network.modes import TableNetwork
+
+        settings = self.config.network
+        bus = settings.bus
+        if self.simulate and not bus:
+            if settings.mode == "client":
+                return None
+            from companion.network.standin import StandIn
+
+            try:
+                self._standin = StandIn(self.config.state_path / "network").start()
+            except NetworkError as exc:
+                log.error("no simulated network: %s", exc)
+                return None
+            bus = self._standin.address
+        link = NetworkManagerLink(bus or None)
+        hotspot = Hotspot(settings.ssid, settings.password, settings.mode == "hotspot")
+        return TableNetwork(settings.mode, hotspot, link, settings.auto_wait)
+
+    def _boot_network(self) -> None:
+        from companion.network.manager import NetworkError
+
+        try:
+            self.network_changed(self.network.boot())
+        except NetworkError as exc:
+            log.error("network: %s", exc)
+
+    def switch_network(self, mode: str) -> None:
+        """Start a switch to `mode` on its own thread and return: the host's phone may lose the table as it
+        happens, so its answer goes out first. A failure leaves the previous mode up (network_problem)."""
+        from companion.network.manager import NetworkError
+
+        if self.network is None:
+            raise NetworkError("this table does not manage its network")
+        if self._switching is not None and self._switching.is_alive():
+            raise NetworkError("the network is already switching: wait for it to finish.")
+
+        def switch() -> None:
+            try:
+                self.network_changed(self.network.switch(mode))
+                self.network_problem = ""
+            except NetworkError as exc:
+                log.error("network: %s", exc)
+                self.network_problem = str(exc)
+
+        self._switching = threading.Thread(target=switch, name="network", daemon=True)
+        self._switching.start()
+
+    @property
+    def network_switching(self) -> bool:
+        return self._switching is not None and self._switching.is_alive()
+
+    def network_changed(self, status) -> None:
+        """After a switch: the address phones use, the Wi-Fi code while hotspot, and a new frame."""
+        from companion.network.address import table_url
+        from companion.render.qr import wifi_payload
+
+        settings = self.config.network
+        self.url = table_url(self.config.url, self.config.port, status)
+        self.wifi = wifi_payload(settings.ssid, settings.password) if status.mode == "hotspot" else ""
+        if self.table.latest.session is not None:
+            self._frame(self.table.latest)
 
     def _keep_unwritten_record(self) -> None:
         """A game that ended just before a power cut has its record written now."""
@@ -242,6 +333,8 @@ class Companion:
         self.refresher.stop()
         self.board.close()
         self.store.close()
+        if self._standin is not None:
+            self._standin.stop()
 
 
 def _listen_error(exc: OSError, config: Config) -> str:

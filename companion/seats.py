@@ -1,4 +1,6 @@
-"""Who sits where: seat names, seat and host tokens, the join code and the table's language.
+"""Who sits where: seat names and tokens, the host token, the join code, the language, phones' seats.
+
+The seats phones have held in the running game play from phones only until it ends (Roster.phones).
 
 Kept in the store's meta table.
 
@@ -10,7 +12,9 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
+from collections.abc import Callable
 
+from companion import lookalike
 from companion.gamekit.contract import MAX_SEATS, IllegalMove
 from companion.i18n import LANGUAGES
 from companion.store import Store
@@ -28,14 +32,20 @@ def new_join_code() -> str:
     return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_LENGTH))
 
 
-ZERO_WIDTH_JOINER = "\u200d"  # joins emoji into one (a family, a flag): allowed between two of them
+PHONE_SEATS = "phone_seats"  # meta key: the seats phones have held in the running game, "0,2"
+
+
+def _seat_set(text: str | None) -> frozenset[int]:
+    return frozenset(int(seat) for seat in (text or "").split(",") if seat.isdigit())
 
 
 def clean_name(name: object) -> str:
     """A seat name as shown everywhere: NFC, one line, trimmed, at most NAME_LENGTH characters.
 
-    Control and format characters are refused: a right-to-left override or a zero-width space would
-    let one seat's name pass for another's on the scoreboard and the e-ink. Accents and emoji stay.
+    Characters drawn as nothing or as a blank are refused (a right-to-left override, a zero-width
+    space, a Hangul filler, a variation selector after a letter, a braille blank): "Ada" followed by
+    one would read "Ada", and a name of them reads as nothing. So are more than MAX_MARKS combining
+    marks on one letter, which smear over the next line. Accents and emoji stay.
     """
     if not isinstance(name, str):
         raise IllegalMove("Give a name for the seat.")
@@ -43,20 +53,15 @@ def clean_name(name: object) -> str:
     if not text:
         raise IllegalMove("Give a name for the seat.")
     for i, char in enumerate(text):
-        if unicodedata.category(char) in ("Cc", "Cf") and not _joins_emoji(text, i):
-            raise IllegalMove("A name cannot hold invisible or control characters (here U+{code}): type "
-                              "it again without them.", code=f"{ord(char):04X}")
+        if lookalike.invisible(text, i):
+            raise IllegalMove("A name cannot hold invisible, blank or control characters (here U+{code}): "
+                              "type it again without them.", code=f"{ord(char):04X}")
+    if lookalike.most_marks(text) > lookalike.MAX_MARKS:
+        raise IllegalMove("A name has at most {n} accents or marks on one letter: type it again with "
+                          "fewer.", n=lookalike.MAX_MARKS)
     if len(text) > NAME_LENGTH:
         raise IllegalMove("A name has at most {n} characters.", n=NAME_LENGTH)
     return text
-
-
-def _joins_emoji(text: str, i: int) -> bool:
-    """Whether text[i] is a zero-width joiner between two symbols, as inside an emoji sequence."""
-    if text[i] != ZERO_WIDTH_JOINER or not 0 < i < len(text) - 1:
-        return False
-    before = text[i - 1] if text[i - 1] != "\ufe0f" or i < 2 else text[i - 2]  # skip an emoji style mark
-    return unicodedata.category(before) == "So" and unicodedata.category(text[i + 1]) == "So"
 
 
 class Roster:
@@ -66,6 +71,9 @@ class Roster:
         self.store = store
         # Names are read at every update; only the writer thread changes them, through _set_name.
         self._names = {seat: store.get_meta(f"seat_name:{seat}") or "" for seat in range(MAX_SEATS)}
+        # What a seat no one named shows instead (its colour, in each language); the table sets it.
+        self.unnamed: Callable[[int], tuple[str, ...]] = lambda seat: ()
+        self._held = _seat_set(store.get_meta(PHONE_SEATS))
         # Made before any thread runs, so no read ever has to write (a full disk fails here, at start).
         self._kept("host_token", new_token)
         self._kept("join_code", new_join_code)
@@ -74,9 +82,30 @@ class Roster:
     def name(self, seat: int) -> str:
         return self._names.get(seat, "")
 
+    def phones(self) -> frozenset[int]:
+        """The seats that play from phones in the running game: held by a phone now, or at any time since
+        the game began. Freeing a seat hands its secrets to nobody: the host and the buttons stay off it
+        until the game ends."""
+        return self._held | {seat for seat, name in self._names.items() if name}
+
     def _set_name(self, seat: int, name: str) -> None:
+        if name:
+            self._check_unlike_others(seat, name)
+        if name and seat not in self._held:  # kept first: a seat is never named without being kept
+            self._keep_phones(self._held | {seat})
         self.store.set_meta(f"seat_name:{seat}", name)
         self._names = {**self._names, seat: name}
+
+    def game_began(self) -> None:
+        """A new game: only the seats phones hold now play from phones (a seat freed before is free).
+
+        Called once the new game is recorded: a crash in between keeps the last game's seats, more of
+        them, never fewer."""
+        self._keep_phones(frozenset(seat for seat, name in self._names.items() if name))
+
+    def _keep_phones(self, seats: frozenset[int]) -> None:
+        self.store.set_meta(PHONE_SEATS, ",".join(str(seat) for seat in sorted(seats)))
+        self._held = frozenset(seats)
 
     def token(self, seat: int) -> str | None:
         """The private link token of a seat, once the seat has been taken or given; None before."""
@@ -164,6 +193,18 @@ class Roster:
         if lang not in LANGUAGES:
             raise IllegalMove("Choose a language among {languages}.", languages=", ".join(LANGUAGES))
         self.store.set_meta("language", str(lang))
+
+    def _check_unlike_others(self, seat: int, name: str) -> None:
+        """Refuse a name that looks like another seat's: the e-ink and the phones would show two alike."""
+        mine = lookalike.key(name)
+        for other in range(MAX_SEATS):
+            if other == seat:
+                continue
+            taken = self._names.get(other, "")
+            for shown in (taken,) if taken else self.unnamed(other):
+                if lookalike.key(shown) == mine:
+                    raise IllegalMove("This name looks like {name}'s (seat {n}): choose another one.",
+                                      name=shown, n=other + 1)
 
     def _check_seat(self, seat: object, count: int) -> None:
         if type(seat) is not int or not 0 <= seat < count:

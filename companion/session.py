@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -10,6 +10,7 @@ import msgspec
 
 from companion import registry
 from companion.gamekit.contract import Command, DataText, GameSpec, IllegalMove
+from companion.gamekit.data import check_bounds
 from companion.gamekit.draws import Draws
 
 if TYPE_CHECKING:
@@ -106,8 +107,10 @@ class Setup:
             raise IllegalMove("Data files are sent as an object: for each file, its name and its text.")
         data = {}
         for file in spec.data:
-            text = _data_text(given.get(file.key), file.key) or self.data.get(spec.name, {}).get(file.key) \
-                or spec.bundled(file.key)
+            uploaded = _data_text(given.get(file.key), file.key)
+            if uploaded is not None:
+                check_bounds(file, uploaded)
+            text = uploaded or self.data.get(spec.name, {}).get(file.key) or spec.bundled(file.key)
             data[file.key] = {"name": text.name, "text": text.text}
         unknown = sorted(set(given) - set(data))
         if unknown:
@@ -141,8 +144,11 @@ def _legacy_data(spec: GameSpec, options: dict) -> tuple[dict, dict[str, DataTex
 
 
 def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[str, Any],
-            draws: Draws) -> tuple[Session, list[dict]]:
-    """Apply one recorded command to a session. Pure but for `draws`; raises IllegalMove."""
+            draws: Draws, phones: Collection[int] = (), device: bool = False) -> tuple[Session, list[dict]]:
+    """Apply one recorded command to a session. Pure but for `draws`; raises IllegalMove.
+
+    `phones` and `device` are the spec's seat policy for a command of the table (`GameSpec.check`); a
+    replay passes none, as its records were accepted when they were made."""
     if kind == END_GAME:
         if session is None or session.game == args.get("game", LEGACY_IDLE):
             raise IllegalMove("No game is running: start one first.")
@@ -180,7 +186,7 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
     if seat is not None and not 0 <= seat < spec.seats_in_play(session.options):
         raise IllegalMove("Your seat is not playing in this game: ask the host to start one with "
                           "more players.")
-    state, events = spec.play(session.state, Command(kind, args, seat), draws)
+    state, events = spec.play(session.state, Command(kind, args, seat), draws, phones, device)
     line = {"seat": seat if seat is not None else spec.actor(session.state), "kind": kind}
     count = session.count + 1
     return Session(session.game, session.options, state, session, (*session.history, line)[-HISTORY_LENGTH:],

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from companion import storefiles, storelimit
 from companion.storecheck import DAMAGED, StoreError, classify, id_file_of, inspect
 
 __all__ = ["Record", "Store", "StoreError"]
@@ -56,8 +57,9 @@ class Record:
 class Store:
     """Append-only log of records. Every append is committed (fsync'd) before it returns."""
 
-    def __init__(self, path: Path | str):
+    def __init__(self, path: Path | str, limit_mb: int = storelimit.DEFAULT_MB):
         self.path = Path(path)
+        self.limit_mb = limit_mb  # the database, its WAL and its backups together (storelimit)
         self._lock = threading.Lock()
         found = inspect(self.path)  # raises the fault it finds, before SQLite may touch a file
         if not found.exists:
@@ -82,9 +84,10 @@ class Store:
         with self._using("save a record"):
             self._db.execute("BEGIN IMMEDIATE")
             try:
+                row_args = storefiles.stored(self._db, kind, args)
                 cur = self._db.execute(
                     "INSERT INTO records (kind, seat, args, draws, at) VALUES (?, ?, ?, ?, ?)",
-                    (kind, seat, json.dumps(args, sort_keys=True), json.dumps(draws), at),
+                    (kind, seat, json.dumps(row_args, sort_keys=True), json.dumps(draws), at),
                 )
                 # The settings page, table id included, changes with every commit, so any WAL this
                 # table writes holds its id: a WAL from another table is told apart at start-up.
@@ -106,7 +109,7 @@ class Store:
             rows = self._db.execute(
                 "SELECT version, kind, seat, args, draws, at FROM records WHERE version >= ? "
                 "ORDER BY version", (start,)).fetchall()
-        return [self._record(r) for r in rows]
+            return [self._record(r) for r in rows]  # under the lock: a new game's files are read back
 
     def last_version(self) -> int:
         with self._using("read the records"):
@@ -126,6 +129,10 @@ class Store:
         with self._using("save the settings"):
             self._db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", (key, value))
             return self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0]
+
+    def room(self) -> storelimit.Room:
+        """What the store takes on disk, backups included, and what the disk has left."""
+        return storelimit.room(self.path, self.limit_mb)
 
     def count(self) -> int:
         """How many records the store holds."""
@@ -170,7 +177,13 @@ class Store:
     def _record(self, row) -> Record:
         version, kind, seat, args, draws, at = row
         try:
-            return Record(version, kind, seat, json.loads(args), json.loads(draws), at)
+            return Record(version, kind, seat, storefiles.restored(self._db, kind, json.loads(args)),
+                          json.loads(draws), at)
+        except KeyError as exc:
+            raise StoreError(f"{self.path}: record {version} names a data file the store does not hold "
+                             f"({exc}); to save the rest: companion store repair --state-dir "
+                             f"{self.path.parent}",
+                             DAMAGED) from exc
         except json.JSONDecodeError as exc:
             raise StoreError(f"{self.path}: record {version} is corrupt ({exc}); to save the rest: "
                              f"companion store repair --state-dir {self.path.parent}", DAMAGED) from exc

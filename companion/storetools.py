@@ -15,6 +15,7 @@ from pathlib import Path
 
 from companion.store import SCHEMA, Record, Store, create, fsync, new_table_id
 from companion.storecheck import StoreError, companions, id_file_of, sound_copy, wal_of
+from companion.storefiles import restored_row
 
 DB_NAME = "companion.db"
 BACKUPS = "backups"
@@ -157,7 +158,8 @@ def _newest_backup(state_dir: Path, table_id: str | None) -> Recovered | None:
         if db is None:
             continue
         try:
-            rows = db.execute("SELECT version, kind, seat, args, draws, at FROM records").fetchall()
+            rows = [restored_row(db, row) for row in
+                    db.execute("SELECT version, kind, seat, args, draws, at FROM records").fetchall()]
             meta = dict(db.execute("SELECT key, value FROM meta"))
         except sqlite3.Error:
             continue
@@ -226,7 +228,7 @@ def _row_by_row(copy: Path) -> tuple[list[tuple], dict[str, str]]:
             except sqlite3.Error:
                 continue
             if row is not None and _sound(row):
-                rows.append(row)
+                rows.append(restored_row(db, row))
         try:
             meta = dict(db.execute("SELECT key, value FROM meta"))
         except sqlite3.Error:
@@ -278,8 +280,9 @@ def _cli_recover(copy: Path) -> Recovered | None:
                 continue
         rows, meta = [], {}
         try:
-            rows = [r for r in db.execute("SELECT version, kind, seat, args, draws, at FROM records "
-                                          "ORDER BY version") if _sound(r)]
+            rows = [restored_row(db, r) for r in db.execute("SELECT version, kind, seat, args, draws, at "
+                                                            "FROM records ORDER BY version").fetchall()
+                    if _sound(r)]
             meta = dict(db.execute("SELECT key, value FROM meta"))
         except sqlite3.Error:
             pass

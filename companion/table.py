@@ -7,7 +7,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -15,13 +15,12 @@ from typing import Any
 
 from companion.foreground import Foreground
 from companion.gamekit.colours import SEAT_COLOURS
-from companion.gamekit.contract import Command, Entry, GameSpec, IllegalMove, TableInfo
+from companion.gamekit.contract import PHONE_SEAT, Command, Entry, GameSpec, IllegalMove, TableInfo
 from companion.gamekit.draws import Draws, DrawsExhausted
-from companion.i18n import N_
+from companion.i18n import LANGUAGES, N_, translator
 from companion.seats import MAX_SEATS, Roster
 from companion.session import (
     END_GAME,
-    HOST_COMMANDS,
     NEW_GAME,
     UNDO,
     Session,
@@ -32,6 +31,7 @@ from companion.session import (
 )
 from companion.store import Store, StoreError
 from companion.storecheck import DAMAGED
+from companion.storelimit import STORE_FULL
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +119,7 @@ class Table:
         self.store = store
         self.foreground = foreground or Foreground()
         self.roster = Roster(store)
+        self.roster.unnamed = self._colour_names
         self.setup = setup or Setup()
         self._queue: queue.Queue = queue.Queue()
         self._subscribers: list[Subscriber] = []
@@ -141,7 +142,8 @@ class Table:
         """Queue a command; the future resolves to a Result once it is durable (or refused).
 
         `host`: the command comes from the host's phone, a player like any other: beyond the
-        table's own commands (new game, undo, end) it may act only for a seat no phone holds.
+        table's own commands (new game, undo, end) it may act only for a seat no phone has held in this
+        game.
         """
         fut: Future = Future()
         if self._stopped:
@@ -231,11 +233,20 @@ class Table:
                         "playing": seat < count and (bool(name) or not optional)})
         return out
 
+    def _colour_names(self, seat: int) -> tuple[str, ...]:
+        """What the screens show for a seat that plays with no chosen name: its colour, in each language
+        (a phone named after it would read the same as the buttons' seat)."""
+        latest = self._latest
+        shown = latest.seats[seat] if seat < len(latest.seats) else None
+        if shown is None or not shown["playing"]:
+            return ()
+        return tuple(translator(lang, latest.spec)(shown["label"]) for lang in LANGUAGES)
+
     def table_info(self, url: str, entry=None, at: str = "") -> TableInfo:
         """What the e-ink shows besides the game: the join code, each seat's chosen name, and `at`, when
         the table reached this state."""
         names = tuple(s["name"] for s in self.latest.seats)
-        return TableInfo(url, self.roster.join_code(), names, entry, at)
+        return TableInfo(url, self.roster.join_code(), names, entry, at=at)
 
     def host_token(self) -> str:
         """The capability that allows host actions; made once and kept across restarts."""
@@ -343,12 +354,15 @@ class Table:
             self._due = (time.monotonic() + seconds, self._latest.version, command)
         self._latest = replace(self._latest, due=self._due[0] if self._due else None)
 
-    def _apply(self, command: Command, pressed: str | None = None, entry: Entry = None) -> Result:
+    def _apply(self, command: Command, pressed: str | None = None, entry: Entry = None,
+               phones: Collection[int] = (), device: bool = False) -> Result:
+        """Apply, record and publish one command. `phones` and `device`: the seat policy of a command of
+        the host or of the buttons (`GameSpec.check`); the table's own defaults pass none."""
         draws = Draws()
         latest = self._latest
         try:
             args = self._recorded_args(command)
-            session, events = advance(latest.session, command.kind, command.seat, args, draws)
+            session, events = advance(latest.session, command.kind, command.seat, args, draws, phones, device)
         except IllegalMove as error:
             return self._refuse(command, error, pressed, entry)
         except Exception:
@@ -362,12 +376,19 @@ class Table:
                     callback()
                 except Exception:
                     log.exception("a rolling callback failed")
+        room = self.store.room()
+        if room.full:  # before the disk fills: the host is told why, and what the owner can do
+            log.warning("refused %s: the store takes %d bytes of its %d, %d bytes free on the disk",
+                        command.kind, room.used, room.limit, room.free)
+            return self._refuse(command, IllegalMove(STORE_FULL, **room.said()), pressed, entry)
         try:
             record = self.store.append(command.kind, command.seat, args, draws.taken)
         except Exception as exc:
             log.error("could not record %s: %s", command.kind, exc)  # the detail (a path) stays in the log
             # Published like any refusal: a button press waits on no future, so outputs must say it failed.
             return self._refuse(command, IllegalMove(SAVE_FAILED), pressed, entry)
+        if command.kind in (NEW_GAME, END_GAME):
+            self._game_began()
         self._latest = self._update(session, record.version, events, command, pressed=pressed)
         self._schedule()
         self._publish(self._latest)
@@ -378,15 +399,18 @@ class Table:
         session, _ = replay(self.store.records_since_last(NEW_GAME)[:made_at], self._rebuild)
         return session
 
+    def _game_began(self) -> None:
+        """A new game is recorded: the seats phones hold now are the ones it plays from phones."""
+        try:
+            self.roster.game_began()
+        except Exception:  # a full disk: the last game's seats stay phone-only, more of them, never fewer
+            log.exception("could not note the seats phones hold")
+
     def _apply_for_host(self, command: Command) -> Result:
-        """The host's own command; a move for a seat a phone holds is that phone's alone to make, so
-        the host cannot play it, nor probe its secrets by playing and undoing."""
-        acting = self._latest.acting
-        if command.kind not in HOST_COMMANDS and acting is not None and self.roster.name(acting):
-            return Result(False, self.version, IllegalMove(
-                "Seat {n} plays from its own phone: the host cannot move for it. Ask its player, or play "
-                "with the device's buttons.", n=acting + 1))
-        return self._apply(command)
+        """The host's own command; a move for a seat a phone holds, or held earlier in this game, is that
+        phone's alone to make, so the host cannot play it, nor probe its secrets by playing and undoing
+        (freeing the seat first changes nothing)."""
+        return self._apply(command, phones=self.roster.phones())
 
     def _recorded_args(self, command: Command) -> dict:
         """The args exactly as the record will hold them (tuples as lists, keys as text, no NaN), so
@@ -441,13 +465,24 @@ class Table:
             log.exception("the controls of %s failed on %s", latest.game, key)
             entry, command = latest.entry, None
         if command is not None:
-            self._apply(command, pressed=key, entry=entry)
+            self._apply(command, pressed=key, entry=entry, phones=self.roster.phones(), device=True)
+        elif entry is not None and entry != latest.entry and (held := self._phone_input(latest)) is not None:
+            # A value entered for a seat that plays from a phone would show on the LED dice: none starts.
+            self._refuse(None, IllegalMove(PHONE_SEAT, n=held + 1), key, None)
         elif entry == latest.entry:
             self._refuse(None, IllegalMove(BUTTON_REFUSED), key, entry)
         else:
             self._latest = replace(latest, entry=entry, events=[], command=None, pressed=key)
             self._publish(self._latest)
         return self._published
+
+    def _phone_input(self, latest: Update) -> int | None:
+        """The seat the buttons would enter values for now, if it plays from a phone in a game that hides
+        something: the buttons enter nothing for it."""
+        spec = latest.spec
+        if spec is None or not spec.hidden:
+            return None
+        return spec.phone_seat(latest.session.state, self.roster.phones())
 
     def _change_seats(self, change, pressed: str | None = None) -> Any:
         try:
@@ -458,8 +493,10 @@ class Table:
             log.exception("seat change failed")
             return IllegalMove(SAVE_FAILED)
         latest = self._latest
+        # A phone took the seat the buttons were entering a value for: the value leaves the LED dice.
+        entry = None if self._phone_input(latest) is not None else latest.entry
         self._latest = replace(latest, seats=tuple(self._seats(latest.session)), events=[], command=None,
-                               pressed=pressed)
+                               pressed=pressed, entry=entry)
         self._publish(self._latest)
         return outcome
 

@@ -1,27 +1,42 @@
 #!/usr/bin/env python3
-"""Install the table companion on Raspberry Pi OS Bookworm or later: user, venv, boot config, service."""
+"""Install the table companion on Raspberry Pi OS Bookworm or later: user, venv, boot config, network, unit.
+
+`--uninstall` removes the units, the polkit rule, the dnsmasq drop-in and the hotspot's profile."""
 
 import argparse
 import difflib
 import os
+import secrets
 import shlex
 import subprocess
 import sys
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 UNIT_SOURCE = REPO / "systemd" / "companion.service"
+SOCKET_SOURCE = REPO / "systemd" / "companion-http.socket"
+POLKIT_SOURCE = REPO / "firmware" / "network" / "50-companion-network.rules"
+DNSMASQ_SOURCE = REPO / "firmware" / "network" / "companion-dnsmasq.conf"
 USER = "companion"
 DEVICE_GROUPS = ("gpio", "spi", "i2c")
 VENV = "/opt/companion/venv"
 CONFIG = "/etc/companion/config.toml"
 UNIT = "/etc/systemd/system/companion.service"
+SOCKET = "/etc/systemd/system/companion-http.socket"
+POLKIT_RULE = "/etc/polkit-1/rules.d/50-companion-network.rules"
+DNSMASQ_DROP_IN = "/etc/NetworkManager/dnsmasq-shared.d/companion.conf"
+HOTSPOT_PROFILE = "/etc/NetworkManager/system-connections/companion-hotspot.nmconnection"
+# The same connection the daemon makes and updates over D-Bus (companion/network/manager.py HOTSPOT_UUID).
+HOTSPOT_UUID = "bf976efd-0caf-5c4a-9f4a-c05708832209"
 BOOT_CONFIGS = ("/boot/firmware/config.txt", "/boot/config.txt")
 # spidev has no aarch64/armv7l wheel on PyPI: pip compiles it, needing gcc, Python.h and
 # linux/spi/spidev.h (linux-libc-dev, pulled by libc6-dev). Debian splits venv/ensurepip into python3-venv.
-APT_PACKAGES = ("python3-venv", "python3-dev", "gcc", "libc6-dev")
+# dnsmasq-base is NetworkManager's DHCP and DNS server for the hotspot (ipv4.method shared), only a
+# recommendation of network-manager: a system installed without recommendations lacks it.
+APT_PACKAGES = ("python3-venv", "python3-dev", "gcc", "libc6-dev", "dnsmasq-base")
 # PyPI has no armv7l wheels for numpy, Pillow, msgspec or gpiod 2.x. Raspberry Pi OS points pip at
 # piwheels on armhf, but where that misses pip compiles them: numpy needs a C++ compiler, Pillow needs zlib
 # and libjpeg, and a Pillow built without FreeType cannot draw the panel's TrueType text.
@@ -47,6 +62,40 @@ port = 8080
 game = "dice"  # the game the table offers between games
 [options.dice]
 count = 2
+[network]  # docs/network.md
+mode = "auto"  # the known Wi-Fi if it comes up within auto_wait seconds, else the table's own hotspot
+ssid = "{ssid}"
+password = "{password}"
+"""
+# Letters and digits a person can read off the panel and type without confusing them (no 0/O, 1/l/I).
+READABLE = "abcdefghijkmnpqrstuvwxyz23456789"
+HOTSPOT_KEYFILE = """\
+# The table companion's hotspot, written by firmware/install.py from [network] in {config}.
+[connection]
+id=companion-hotspot
+uuid={uuid}
+type=wifi
+interface-name=wlan0
+autoconnect={autoconnect}
+
+[wifi]
+mode=ap
+band=bg
+ssid={ssid}
+
+[wifi-security]
+key-mgmt=wpa-psk
+proto=rsn
+pairwise=ccmp
+group=ccmp
+pmf=1
+psk={password}
+
+[ipv4]
+method=shared
+
+[ipv6]
+method=ignore
 """
 
 
@@ -67,7 +116,13 @@ class Run:
     argv: tuple[str, ...]
 
 
-Action = WriteFile | Run
+@dataclass(frozen=True)
+class RemoveFile:
+    path: Path
+    old: str
+
+
+Action = WriteFile | Run | RemoveFile
 
 
 def under(root: Path, path: str) -> Path:
@@ -181,20 +236,65 @@ def plan(root: Path, source: str, keep_serial_console: bool = False) -> list[Act
     if not keep_serial_console and (old_cmdline := read(cmdline)) is not None:
         if (new_cmdline := edit_cmdline(old_cmdline)) != old_cmdline:
             actions.append(WriteFile(cmdline, old_cmdline, new_cmdline, cmdline.stat().st_mode & 0o7777))
-    if not under(root, CONFIG).exists():
-        actions.append(WriteFile(under(root, CONFIG), None, DEFAULT_CONFIG))
-    unit = UNIT_SOURCE.read_text()
-    if (old_unit := read(under(root, UNIT))) != unit:
-        actions.append(WriteFile(under(root, UNIT), old_unit, unit))
-    # try-restart: a re-install must run the new code; enable --now only starts a stopped service.
-    actions += [Run(("systemctl", "daemon-reload")), Run(("systemctl", "try-restart", USER)),
-                Run(("systemctl", "enable", "--now", USER))]
+    config_text = read(under(root, CONFIG))
+    if config_text is None:
+        config_text = new_config()
+        # 0640, group companion: the file now holds the hotspot's password.
+        actions += [WriteFile(under(root, CONFIG), None, config_text, 0o640),
+                    Run(("chown", f"root:{USER}", CONFIG))]
+    network_files = [(UNIT_SOURCE.read_text(), UNIT, 0o644), (SOCKET_SOURCE.read_text(), SOCKET, 0o644),
+                     (POLKIT_SOURCE.read_text(), POLKIT_RULE, 0o644),
+                     (DNSMASQ_SOURCE.read_text(), DNSMASQ_DROP_IN, 0o644)]
+    if (keyfile := hotspot_keyfile(config_text)) is not None:
+        # NetworkManager ignores a profile that others can read.
+        network_files.append((keyfile, HOTSPOT_PROFILE, 0o600))
+    for text, path, mode in network_files:
+        if (old := read(under(root, path))) != text:
+            actions.append(WriteFile(under(root, path), old, text, mode))
+    # The socket first: the service gets port 80 only from a socket that is already listening. try-restart:
+    # a re-install must run the new code; enable --now only starts a stopped service.
+    actions += [Run(("nmcli", "connection", "reload")), Run(("systemctl", "daemon-reload")),
+                Run(("systemctl", "enable", "--now", "companion-http.socket")),
+                Run(("systemctl", "try-restart", USER)), Run(("systemctl", "enable", "--now", USER))]
     return actions
+
+
+def new_config() -> str:
+    """The first config, with a hotspot name and password of this table's own."""
+    tag = "".join(secrets.choice(READABLE) for _ in range(4))
+    password = "".join(secrets.choice(READABLE) for _ in range(12))  # 32^12 = 2^60: far beyond a guess
+    return DEFAULT_CONFIG.format(ssid=f"Table-{tag}", password=password)
+
+
+def hotspot_keyfile(config_text: str) -> str | None:
+    """The hotspot's NetworkManager profile from the config's [network] (None without a password: the
+    daemon then makes the profile itself the first time the host asks for the hotspot)."""
+    try:
+        network = tomllib.loads(config_text).get("network", {})
+    except tomllib.TOMLDecodeError:
+        return None  # `companion check-config` names the problem; the profile waits for a good file
+    password = network.get("password", "")
+    if not isinstance(password, str) or not 8 <= len(password) <= 63:
+        return None
+    return HOTSPOT_KEYFILE.format(config=CONFIG, uuid=HOTSPOT_UUID, ssid=network.get("ssid", "Table"),
+                                  password=password,
+                                  autoconnect="true" if network.get("mode") == "hotspot" else "false")
+
+
+def uninstall_plan(root: Path) -> list[Action]:
+    """Stop the service and take away what the install put outside the venv, the config and the state."""
+    actions: list[Action] = [Run(("systemctl", "disable", "--now", "companion-http.socket", USER))]
+    for path in (UNIT, SOCKET, POLKIT_RULE, DNSMASQ_DROP_IN, HOTSPOT_PROFILE):
+        if (old := read(under(root, path))) is not None:
+            actions.append(RemoveFile(under(root, path), old))
+    return actions + [Run(("nmcli", "connection", "reload")), Run(("systemctl", "daemon-reload"))]
 
 
 def describe(action: Action) -> list[str]:
     if isinstance(action, Run):
         return ["run: " + shlex.join(action.argv)]
+    if isinstance(action, RemoveFile):
+        return [f"remove {action.path}"]
     verb = "create" if action.old is None else "modify"
     diff = difflib.ndiff((action.old or "").splitlines(), action.new.splitlines())
     return [f"{verb} {action.path}"] + [f"  {d}".rstrip() for d in diff if d.startswith(("+ ", "- "))]
@@ -217,6 +317,8 @@ def execute(actions: list[Action], run: Callable[[tuple[str, ...]], None]) -> No
         print("\n".join(describe(action)), flush=True)
         if isinstance(action, Run):
             run(action.argv)
+        elif isinstance(action, RemoveFile):
+            action.path.unlink(missing_ok=True)
         else:
             write_atomically(action)
 
@@ -236,6 +338,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="operate on this root filesystem: every path is prefixed, commands are not run")
     p.add_argument("--dry-run", action="store_true", help="print every change and command, change nothing")
     p.add_argument("--no-commands", action="store_true", help="apply file changes only; list the commands")
+    p.add_argument("--uninstall", action="store_true",
+                   help="remove the units, the polkit rule, the dnsmasq drop-in and the hotspot's profile "
+                        "(the venv, the config and the state are kept)")
     p.add_argument("--keep-serial-console", action="store_true",
                    help="leave console=serial0 in cmdline.txt (for a profile that keeps GPIO 14/15 free)")
     p.add_argument("--source", default=str(REPO),
@@ -270,7 +375,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         check_host(args)
-        actions = plan(args.root, args.source, args.keep_serial_console)
+        if args.uninstall:
+            actions = uninstall_plan(args.root)
+        else:
+            actions = plan(args.root, args.source, args.keep_serial_console)
     except Refusal as problem:
         print(f"install.py: refusing: {problem}", file=sys.stderr)
         return 2
@@ -288,6 +396,9 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as failed:
         print(f"install.py: failed: {failed.filename or ''}: {failed.strerror}", file=sys.stderr)
         return 1
+    if args.uninstall:
+        print(f"Kept: {VENV}, {CONFIG} and /var/lib/companion (the games played); remove them by hand if "
+              "they are not wanted.")
     if any(isinstance(a, WriteFile) and a.path.name in ("config.txt", "cmdline.txt") for a in actions):
         print("Reboot for the boot changes (SPI, I2C, serial console) to take effect: sudo reboot")
     return 0

@@ -22,12 +22,16 @@ def free_port() -> int:
 
 
 class DaemonProcess:
-    """`companion demo` with its own state directory, listening on 127.0.0.1 only."""
+    """`companion demo` with its own state directory, listening on 127.0.0.1 only.
+
+    `config` is added to its config file; `prefix` runs it under another command (systemd-socket-activate)."""
 
     def __init__(self, state_dir: Path, port: int | None = None, python: str = sys.executable,
-                 env: dict | None = None, cwd: Path | None = None):
+                 env: dict | None = None, cwd: Path | None = None, config: str = "",
+                 prefix: tuple[str, ...] = ()):
         self.state_dir = Path(state_dir)
         self.python, self.env, self.cwd = python, env, cwd
+        self.extra_config, self.prefix = config, prefix
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.config = self.state_dir / "companion.toml"
@@ -36,13 +40,13 @@ class DaemonProcess:
     def start(self, timeout: float = 60.0) -> DaemonProcess:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.config.write_text(f'host = "127.0.0.1"\nport = {self.port}\nstate_dir = "{self.state_dir}"\n'
-                               f'url = "{self.base}/"\n')
+                               f'url = "{self.base}/"\n' + self.extra_config)
         env = {**(self.env if self.env is not None else os.environ), "PYTHONUNBUFFERED": "1"}
         env.pop("COMPANION_PORT", None)
         # Output goes to a file: an unread pipe would fill up and stall the daemon.
         self.output = self.state_dir / "daemon.out"
         with self.output.open("a") as out:
-            command = [self.python, "-m", "companion", "demo", "--config", str(self.config)]
+            command = [*self.prefix, self.python, "-m", "companion", "demo", "--config", str(self.config)]
             self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=self.cwd)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

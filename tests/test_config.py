@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.config import Config, ConfigError, load
+from companion.config import ConfigError, load
 
 
 def write(tmp_path, text):
@@ -104,9 +104,41 @@ def test_bad_environment_port_is_refused(monkeypatch):
         load(None)
 
 
-def test_public_url_defaults_to_mdns_name():
-    assert Config(port=8181).public_url().endswith(".local:8181/")
-    assert Config(url="http://table.example/").public_url() == "http://table.example/"
+def test_the_join_address_is_an_ip_address_unless_configured(monkeypatch):
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    from companion.network import address
+    from companion.network.manager import Status
+
+    assert address.table_url("http://table.example/", 8181) == "http://table.example/"
+    hotspot = Status("hotspot", "wlan0", "Table", "10.42.0.1")
+    assert address.table_url("", 8181, hotspot) == "http://10.42.0.1:8181/"
+    monkeypatch.setattr(address, "routed_address", lambda: "192.168.1.20")
+    assert address.table_url("", 8181) == "http://192.168.1.20:8181/"
+    client = Status("client", "wlan0", "Cafe", "172.16.3.4")
+    assert ipaddress.ip_address(urlsplit(address.table_url("", 8181, client)).hostname).is_private
+    monkeypatch.setattr(address, "routed_address", lambda: "")  # no route at all: the mDNS name is all left
+    assert address.table_url("", 8181).endswith(".local:8181/")
+
+
+@pytest.mark.parametrize("text, key", [
+    ('[network]\nmode = "mesh"\n', "network.mode"),
+    ('[network]\nmode = "hotspot"\npassword = "short"\n', "network.password"),
+    ('[network]\nmode = "auto"\n', "network.password"),
+    ('[network]\nmode = "hotspot"\npassword = "long enough"\nssid = ""\n', "network.ssid"),
+    ('[network]\nmode = "hotspot"\npassword = "long enough"\nchannel = 6\n', "network.channel"),
+])
+def test_a_bad_network_section_is_refused_by_key(tmp_path, text, key):
+    with pytest.raises(ConfigError) as caught:
+        load(write(tmp_path, text))
+    assert f"'{key}'" in str(caught.value)
+
+
+def test_a_hotspot_config_loads(tmp_path):
+    config = load(write(tmp_path, '[network]\nmode = "auto"\nssid = "Jeux"\npassword = "a;b,c:d\\\\e"\n'))
+    network = config.network
+    assert (network.mode, network.ssid, network.password) == ("auto", "Jeux", "a;b,c:d\\e")
 
 
 def test_environment_port_applies_when_no_port_flag_was_given(monkeypatch):

@@ -143,6 +143,13 @@ def test_a_refusal_naming_who_holds_the_card_fails():
     assert "secrets reach the answer to add" in said
 
 
+def test_the_table_may_not_probe_a_seat_that_plays_from_a_phone():
+    check_game(HANDS, twin=hands_twin)  # the table's add for the seat to play reads its hand: not sent
+    # A game letting the buttons add for a phone's seat has them read its hand ("You hold no 3").
+    said = refused_by(replace(HANDS, public_moves=frozenset({"add"})), twin=hands_twin)
+    assert "secrets reach the answer to add" in said and "from the table as the buttons" in said
+
+
 def test_a_twin_of_the_tables_secrets_must_change_nothing_anyone_sees():
     def a_hand(state, seat, rng):  # "the table's" twin changes seat 0's hand: seat 0 sees it
         return hands_twin(state, 0 if seat is None else seat, rng)

@@ -1,6 +1,7 @@
 """firmware/install.py against scratch roots: the exact plan, dry-run purity, idempotence, refusals."""
 
 import importlib.util
+import re
 import shlex
 import subprocess
 import sys
@@ -11,6 +12,9 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 INSTALLER = REPO / "firmware" / "install.py"
 UNIT_LINES = (REPO / "systemd" / "companion.service").read_text().splitlines()
+SOCKET_LINES = (REPO / "systemd" / "companion-http.socket").read_text().splitlines()
+POLKIT_LINES = (REPO / "firmware" / "network" / "50-companion-network.rules").read_text().splitlines()
+DNSMASQ_LINES = (REPO / "firmware" / "network" / "companion-dnsmasq.conf").read_text().splitlines()
 COMMENT = "# table companion: SPI and I2C for the Inky panel; GPIO 7 and 9 stay free for LED dice"
 # The tail of Raspberry Pi OS Bookworm's stock config.txt: interfaces commented out, ends in [all].
 BOOKWORM = """\
@@ -34,8 +38,27 @@ CONFIG_LINES = [
     "# Table companion settings, written once by firmware/install.py: a re-install never overwrites them.",
     'panel = "auto"', 'profile = "impression-7in3"', 'language = "fr"', 'state_dir = "/var/lib/companion"',
     "port = 8080", 'game = "dice"  # the game the table offers between games', "[options.dice]",
-    "count = 2",
+    "count = 2", "[network]  # docs/network.md",
+    'mode = "auto"  # the known Wi-Fi if it comes up within auto_wait seconds, else the table\'s own hotspot',
+    'ssid = "{ssid}"', 'password = "{password}"',
 ]
+
+
+def credentials(text: str) -> dict[str, str]:
+    """The hotspot's name and password the installer made up (random, so read back from what it wrote)."""
+    ssid = re.search(r'ssid = "(Table-[a-z2-9]{4})"', text)
+    password = re.search(r'password = "([a-z2-9]{12})"', text)
+    assert ssid and password, text
+    return {"ssid": ssid[1], "password": password[1]}
+
+
+def config_lines(made: dict[str, str]) -> list[str]:
+    return [line.format(**made) for line in CONFIG_LINES]
+
+
+def keyfile_lines(made: dict[str, str], autoconnect: str = "false") -> list[str]:
+    return install.HOTSPOT_KEYFILE.format(config=install.CONFIG, uuid=install.HOTSPOT_UUID,
+                                          autoconnect=autoconnect, **made).splitlines()
 
 
 def load_installer():
@@ -82,11 +105,12 @@ def test_dry_run_prints_the_exact_plan(tmp_path):
     root = make_root(tmp_path)
     result = run("--root", str(root), "--dry-run")
     assert result.returncode == 0, result.stderr
+    made = credentials(result.stdout)
     pip_target = shlex.quote(f"{REPO}[pi]")
     assert result.stdout.splitlines() == [
         f"# dry run, root {root}: nothing is changed",
         "run: apt-get update",
-        "run: apt-get install -y --no-install-recommends python3-dev gcc libc6-dev",
+        "run: apt-get install -y --no-install-recommends python3-dev gcc libc6-dev dnsmasq-base",
         "run: useradd --system --user-group --home-dir /var/lib/companion --no-create-home "
         "--shell /usr/sbin/nologin companion",
         "run: usermod --append --groups gpio,spi,i2c companion",
@@ -96,10 +120,21 @@ def test_dry_run_prints_the_exact_plan(tmp_path):
         "  +", f"  + {COMMENT}", "  + dtparam=spi=on", "  + dtparam=i2c_arm=on",
         "  + dtoverlay=spi0-0cs,no_miso",
         f"create {root}/etc/companion/config.toml",
-        *[f"  + {line}" for line in CONFIG_LINES],
+        *[f"  + {line}" for line in config_lines(made)],
+        "run: chown root:companion /etc/companion/config.toml",
         f"create {root}/etc/systemd/system/companion.service",
         *[f"  + {line}".rstrip() for line in UNIT_LINES],
+        f"create {root}/etc/systemd/system/companion-http.socket",
+        *[f"  + {line}".rstrip() for line in SOCKET_LINES],
+        f"create {root}/etc/polkit-1/rules.d/50-companion-network.rules",
+        *[f"  + {line}".rstrip() for line in POLKIT_LINES],
+        f"create {root}/etc/NetworkManager/dnsmasq-shared.d/companion.conf",
+        *[f"  + {line}".rstrip() for line in DNSMASQ_LINES],
+        f"create {root}/etc/NetworkManager/system-connections/companion-hotspot.nmconnection",
+        *[f"  + {line}".rstrip() for line in keyfile_lines(made)],
+        "run: nmcli connection reload",
         "run: systemctl daemon-reload",
+        "run: systemctl enable --now companion-http.socket",
         "run: systemctl try-restart companion",
         "run: systemctl enable --now companion",
     ]
@@ -120,8 +155,18 @@ def test_apply_then_nothing_left_to_change(tmp_path):
     config_txt = root / "boot/firmware/config.txt"
     added = ["", COMMENT, "dtparam=spi=on", "dtparam=i2c_arm=on", "dtoverlay=spi0-0cs,no_miso"]
     assert config_txt.read_text() == BOOKWORM + "\n".join(added) + "\n"
-    assert (root / "etc/companion/config.toml").read_text().splitlines() == CONFIG_LINES
+    config = root / "etc/companion/config.toml"
+    made = credentials(config.read_text())
+    assert config.read_text().splitlines() == config_lines(made)
+    assert config.stat().st_mode & 0o777 == 0o640  # it holds the hotspot's password
     assert (root / "etc/systemd/system/companion.service").read_text().splitlines() == UNIT_LINES
+    assert (root / "etc/systemd/system/companion-http.socket").read_text().splitlines() == SOCKET_LINES
+    assert (root / "etc/polkit-1/rules.d/50-companion-network.rules").read_text().splitlines() == POLKIT_LINES
+    assert (root / "etc/NetworkManager/dnsmasq-shared.d/companion.conf").read_text().splitlines() == (
+        DNSMASQ_LINES)
+    profile = root / "etc/NetworkManager/system-connections/companion-hotspot.nmconnection"
+    assert profile.read_text().splitlines() == keyfile_lines(made)
+    assert profile.stat().st_mode & 0o777 == 0o600  # NetworkManager ignores a profile others can read
     assert not list(root.rglob("*.companion-tmp"))
 
     before = snapshot(root)
@@ -220,10 +265,14 @@ def test_executor_runs_commands_in_order_after_the_unit_is_written(tmp_path):
     install.execute(install.plan(root, "/src"), lambda argv: ran.append((argv, unit.exists())))
     assert ran == [
         (("apt-get", "update"), False),
-        (("apt-get", "install", "-y", "--no-install-recommends", "python3-dev", "gcc", "libc6-dev"), False),
+        (("apt-get", "install", "-y", "--no-install-recommends", "python3-dev", "gcc", "libc6-dev",
+          "dnsmasq-base"), False),
         (("/usr/bin/python3", "-m", "venv", "/opt/companion/venv"), False),
         (("/opt/companion/venv/bin/pip", "install", "--upgrade", "/src[pi]"), False),
+        (("chown", "root:companion", "/etc/companion/config.toml"), False),
+        (("nmcli", "connection", "reload"), True),
         (("systemctl", "daemon-reload"), True),
+        (("systemctl", "enable", "--now", "companion-http.socket"), True),
         (("systemctl", "try-restart", "companion"), True),
         (("systemctl", "enable", "--now", "companion"), True),
     ]
@@ -254,7 +303,7 @@ def test_armhf_gets_what_pip_needs_to_compile_without_wheels(tmp_path):
     (root / "var/lib/dpkg/status").write_text(dpkg_status("armhf"))
     runs = [a.argv for a in install.plan(root, "/src") if isinstance(a, install.Run)]
     assert ("apt-get", "install", "-y", "--no-install-recommends", "python3-dev", "gcc", "libc6-dev",
-            "g++", "zlib1g-dev", "libjpeg-dev", "libfreetype-dev") in runs
+            "dnsmasq-base", "g++", "zlib1g-dev", "libjpeg-dev", "libfreetype-dev") in runs
 
 
 def test_relative_source_is_made_absolute(tmp_path):
@@ -301,3 +350,81 @@ def test_keep_serial_console_leaves_cmdline_alone(tmp_path):
 ])
 def test_cmdline_edit(text, expected):
     assert install.edit_cmdline(text) == expected
+
+
+# --- the network: hotspot profile, polkit rule, dnsmasq drop-in, port-80 socket ------------------------
+NETWORK_FILES = ("etc/systemd/system/companion.service", "etc/systemd/system/companion-http.socket",
+                 "etc/polkit-1/rules.d/50-companion-network.rules",
+                 "etc/NetworkManager/dnsmasq-shared.d/companion.conf",
+                 "etc/NetworkManager/system-connections/companion-hotspot.nmconnection")
+
+
+def test_each_install_makes_its_own_hotspot_credentials():
+    first, second = credentials(install.new_config()), credentials(install.new_config())
+    assert first != second
+
+
+def test_the_profile_is_the_one_the_daemon_makes():
+    import configparser
+
+    from companion.network.manager import HOTSPOT_ID, HOTSPOT_UUID, Hotspot, hotspot_settings
+
+    keyfile = configparser.ConfigParser(interpolation=None)
+    keyfile.read_string(install.hotspot_keyfile('[network]\nmode = "hotspot"\nssid = "Jeux"\n'
+                                                'password = "abcdefgh"\n'))
+    daemon = hotspot_settings(Hotspot("Jeux", "abcdefgh", autoconnect=True), "wlan0")
+    assert (keyfile["connection"]["id"], keyfile["connection"]["uuid"]) == (HOTSPOT_ID, HOTSPOT_UUID)
+    assert keyfile["connection"]["autoconnect"] == "true"  # the mode asks for it
+    assert keyfile["wifi"]["ssid"] == "Jeux" and keyfile["wifi-security"]["psk"] == "abcdefgh"
+    on_dbus = {"wifi": "802-11-wireless", "wifi-security": "802-11-wireless-security"}
+    security = ("key-mgmt", "proto", "pairwise", "group", "pmf")
+    for section, key in (("wifi", "mode"), ("wifi", "band"), *(("wifi-security", k) for k in security),
+                         ("ipv4", "method"), ("ipv6", "method")):
+        value = daemon[on_dbus.get(section, section)][key][1]
+        assert keyfile[section][key] == (";".join(value) if isinstance(value, list) else str(value)), key
+
+
+@pytest.mark.parametrize("config, autoconnect", [
+    ('[network]\nmode = "auto"\npassword = "abcdefgh"\n', "autoconnect=false"),
+    ('[network]\nmode = "hotspot"\npassword = "abcdefgh"\n', "autoconnect=true"),
+    ('language = "en"\n', None),  # an older config without [network]: the daemon makes the profile later
+])
+def test_an_existing_config_decides_the_profile_and_is_kept(tmp_path, config, autoconnect):
+    root = make_root(tmp_path)
+    (root / "etc/companion").mkdir()
+    (root / "etc/companion/config.toml").write_text(config)
+    assert run("--root", str(root)).returncode == 0
+    assert (root / "etc/companion/config.toml").read_text() == config
+    profile = root / "etc/NetworkManager/system-connections/companion-hotspot.nmconnection"
+    if autoconnect is None:
+        assert not profile.exists()
+    else:
+        assert autoconnect in profile.read_text().splitlines()
+
+
+def test_uninstall_removes_what_the_install_put_outside_the_venv_config_and_state(tmp_path):
+    root = make_root(tmp_path)
+    assert run("--root", str(root), "--no-commands").returncode == 0
+    assert all((root / path).is_file() for path in NETWORK_FILES)
+    planned = run("--root", str(root), "--uninstall", "--dry-run")
+    assert planned.returncode == 0, planned.stderr
+    assert planned.stdout.splitlines()[1:] == [
+        "run: systemctl disable --now companion-http.socket companion",
+        *[f"remove {root}/{path}" for path in NETWORK_FILES],
+        "run: nmcli connection reload", "run: systemctl daemon-reload"]
+    assert all((root / path).is_file() for path in NETWORK_FILES)  # a dry run removes nothing
+    removed = run("--root", str(root), "--uninstall")
+    assert removed.returncode == 0, removed.stderr
+    assert not any((root / path).exists() for path in NETWORK_FILES)
+    assert (root / "etc/companion/config.toml").is_file()  # the owner's settings stay
+    assert "Kept: /opt/companion/venv, /etc/companion/config.toml" in removed.stdout
+
+
+def test_the_polkit_rule_allows_the_service_user_three_actions_and_nothing_else():
+    rule = (REPO / "firmware" / "network" / "50-companion-network.rules").read_text()
+    actions = set(re.findall(r'"(org\.freedesktop\.[\w.-]+)"', rule))
+    assert actions == {"org.freedesktop.NetworkManager.network-control",
+                       "org.freedesktop.NetworkManager.settings.modify.system",
+                       "org.freedesktop.NetworkManager.wifi.share.protected"}
+    assert 'subject.user === "companion"' in rule
+    assert rule.count("polkit.Result.YES") == 1 and "polkit.Result.NOT_HANDLED" in rule

@@ -83,7 +83,8 @@ def check_pages(page, srv, table, game: str, label: str, problems: list[str], tm
     latest = table.latest
     waiting = latest.spec.waiting_on(latest.session.state)
     seats = latest.spec.seats_in_play(latest.session.options)
-    urls = {"/": "", "/join": "join", "/host": f"host?host={table.host_token()}", "/device": "device"}
+    urls = {"/": "", "/join": "join", "/host": f"host?host={table.host_token()}", "/device": "device",
+            "/network-help": "network-help"}
     urls |= {f"/seat {seat}": f"seat/{table.seat_token(seat)}" for seat in range(seats)}
     for name, path in urls.items():
         page.goto(f"{srv.url}{path}")

@@ -155,3 +155,27 @@ def test_the_answer_window_asks_the_victim_with_a_countdown_and_a_card_cancels(b
         assert runtime.table.latest.command.kind == "cancel" and state["public"]["pending"] != asked.pending
         for ctx, _ in pages:
             ctx.close()
+
+
+def test_a_choice_counts_down_to_the_tables_default_on_the_choosers_page(browser, tmp_path):
+    from playwright.sync_api import expect
+
+    options = {"players": 3, "route_cards": 10, "auto_passages": True, "laps": 1, "choice_seconds": 120}
+    asked = prepared(tmp_path, options,
+                     lambda state: state.pending is not None and state.pending.kind == "target")
+    chooser = asked.pending.seat
+    with (running_app(tmp_path, game="rallye", keepalive=1.0) as (runtime, app), live_server(app) as srv):
+        pages = seat_pages(browser, srv, runtime, 3)
+        page = pages[chooser][1]
+        expect(page.locator("#rallye-choose")).to_be_visible()
+        countdown = page.locator("#rallye-choose-countdown")
+        first = page.locator("#rallye-choose-buttons button").first.inner_text()  # the choice A
+        expect(countdown).to_contain_text(f"s left, then the table chooses {first}.")
+        said = countdown.inner_text()
+        wait_for(lambda: countdown.inner_text() != said, timeout=5)  # it counts down
+        check_layout(page, "a choice with its countdown")
+        for other in range(3):
+            if other != chooser:
+                expect(pages[other][1].locator("#rallye-choose")).to_be_hidden()
+        for ctx, _ in pages:
+            ctx.close()

@@ -241,9 +241,20 @@ def test_the_table_answers_no_and_discards_the_newest_once_a_window_closes():
     assert rules.deadline(quick) == (5, Command("decline"))
     # the same window whether or not the victim holds a card that cancels (a difference would tell)
     assert rules.deadline(replace(asked, hands=((), (), ()))) == rules.deadline(asked)
-    for state in (one_back_of_five(), exit_or_stay(), new_game(1, players=3), game_over(), mid_race(4, 3)):
-        if state.pending is None or state.pending.kind != "cancel":
+    for state in (new_game(1, players=3), game_over(), mid_race(4, 3)):
+        if state.pending is None:
             assert rules.deadline(state) is None or rules.trimming(state) is not None
+    # a choice waits its window, then the table takes choice A, or stays out of an optional passage
+    five = one_back_of_five()
+    assert rules.deadline(five) == (60, Command("choose", {"seat": five.pending.choices[0]}))
+    assert rules.deadline(exit_or_stay()) == (60, Command("stay"))
+    forced = replace(exit_or_stay(), choice_seconds=7)
+    forced = replace(forced, pending=replace(forced.pending, optional=False))
+    assert rules.deadline(forced) == (7, Command("exit", {"card": forced.pending.choices[0]}))
+    assert public(forced)["pending"]["seconds"] == 7
+    chosen = play(five, *_as_play(rules.deadline(five)[1]))[0]  # the chosen player may be asked to cancel
+    assert chosen.pending.kind == "cancel" and chosen.pending.seat == five.pending.choices[0]
+    assert play(forced, *_as_play(rules.deadline(forced)[1]))[0].pending is None
     # the defaults the deadlines send are accepted from the table
     assert play(asked, "decline")[0].pending is None
     assert len(play(trim, "discard")[0].hands[A]) == 3
@@ -252,6 +263,10 @@ def test_the_table_answers_no_and_discards_the_newest_once_a_window_closes():
     assert (state.answer_seconds, state.discard_seconds) == (8, 45)
     with pytest.raises(msgspec.ValidationError):
         msgspec.convert({"answer_seconds": 1}, rules.RallyeOptions)
+
+
+def _as_play(command: Command) -> tuple[str, dict]:
+    return command.kind, dict(command.args)
 
 
 # --- the e-ink frames ---------------------------------------------------------------------------------

@@ -136,28 +136,32 @@ def device_trace(spec, view: dict, presses: list[str]) -> tuple[list, object]:
     return trace, device.shown()
 
 
-def probes(name: str, state, owner: int | None, rng: random.Random) -> list[Command]:
-    """Commands of the seats other than `owner`, every kind with random args; the table's too, unless it
-    would act for `owner` (the device sends for whoever's turn it is). No owner (the table's own secret):
-    every seat's and the table's."""
+def probes(name: str, state, owner: int | None, rng: random.Random) -> list[tuple[Command, str, frozenset]]:
+    """Commands of the seats other than `owner` and of the table, every kind with random args, each with
+    who sent it. When the table acts for `owner`, owner's seat plays from a phone: the table's commands
+    are tried as the host's and as the device's buttons' (the seat policy of GameSpec.check). No owner
+    (the table's own secret): every seat's and the table's."""
     game = GAMES[name]
-    senders = [s for s in range(state.players) if s != owner]
+    senders = [(s, "") for s in range(state.players) if s != owner]
     if owner is None or game.actor(state) != owner:
-        senders.append(None)
-    return [Command(kind, random_args(schema, rng), sender)
-            for sender in senders for kind, schema in game.commands.items()]
+        senders.append((None, ""))
+    else:
+        senders += [(None, "host"), (None, "buttons")]
+    return [(Command(kind, random_args(schema, rng), sender), how, frozenset({owner}) if how else frozenset())
+            for sender, how in senders for kind, schema in game.commands.items()]
 
 
-def answer(name: str, state, command: Command):
-    """What the rules answer a command: accepted, or refused with the reason the sender reads."""
+def answer(name: str, state, command: Command, how: str = "", phones: frozenset = frozenset()):
+    """What the rules answer a command: accepted, or refused with the reason the sender reads. `how`:
+    "host" or "buttons" for the table's command while `phones` play from phones."""
     try:
-        registry.get(name).play(state, command, GAMES[name].draws())
+        registry.get(name).play(state, command, GAMES[name].draws(), phones, how == "buttons")
     except IllegalMove as refusal:
         return "refused", refusal.msgid, refusal.params
     return ("accepted",)
 
 
-def outputs(name: str, options: dict, state, presses: list[str], commands: list[Command] = (), *,
+def outputs(name: str, options: dict, state, presses: list[str], commands: list[tuple] = (), *,
             others_of: int | None = None, frames: bool = True) -> dict[tuple[str, int | None], object]:
     """Every output of `state`, keyed (what, whose): whose is the seat that owns it, None for everyone.
 
@@ -178,8 +182,9 @@ def outputs(name: str, options: dict, state, presses: list[str], commands: list[
     for seat in others:
         out[("legal moves", seat)] = spec.legal(state, seat)
     out |= http_answers(update, others)
-    for command in commands:
-        out[(f"answer to {command.kind} {dict(command.args)}", command.seat)] = answer(name, state, command)
+    for command, how, phones in commands:
+        out[(f"answer to {command.kind} {dict(command.args)} {how}", command.seat)] = answer(
+            name, state, command, how, phones)
     trace, entry = device_trace(spec, public, presses)
     out[("device buttons and LED dice", None)] = trace
     if frames:

@@ -157,10 +157,12 @@ RULES: dict[str, Rule] = {
     "/api/seats/<int:seat>/reissue": Rule(bodies=lambda who, code: [{}], grants=minted_for_host),
     "/api/language": Rule(bodies=lambda who, code: [{"language": lang} for lang in ("en", "fr", "xx")]),
     "/api/games": Rule(),
+    "/api/network": Rule(bodies=lambda who, code: [{"mode": "hotspot"}, {"mode": "xx"}]),
     "/api/qr": Rule(bodies=lambda who, code: [{"text": f"{URL}seat/{who.token}"}, {"text": ""}]),
     "/join": Rule(),
     "/j/<code>": Rule(),
     "/host": Rule(),
+    "/network-help": Rule(),
 }
 
 # Values for each path variable; a token in the path is always the requester's own.

@@ -116,6 +116,38 @@ def test_systemd_analyze_verify(tmp_path):
     assert complaints == []
 
 
+SOCKET = UNIT.with_name("companion-http.socket")
+
+
+def test_port_80_is_bound_by_systemd_and_handed_to_the_service(service):
+    socket_unit = parse_unit(SOCKET.read_text())
+    assert socket_unit["Socket"]["ListenStream"] == ["80"]
+    assert socket_unit["Socket"]["FileDescriptorName"] == ["http"]  # what the daemon looks for
+    assert socket_unit["Socket"]["Service"] == ["companion.service"]
+    assert socket_unit["Socket"]["IPAddressDeny"] == service["IPAddressDeny"]
+    assert socket_unit["Socket"]["IPAddressAllow"] == service["IPAddressAllow"]
+    assert socket_unit["Install"]["WantedBy"] == ["sockets.target"]
+    assert one(service, "Sockets") == SOCKET.name
+    # The service itself still binds nothing below 1024: no capability, no privilege to gain.
+    assert service["CapabilityBoundingSet"] == [""] and service["AmbientCapabilities"] == [""]
+    assert one(service, "NoNewPrivileges") == "yes"
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                    reason="systemd-analyze not installed (Debian package: systemd)")
+def test_systemd_analyze_verify_the_socket_with_its_service(tmp_path):
+    service = tmp_path / UNIT.name
+    runnable = f"ExecStart=/bin/true {EXEC.split(' ', 1)[1]}"  # as above: the venv exists only on a Pi
+    service.write_text(UNIT.read_text().replace(f"ExecStart={EXEC}", runnable))
+    socket_unit = tmp_path / SOCKET.name
+    socket_unit.write_text(SOCKET.read_text())
+    result = subprocess.run(["systemd-analyze", "verify", str(socket_unit), str(service)],
+                            capture_output=True, text=True, timeout=60)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert [line for line in output.splitlines() if SOCKET.name in line or UNIT.name in line] == []
+
+
 def test_the_stop_timeout_outlasts_the_longest_refresh_the_daemon_waits_for(service):
     """A panel whose power goes mid-refresh can latch into a fault: systemd must not kill the daemon
     while it waits for a refresh under way (docs/panels.md)."""

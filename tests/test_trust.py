@@ -22,7 +22,7 @@ from webfixtures import FakeBoard, FakeDisplay, live_server, post_json, request,
 from companion.devices.panels import panel
 from companion.frames import render
 from companion.gamekit import ScriptedDraws
-from companion.gamekit.contract import Command, TableInfo
+from companion.gamekit.contract import PHONE_SEAT, Command, TableInfo
 from companion.gamekit.frame import join_link
 from companion.session import NEW_GAME
 from companion.webapp.trust import FIRST_WAIT, FREE_TRIES, LONGEST_WAIT, CodeAttempts, allowed_host
@@ -156,17 +156,25 @@ def test_the_host_cannot_move_for_a_seat_a_phone_holds(schacht):
         assert status == 409 and "plays from its own phone" in answer["msgid"]
     assert runtime.table.version == version
     assert post_json(server.port, "/api/command", {"kind": "pass"}, host)[0] == 409
-    # The seat's own phone plays; the device's buttons may act for it too (they are at the table).
+    # The device's buttons may not act for it either (anyone can press them); the seat's own phone plays.
+    refused = runtime.table.press("roll:hold").result(5)
+    assert refused.rejected is not None and refused.rejected.msgid == PHONE_SEAT
+    assert runtime.table.version == version
     token = {"X-Seat-Token": runtime.table.seat_token(actor)}
     assert post_json(server.port, "/api/command", {"kind": "pass"}, token)[0] == 200
-    assert runtime.table.press("roll:hold").result(5).command.kind == "pass"
 
 
-def test_the_host_may_play_for_a_seat_no_phone_holds(schacht):
+def test_the_host_may_play_for_a_seat_no_phone_held_in_this_game(schacht):
     runtime, server = schacht
     actor = runtime.table.latest.acting
     runtime.table.seating(lambda roster, count: roster.free(actor, count))
     host = {"X-Host-Token": runtime.table.host_token()}
+    assert post_json(server.port, "/api/command", {"kind": "pass"}, host)[0] == 409  # freed, not unheld
+    for seat in range(3):
+        runtime.table.seating(lambda roster, count, seat=seat: roster.free(seat, count))
+    # The next game starts with no phone seated: the host and the buttons play every seat.
+    again = {"kind": "new_game", "args": {"again": True}}
+    assert post_json(server.port, "/api/command", again, host)[0] == 200
     status, _ = post_json(server.port, "/api/command", {"kind": "pass"}, host)
     assert status == 200
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from importlib.resources import files
@@ -13,6 +13,11 @@ import msgspec
 from companion.i18n import N_
 
 MAX_SEATS = 6  # the most seats any game has: phones join the table, and each game plays its first seats
+# A data file the host uploads or the config names is recorded with every new game and read on every
+# start: these bound its size and its lists (a bundled deck or board is 1 to 3 KB and lists at most 200
+# items), unless the game's DataFile declares its own.
+MAX_DATA_KB = 16
+MAX_DATA_ITEMS = 1000
 State = Any
 View = dict  # a view as every output reads it: plain JSON, what a phone receives
 Entry = Any  # a button input in progress: immutable, owned by the table, never recorded
@@ -25,6 +30,7 @@ GAME_OVER = N_("The game is over: start a new game from the host page.")
 NOT_YOU = N_("Player {player} must act now, not you: wait for them.")
 NOT_YOU_MANY = N_("Players {players} must act now, not you: wait for them.")
 NOT_NOW = N_("That move is not possible now: choose one of the moves your page offers.")
+PHONE_SEAT = N_("Seat {n} plays from its own phone: only that phone may make this move.")
 
 
 class IllegalMove(Exception):
@@ -44,8 +50,9 @@ class Command:
     """One input: a button, a phone or the command line asked the table for something.
 
     `seat` is None for the table itself (device buttons, host): such a command acts for whoever must
-    act now (the spec's `actor`). A seat's phone sends its own seat number, and the rules refuse it
-    out of turn. `args` is plain JSON, exactly as the record holds it.
+    act now (the spec's `actor`), unless a phone plays that seat (`GameSpec.check`). A seat's phone
+    sends its own seat number, and the rules refuse it out of turn. `args` is plain JSON, exactly as
+    the record holds it.
     """
 
     kind: str
@@ -71,14 +78,17 @@ class TableInfo:
     """What a screen may show besides the game's public view.
 
     `names[seat]` is the name a phone chose for that seat ("" if none); `entry` is the public part of
-    a button input in progress (the controls' `shown`), never a secret value. `at` is when the table
-    reached the state shown ("21:04"): the frame states it, so a table can tell a glass that lags.
+    a button input in progress (the controls' `shown`), never a secret value. `wifi` is the table's own
+    Wi-Fi while it is the network (a `WIFI:` QR payload; the panel shows it, presence is the credential).
+    `at` is when the table reached the state shown ("21:04"): the frame states it, so a table can tell a
+    glass that lags.
     """
 
     url: str
     join_code: str = ""
     names: tuple[str, ...] = ()
     entry: Mapping[str, Any] | None = None
+    wifi: str = ""
     at: str = ""
 
     def name(self, seat: int, colours: tuple[Colour, ...], tr: Callable[..., str]) -> str:
@@ -131,6 +141,8 @@ class DataFile:
     bundled: str  # the file in the game's folder
     title: str  # msgid, for the host's form
     load: Callable[[str, str], Any]
+    max_kb: int = MAX_DATA_KB  # the largest copy the host or the config may give, in KB
+    max_items: int = MAX_DATA_ITEMS  # the most items its lists may hold together (cards, cells, values)
 
 
 @dataclass(frozen=True)
@@ -197,6 +209,10 @@ class GameSpec:
       it is not a matter of waiting for another seat: a msgid ("Roll the dice first."), or, for a
       kind refused in several situations, `words(state, seat) -> IllegalMove` saying which (read from
       public facts only, as `legal` is; seat None: the table). Without it the move is "not possible now".
+    - public_moves: the command kinds the device's buttons may still send for a seat that plays from a
+      phone: acts the whole table sees, that choose nothing for the seat and whose refusals read public
+      facts only (a roll for whoever must roll). A game that hides nothing (`hidden` False) allows
+      every kind.
     - help: the rules help every seat page shows, folded (`Help`)
     - command_labels: each command kind's button on the generated seat page, a msgid
       ({"add": N_("Add")}); without one, the kind with a capital and spaces ("set_dice": "Set dice"),
@@ -239,6 +255,7 @@ class GameSpec:
     data: tuple[DataFile, ...] = ()
     help: Help | None = None
     not_now: Mapping[str, str | Callable[[State, int | None], IllegalMove]] = field(default_factory=dict)
+    public_moves: frozenset[str] = frozenset()
     command_labels: Mapping[str, str] = field(default_factory=dict)
 
     def waiting_on(self, state: State) -> list[int]:
@@ -254,21 +271,33 @@ class GameSpec:
         return int(options.get("players", self.seats[1]))
 
     # --- what the platform does with a game, in one place ------------------------------------------
-    def play(self, state: State, command: Command, draws) -> tuple[State, list[dict]]:
+    def play(self, state: State, command: Command, draws, phones: Collection[int] = (),
+             device: bool = False) -> tuple[State, list[dict]]:
         """`apply`, once the table has checked what the spec declares (see `check`): the one way the
         platform, the replay and the conformance checks run a command."""
-        return self.apply(state, self.check(state, command), draws)
+        return self.apply(state, self.check(state, command, phones, device), draws)
 
-    def check(self, state: State, command: Command) -> Command:
+    def check(self, state: State, command: Command, phones: Collection[int] = (),
+              device: bool = False) -> Command:
         """The command as the rules are handed it, or IllegalMove: an unknown kind, a game that is over,
-        a kind not in `legal(state, seat)`, a seat that may not act now. A command of the table itself
-        (seat None) acts for the `actor`. Every refusal is read from public facts only (`legal`,
-        `actor`, `waiting`), so it tells no secret; a game's rules never repeat these guards."""
+        a command of the table for a seat that plays from a phone, a kind not in `legal(state, seat)`, a
+        seat that may not act now. A command of the table itself (seat None) acts for the `actor`.
+
+        `phones` are the seats played from phones in this game (held by one now, or earlier in this
+        game): the table (the host, or the device's buttons when `device`, which may still send the
+        `public_moves`) never moves for one, so it can neither choose for it nor probe its secrets. The
+        table's own defaults (a deadline) and the replay of accepted records pass none. Every refusal is
+        read from public facts only (`legal`, `actor`, `waiting`), so it tells no secret; a game's rules
+        never repeat these guards."""
         kind, seat = command.kind, command.seat
         if kind not in self.commands:
             raise IllegalMove(UNKNOWN_COMMAND, kind=kind, kinds=", ".join(self.commands))
         if self.over(state):
             raise IllegalMove(GAME_OVER)
+        if seat is None and not (device and self.public_move(kind)):
+            held = self.phone_seat(state, phones)
+            if held is not None:
+                raise IllegalMove(PHONE_SEAT, n=held + 1)
         allowed = self.legal(state, seat)
         if kind not in allowed:
             others = [s for s in self.waiting_on(state) if s != seat]
@@ -279,6 +308,15 @@ class GameSpec:
             words = self.not_now.get(kind, NOT_NOW)
             raise words(state, seat) if callable(words) else IllegalMove(words)
         return command if seat is not None else replace(command, seat=self.actor(state))
+
+    def public_move(self, kind: str) -> bool:
+        """Whether the device's buttons may send `kind` for a seat that plays from a phone."""
+        return not self.hidden or kind in self.public_moves
+
+    def phone_seat(self, state: State, phones: Collection[int]) -> int | None:
+        """The seat a command of the table would act for now, if it is one of `phones`; else None."""
+        seat = self.actor(state) if phones else None
+        return seat if seat is not None and seat in phones else None
 
     def convert_options(self, given: object) -> msgspec.Struct | None:
         """`given` (plain JSON) as the game's options; IllegalMove says which option is wrong."""

@@ -28,6 +28,8 @@ def standard_frame(canvas: Canvas, title: str, status: str, table: TableInfo) ->
     small = canvas.size[1] < QR_MIN_HEIGHT
     margin = canvas.px(12)
     area = canvas.bounds.inset(margin)
+    if small and table.wifi and not any(table.names):
+        area = _small_wifi_code(canvas, area, table.wifi, margin)
     share = 0.2 if small else 0.13
     head_h = max(canvas.text_height(Canvas.MIN_TEXT, bold=True), round(area.height * share))
     head = Box(area.x0, area.y0, area.x1, area.y0 + head_h)
@@ -38,6 +40,8 @@ def standard_frame(canvas: Canvas, title: str, status: str, table: TableInfo) ->
     rest = Box(area.x0, line.y1 + gap, area.x1, area.y1)
     if small:
         return rest
+    if table.wifi:
+        return _wifi_and_join(canvas, rest, table, margin)
     return _qr_column(canvas, rest, table, margin)
 
 
@@ -51,6 +55,68 @@ def _title_and_status(canvas: Canvas, head: Box, title: str, status: str, gap: i
         size = min(filter(None, (size, canvas.common_size([(status_box, status)]))), default=None)
         canvas.text(status_box, status, role="accent", align="right", max_size=size)
     canvas.text(title_box, title, bold=True, align="left", max_size=size)
+
+
+def _small_wifi_code(canvas: Canvas, area: Box, payload: str, margin: int) -> Box:
+    """On a pHAT, until a phone has taken a seat: the Wi-Fi code the whole height of the panel at the
+    right (a phone must be on the table's network before anything else works); returns the area left."""
+    side = canvas.qr_side(payload, min(area.height, round(area.width * 0.5)))
+    if not side:
+        return area
+    canvas.qr(Box(area.x1 - side, area.y0, area.x1, area.y0 + side), payload)
+    return Box(area.x0, area.y0, area.x1 - side - margin, area.y1)
+
+
+def _wifi_and_join(canvas: Canvas, rest: Box, table: TableInfo, margin: int) -> Box:
+    """While the table is the network: its Wi-Fi code above the join code where both fit; else the Wi-Fi
+    code alone until a phone has taken a seat (it must join the Wi-Fi before the link can open), then the
+    join code. Returns the free body box."""
+    line_h = max(canvas.text_height(Canvas.MIN_TEXT), canvas.px(20))
+    half = (rest.height - canvas.px(8)) // 2
+    wifi_side = canvas.qr_side(table.wifi, min(half - 2 * line_h, round(rest.width * 0.28)))
+    join_room = Box(rest.x0, rest.y1 - half, rest.x1, rest.y1)
+    join_side = canvas.qr_side(join_link(table), min(half - 3 * line_h, round(rest.width * 0.28)))
+    if wifi_side and join_side:
+        top = _wifi_code(canvas, Box(rest.x1 - wifi_side, rest.y0, rest.x1, rest.y0 + half), table.wifi,
+                         wifi_side, line_h)
+        body = _qr_column(canvas, Box(rest.x0, max(top, join_room.y0), rest.x1, rest.y1), table, margin)
+        return Box(rest.x0, rest.y0, min(body.x1, rest.x1 - wifi_side - margin), rest.y1)
+    if any(table.names):
+        return _qr_column(canvas, rest, table, margin)
+    side = canvas.qr_side(table.wifi, min(rest.height - 2 * line_h, round(rest.width * 0.45)))
+    if not side:
+        return rest
+    _wifi_code(canvas, Box(rest.x1 - side, rest.y0, rest.x1, rest.y1), table.wifi, side, line_h)
+    return Box(rest.x0, rest.y0, rest.x1 - side - margin, rest.y1)
+
+
+def _wifi_code(canvas: Canvas, column: Box, payload: str, side: int, line_h: int) -> int:
+    """The Wi-Fi code at the top of `column`, its name and password under it for phones that cannot scan
+    it; returns the y under them."""
+    canvas.qr(Box(column.x0, column.y0, column.x1, column.y0 + side), payload)
+    top = column.y0 + side + canvas.px(2)
+    ssid, password = _wifi_fields(payload)
+    for text in (ssid, password):
+        canvas.text(Box(column.x0, top, column.x1, top + line_h), text, bold=text == ssid, align="center")
+        top += line_h
+    return top + canvas.px(4)
+
+
+def _wifi_fields(payload: str) -> tuple[str, str]:
+    """The name and password in a WIFI: payload, unescaped, to print beside its code."""
+    fields, key, value, escaped = {}, "", "", False
+    for char in payload.removeprefix("WIFI:"):
+        if escaped:
+            value, escaped = value + char, False
+        elif char == "\\":
+            escaped = True
+        elif char == ":" and not key:
+            key, value = value, ""
+        elif char == ";":
+            fields[key], key, value = value, "", ""
+        else:
+            value += char
+    return fields.get("S", ""), fields.get("P", "")
 
 
 def _qr_column(canvas: Canvas, rest: Box, table: TableInfo, margin: int) -> Box:

@@ -9,6 +9,14 @@ import segno
 from PIL import Image
 
 
+def wifi_payload(ssid: str, password: str) -> str:
+    """What a Wi-Fi QR code holds (WIFI:T:WPA;S:...;P:...;;), with the characters the format escapes
+    escaped: every phone camera offers to join it."""
+    from segno import helpers
+
+    return helpers.make_wifi_data(ssid, password, "WPA")
+
+
 def qr_svg(text: str) -> bytes:
     """An SVG QR code of `text`, for a phone to show another phone (a seat's link)."""
     buf = io.BytesIO()

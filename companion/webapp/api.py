@@ -22,6 +22,7 @@ from companion.webapp.openapi import (
     JoinBody,
     LanguageBody,
     NameBody,
+    NetworkBody,
     PressBody,
     QrBody,
     document,
@@ -35,6 +36,7 @@ EXAMPLES = {
     CommandBody: '{"kind": "roll"}', PressBody: '{"button": "roll", "hold": false}',
     JoinBody: '{"code": "K7QF", "seat": 0, "name": "Ada"}', ClaimHostBody: '{"code": "K7QF"}',
     NameBody: '{"name": "Ada"}', LanguageBody: '{"language": "en"}', QrBody: '{"text": "http://table/seat/…"}',
+    NetworkBody: '{"mode": "hotspot"}',
 }
 
 

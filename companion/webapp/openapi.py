@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -53,6 +53,13 @@ class LanguageBody(msgspec.Struct, forbid_unknown_fields=True):
     language: Annotated[str, msgspec.Meta(max_length=8, description="fr or en.")]
 
 
+class NetworkBody(msgspec.Struct, forbid_unknown_fields=True):
+    """How phones reach the table: the venue's Wi-Fi, or the table's own hotspot."""
+
+    mode: Annotated[Literal["client", "hotspot"], msgspec.Meta(
+        description="client: join the venue's Wi-Fi; hotspot: the table is the network.")]
+
+
 class QrBody(msgspec.Struct, forbid_unknown_fields=True):
     """The text of a QR code, e.g. a seat's link."""
 
@@ -92,7 +99,7 @@ SEAT_PARAM = {"name": "token", "in": "path", "required": True, "schema": {"type"
               "description": "The seat's private link token."}
 
 
-BODIES = [CommandBody, PressBody, JoinBody, ClaimHostBody, NameBody, LanguageBody, QrBody]
+BODIES = [CommandBody, PressBody, JoinBody, ClaimHostBody, NameBody, LanguageBody, QrBody, NetworkBody]
 SEAT_NUMBER = {"name": "seat", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0},
                "description": "Seat number, from 0."}
 
@@ -284,6 +291,16 @@ def document() -> dict:
                                    "responses": {"200": _ok("Set."), "400": _error("Malformed body."),
                                                  "403": _error("Missing or wrong host token."),
                                                  "409": _error("Unknown language.")}}},
+        "/api/network": {
+            "get": {"summary": "The network mode, the join address and the hotspot's name and password "
+                               "(host only).", "security": HOST,
+                    "responses": {"200": _ok("The network."), "403": _error("Missing or wrong host token.")}},
+            "post": {"summary": "Switch to the hotspot or to the venue's Wi-Fi, in the background; a failed "
+                                "switch falls back to the previous mode (host only).", "security": HOST,
+                     "requestBody": _body("NetworkBody"),
+                     "responses": {"202": _ok("Switching."), "400": _error("Malformed body."),
+                                   "403": _error("Missing or wrong host token."),
+                                   "409": _error("Not managed here, or already switching.")}}},
         "/api/qr": {"post": {"summary": "An SVG QR code of a link (host only).", "security": HOST,
                              "requestBody": _body("QrBody"),
                              "responses": {"200": _ok("SVG image.", {"type": "string"}, "image/svg+xml"),

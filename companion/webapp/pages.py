@@ -84,6 +84,12 @@ def join(code: str = ""):
     return response
 
 
+@bp.get("/network-help")
+def network_help():
+    """What to do when a phone falls back to mobile data, or will not join the table's Wi-Fi."""
+    return render_template("network-help.html", **_context())
+
+
 @bp.get("/host")
 def host():
     """The host's controls; the page itself is public, its API calls need the host token."""

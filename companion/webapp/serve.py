@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import logging
 import re
+import socket
 import threading
 
 from flask import Flask
 from waitress import wasyncore
 
-from companion.webapp.connections import HEADER_TIMEOUT, PER_CLIENT, create_servers
+from companion.webapp.connections import HEADER_TIMEOUT, PER_CLIENT, GuardedServer, create_servers
 
 REQUEST_THREADS = 6  # beyond the streams: enough for page loads, commands and frame fetches at once
 # Paths that carry a capability: a seat's link, the join code, a host link's query.
@@ -44,7 +45,8 @@ class WebServer:
     """A running waitress server on its own thread; `port` is the bound port (useful with port 0)."""
 
     def __init__(self, app: Flask, host: str, port: int, threads: int, channel_timeout: int,
-                 header_timeout: float = HEADER_TIMEOUT, per_client: int = PER_CLIENT):
+                 header_timeout: float = HEADER_TIMEOUT, per_client: int = PER_CLIENT,
+                 passed: tuple[tuple[Flask, socket.socket], ...] = ()):
         self.app = app
         redact_waitress_logs()
         # clear_untrusted_proxy_headers etc. stay at waitress's defaults; ident hides the version.
@@ -53,6 +55,13 @@ class WebServer:
             connection_limit=max(100, threads * 2), asyncore_use_poll=True,
             # Keep reading while a stream runs, so a phone that hangs up is noticed at once.
             channel_request_lookahead=4, header_timeout=header_timeout, per_client=per_client)
+        # Sockets systemd bound for us (port 80): served by the same loop and threads, never bound here.
+        adj = self._servers[0].adj
+        self._servers += [
+            GuardedServer(passed_app, self._map, _sock=sock, dispatcher=self._dispatcher, adj=adj,
+                          bind_socket=False, header_timeout=header_timeout, per_client=per_client,
+                          sockinfo=(sock.family, sock.type, sock.proto, sock.getsockname()))
+            for passed_app, sock in passed]
         self.host = host
         self.port = int(self._servers[0].effective_port)
         self.threads = threads
@@ -88,10 +97,10 @@ class WebServer:
 
 def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080, *, threads: int | None = None,
           channel_timeout: int = 60, header_timeout: float = HEADER_TIMEOUT,
-          per_client: int = PER_CLIENT) -> WebServer:
+          per_client: int = PER_CLIENT, passed: tuple[tuple[Flask, socket.socket], ...] = ()) -> WebServer:
     """Start serving `app` in the background and return the server; prints nothing (the daemon does).
 
     `per_client` caps the connections one address holds (tests that play many phones from one
-    machine raise it)."""
+    machine raise it). `passed` are (app, socket) pairs for listening sockets systemd handed over."""
     return WebServer(app, host, port, threads or threads_for(app), channel_timeout, header_timeout,
-                     per_client).start()
+                     per_client, passed).start()

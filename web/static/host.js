@@ -144,6 +144,31 @@
     list.replaceChildren(...seats.map(seatRow));
   }
 
+  // The network card: shown when the table manages its network; a switch is answered at once and
+  // done in the background, so the card asks again until it is over.
+  async function showNetwork() {
+    const answer = await Companion.request("GET", "/api/network", undefined, H());
+    if (!answer.ok || !answer.data.managed) return;
+    const net = answer.data;
+    const card = document.getElementById("network");
+    card.hidden = false;
+    const now = document.getElementById("network-now");
+    const text = { hotspot: strings.network_hotspot, client: strings.network_client }[net.mode] || strings.network_offline;
+    now.textContent = text.replace("{ssid}", net.hotspot.ssid).replace("{password}", net.hotspot.password)
+      .replace("{network}", net.network || "").replace("{url}", net.url);
+    const note = document.getElementById("network-note");
+    note.textContent = net.switching ? strings.network_switching : net.problem ? strings.network_problem.replace("{problem}", net.problem) : "";
+    for (const b of document.querySelectorAll("#network-mode button")) {
+      b.setAttribute("aria-pressed", String(b.dataset.mode === net.mode));
+      b.disabled = net.switching;
+      b.onclick = async () => {
+        const sent = await Companion.request("POST", "/api/network", { mode: b.dataset.mode }, H());
+        if (sent.ok) showNetwork();
+      };
+    }
+    if (net.switching) setTimeout(showNetwork, 2000);
+  }
+
   async function start() {
     const me = await Companion.request("GET", "/api/host", undefined, H());
     if (!me.ok) {
@@ -160,6 +185,7 @@
         if (answer.ok) for (const o of document.querySelectorAll("#screen-language button")) o.setAttribute("aria-pressed", String(o === b));
       });
     }
+    showNetwork();
     const list = await Companion.request("GET", "/api/games");
     games = list.ok ? list.data.games : [];
     const choice = document.getElementById("game-choice");

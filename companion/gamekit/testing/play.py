@@ -7,7 +7,7 @@ import dataclasses
 import json
 import pickle
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
 from companion.gamekit.contract import Command, GameSpec, IllegalMove
@@ -126,13 +126,14 @@ def candidates(spec: GameSpec, state, seat: int | None, kinds: list[str], rng: r
             for kind in (rng.choice(kinds) for _ in range(GUESSES))]
 
 
-def attempt(played: Played, state, command: Command, draws, unchanged: Unchanged | None = None
-            ) -> tuple[Any, list] | IllegalMove:
+def attempt(played: Played, state, command: Command, draws, unchanged: Unchanged | None = None,
+            phones: Collection[int] = (), device: bool = False) -> tuple[Any, list] | IllegalMove:
     """`spec.play`'s answer: (state, events), or the refusal; anything but IllegalMove fails. With
-    `unchanged`, neither an answer nor a refusal may have changed `state`."""
+    `unchanged`, neither an answer nor a refusal may have changed `state`. `phones` and `device`: the
+    table's seat policy, as `GameSpec.check` takes it."""
     spec = played.spec
     try:
-        answer = spec.play(state, command, draws)
+        answer = spec.play(state, command, draws, phones, device)
     except IllegalMove as refusal:
         answer = refusal
     except Exception as exc:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from companion.gamekit.contract import Command, IllegalMove
@@ -72,21 +74,35 @@ def _keys(real, twin) -> str:
 
 
 def _probes(played: Played, state, owner: int | None, rng: random.Random, moves: Moves | None
-            ) -> list[Command]:
-    """Commands from everyone but `owner`, of every kind; the table's too unless it acts for `owner`."""
+            ) -> list[Probe]:
+    """Commands from everyone but `owner`, of every kind, and the table's. When the table would act for
+    `owner`, its commands are tried as the host's and as the device's buttons' while `owner` plays from a
+    phone: the table's seat policy (`GameSpec.check`) must keep them from probing it."""
     spec = played.spec
-    senders: list[int | None] = [seat for seat in range(played.players) if seat != owner]
-    if owner is None or spec.actor(state) != owner:
-        senders.append(None)
-    probes = [Command(kind, random_args(schema, rng), seat) for seat in senders
-              for kind, schema in spec.commands.items()]
+    senders: list[int | None] = [*(seat for seat in range(played.players) if seat != owner), None]
+    table = [Probe]
+    if owner is not None and spec.actor(state) == owner:
+        table = [partial(Probe, sender=" as the host", phones=frozenset({owner})),
+                 partial(Probe, sender=" as the buttons", phones=frozenset({owner}), device=True)]
+    commands = [Command(kind, random_args(schema, rng), seat) for seat in senders
+                for kind, schema in spec.commands.items()]
     for seat in senders if moves is not None else ():
         if spec.legal(state, seat):  # `moves` is asked for a seat that may act only
-            probes += [c for c in moves(state, seat, rng) if c.seat in senders][:MOVES_PROBED]
-    return probes
+            commands += [c for c in moves(state, seat, rng) if c.seat in senders][:MOVES_PROBED]
+    return [make(c) for c in commands for make in (table if c.seat is None else [Probe])]
 
 
-def shown(played: Played, state, owner: int | None, probes: list[Command], seed: int) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Probe:
+    """A command tried on a state and its twin, with the table's seat policy it is checked under."""
+
+    command: Command
+    sender: str = ""  # how the table sent it, for a failure: "", " as the host", " as the buttons"
+    phones: frozenset = frozenset()
+    device: bool = False
+
+
+def shown(played: Played, state, owner: int | None, probes: list[Probe], seed: int) -> dict[str, Any]:
     """What everyone but `owner` is shown of `state`, and the rules' answer to each probe."""
     spec = played.spec
     out: dict[str, Any] = {"the public view": spec.public_json(state), "actor()": spec.actor(state),
@@ -97,9 +113,11 @@ def shown(played: Played, state, owner: int | None, probes: list[Command], seed:
         if seat != owner:
             out[f"seat {seat}'s private view"] = spec.private_json(state, seat)
             out[f"seat {seat}'s legal moves"] = spec.legal(state, seat)
-    for command in probes:
-        answer = attempt(played, state, command, ScriptedDraws(seed))
-        who = "the table" if command.seat is None else f"seat {command.seat}"
+    for probe in probes:
+        command = probe.command
+        answer = attempt(played, state, command, ScriptedDraws(seed), phones=probe.phones,
+                         device=probe.device)
+        who = f"the table{probe.sender}" if command.seat is None else f"seat {command.seat}"
         out[f"the answer to {command.kind} {dict(command.args)} from {who}"] = (
             ("refused", answer.msgid, answer.params) if isinstance(answer, IllegalMove) else "accepted")
     return out

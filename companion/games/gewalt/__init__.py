@@ -53,6 +53,7 @@ SPEC = GameSpec(
     undoable=undoable,
     over=over,
     not_now=NOT_NOW_WORDS,
+    public_moves=frozenset({"roll"}),  # ROLL rolls for whoever must roll, a phone's seat too
     result=result,
     help=HELP,
 )

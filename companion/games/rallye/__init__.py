@@ -41,6 +41,7 @@ SPEC = GameSpec(
     undoable=undoable,
     over=over,
     not_now=NOT_NOW_WORDS,
+    public_moves=frozenset({"roll"}),  # ROLL rolls for whoever must roll, a phone's seat too
     result=result,
     seats=(2, 6),
     options=RallyeOptions,

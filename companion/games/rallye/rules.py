@@ -40,6 +40,8 @@ class RallyeOptions(msgspec.Struct, forbid_unknown_fields=True):
         "Seconds to answer whether to cancel a threat (then the answer is no)"))] = 20
     discard_seconds: Annotated[int, msgspec.Meta(ge=5, le=600, title=N_(
         "Seconds to lay or discard a fourth surprise card (then the newest is discarded)"))] = 60
+    choice_seconds: Annotated[int, msgspec.Meta(ge=2, le=600, title=N_(
+        "Seconds to choose a player or an exit (then the table takes choice A, or stays)"))] = 60
 
 
 def setup(options: RallyeOptions, draws, data: Mapping[str, Any]) -> State:
@@ -64,7 +66,8 @@ def setup(options: RallyeOptions, draws, data: Mapping[str, Any]) -> State:
         pile=pile[seats * HAND:], discard=(),
         hands=tuple(pile[i * HAND:(i + 1) * HAND] for i in range(seats)), places=(0,) * seats,
         laps=(0,) * seats, status=("",) * seats, blocked=(0,) * seats, first=options.first,
-        turn=options.first, answer_seconds=options.answer_seconds, discard_seconds=options.discard_seconds)
+        turn=options.first, answer_seconds=options.answer_seconds, discard_seconds=options.discard_seconds,
+        choice_seconds=options.choice_seconds)
     return layout.auto_place(state, draws, []) if options.auto_passages else state
 
 
@@ -83,7 +86,7 @@ def actor(state: State) -> int | None:
 
 def deadline(state: State) -> tuple[float, Command] | None:
     """What the table answers itself when a window closes: "no" to a cancel question, the newest card
-    discarded from a hand over 3. Choices (a player, an exit) wait for their player: no default."""
+    discarded from a hand over 3, the default of a choice (a player, an exit: see `default_choice`)."""
     # (ruling) A cancel question closes with "no" after the answer window (20 s by default), a hand over 3
     # with its newest card discarded (after 60 s): the defaults the rulebook's "unless I discard a shield"
     # implies. Public facts only: the window is the same whether or not the seat asked holds a card.
@@ -93,7 +96,20 @@ def deadline(state: State) -> tuple[float, Command] | None:
         return state.discard_seconds, Command("discard")
     if state.pending is not None and state.pending.kind == "cancel":
         return state.answer_seconds, Command("decline")
+    if state.pending is not None and state.pending.kind in ("target", "exit"):
+        return state.choice_seconds, default_choice(state.pending.kind, state.pending.choices,
+                                                    state.pending.optional)
     return None
+
+
+def default_choice(kind: str, choices, optional: bool) -> Command:
+    """What the table chooses once a choice's window closes: no passage when the player may stay out
+    of it, else the first choice, the one the e-ink shows beside A."""
+    # (ruling) A player who does not answer does not use an access card (it never forces the passage);
+    # otherwise the table takes the choice A would take: the same rule for every seat, from public facts.
+    if kind == "exit":
+        return Command("stay") if optional else Command("exit", {"card": choices[0]})
+    return Command("choose", {"seat": choices[0]})
 
 
 def may_play_cards(state: State, seat: int | None) -> bool:

@@ -15,6 +15,7 @@ from companion.games.rallye.names import (
     THREATS,
     effect_text,
 )
+from companion.games.rallye.rules import default_choice
 from companion.games.rallye.strip import draw_circuit
 
 STATUS_ICONS = {"tacks": "\u2736", "caught": "\u2736", "ford_4": "\u2248", "ford_5": "\u2248",
@@ -114,6 +115,9 @@ def _choices(view: dict, _, table: TableInfo, who: str) -> str:
               for letter, a in zip(controls.LETTERS, shown, strict=False)]
     more = [_("ROLL: more")] if len(answers) > controls.PAGE else []
     pending = view["pending"]
+    default = default_choice(pending["kind"], pending["choices"], pending["optional"])
+    more.append(_("{answer} after {seconds} s", answer=_answer(view, default, _, table),
+                  seconds=pending["seconds"]))
     if pending["kind"] == "exit":
         question = _("{player}, which exit?", player=who)
     elif pending["threat"] == "one_back":

@@ -80,6 +80,7 @@ class State:
     moves: int = 0
     answer_seconds: int = 20  # the answer window: then the table answers no (decline)
     discard_seconds: int = 60  # a hand over 3: then the table discards the newest card
+    choice_seconds: int = 60  # a choice of a player or an exit: then the table takes its default
 
 
 def roll_die(state: State, draws, seat: int, why: str) -> tuple[State, int]:

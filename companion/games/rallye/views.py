@@ -64,7 +64,8 @@ class PendingView(msgspec.Struct):
     choices: list[int] = []
     cards: list[str] = []
     optional: bool = False
-    seconds: int = 0  # the window before the table answers itself (cancel: no; trim: the newest card)
+    seconds: int = 0  # the window before the table answers itself (cancel: no; trim: the newest card;
+    # a choice: rules.default_choice)
 
 
 class RollView(msgspec.Struct):
@@ -159,7 +160,8 @@ def _pending(state: State) -> PendingView | None:
     if p is None:
         return None
     cards = list(CANCELS[p.threat]) if p.kind == "cancel" else []
-    seconds = state.answer_seconds if p.kind == "cancel" else 0
+    seconds = state.answer_seconds if p.kind == "cancel" else state.choice_seconds if p.kind in (
+        "target", "exit") else 0
     return PendingView(p.kind, p.seat, p.threat, p.amount, list(p.choices), cards, p.optional, seconds)
 
 

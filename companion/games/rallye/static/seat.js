@@ -27,7 +27,7 @@ Companion.seats.rallye = {
   // mid-window keeps counting from there); the page counts down from that by its own clock.
   countdown(root) {
     const pending = this.payload && this.payload.public.pending;
-    const open = pending && (pending.kind === "cancel" || pending.kind === "trim") && pending.seat === this.payload.seat;
+    const open = pending && pending.seconds > 0 && pending.seat === this.payload.seat;
     if (!open) { this.window = null; return; }
     const key = `${pending.kind}:${pending.seat}:${this.payload.public.moves}`;
     if (!this.window || this.window.key !== key) {
@@ -36,8 +36,21 @@ Companion.seats.rallye = {
       this.window = { key, until: Date.now() + seconds * 1000 };
     }
     const left = Math.max(0, Math.ceil((this.window.until - Date.now()) / 1000));
-    const text = Companion.fill(pending.kind === "cancel" ? this.strings.left : this.strings.left_trim, { n: left });
-    root.querySelector(pending.kind === "cancel" ? "#rallye-countdown" : "#rallye-trim-countdown").textContent = text;
+    const [template, where] = {
+      cancel: [this.strings.left, "#rallye-countdown"],
+      trim: [this.strings.left_trim, "#rallye-trim-countdown"],
+    }[pending.kind] || [this.strings.left_choice, "#rallye-choose-countdown"];
+    const text = Companion.fill(template, { n: left, answer: this.defaultChoice(pending) });
+    root.querySelector(where).textContent = text;
+  },
+
+  // What the table chooses once a choice's window closes (rules.default_choice): stay out of an optional
+  // passage, else the first choice.
+  defaultChoice(pending) {
+    if (pending.kind === "exit") {
+      return pending.optional ? this.strings.stay : Companion.fill(this.strings.card_n, { n: pending.choices[0] });
+    }
+    return pending.kind === "target" ? Companion.games.rallye.name(this.payload, pending.choices[0]) : "";
   },
 
   render(root, payload) {
