@@ -49,6 +49,7 @@ class Companion:
         self._backup_due: float | None = None  # when play since the last backup makes the next one due
         self._over = False  # whether the running game had ended at the last command (set again at start)
         self._state_at = ""  # when the table reached the state the e-ink shows ("21:04")
+        self._state_version = -1  # ... and its version
         if simulate and pin_factory is None:
             from companion.devices.simulator import simulator_pins
 
@@ -176,9 +177,10 @@ class Companion:
         # join screen, an ended game and a seat change go at its normal one.
         moved = update.command is not None and update.command.kind != NEW_GAME
         play = (moved or entry is not None) and not spec.over(update.session.state)
-        if update.command is not None or not self._state_at:
-            # the frame states when the game reached this state: a seat change alone does not move it
-            self._state_at = time.strftime("%H:%M")
+        if update.version != self._state_version or not self._state_at:
+            # the frame states when the game reached this state: a seat change, or the same state drawn
+            # again for a new address, does not move it
+            self._state_at, self._state_version = time.strftime("%H:%M"), update.version
         info = replace(self.table.table_info(self.url, shown, self._state_at), wifi=self.wifi)
         self.refresher.offer((update.game, view, info, self.language), play)
 
