@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import secrets
 import threading
 import time
 from collections.abc import Callable, Collection, Mapping
@@ -100,6 +101,16 @@ class _Press:
 @dataclass(frozen=True)
 class _FromHost:
     command: Command
+    token: str | None = None  # the host link it came with: still the host's when it applies
+
+
+@dataclass(frozen=True)
+class _FromSeat:
+    """A command sent with a seat's link: it applies only if the link is still the seat's when its turn
+    comes (the host may have freed the seat, or given it to another, since the link was checked)."""
+
+    command: Command
+    token: str
 
 
 Subscriber = Callable[[Update], None]
@@ -138,23 +149,27 @@ class Table:
         self._due: tuple[float, int, Command] | None = None  # (monotonic time, version, command)
 
     # --- submitting -------------------------------------------------------------------
-    def submit(self, command: Command, host: bool = False) -> Future:
+    def submit(self, command: Command, host: bool = False, token: str | None = None) -> Future:
         """Queue a command; the future resolves to a Result once it is durable (or refused).
 
         `host`: the command comes from the host's phone, a player like any other: beyond the
         table's own commands (new game, undo, end) it may act only for a seat no phone has held in this
         game.
+        `token`: the seat's or the host's link the command came with; it must still be theirs when the
+        command applies.
         """
         fut: Future = Future()
         if self._stopped:
             fut.set_result(Result(False, self.version, IllegalMove("The table is shutting down.")))
             return fut
-        self._enqueue(_FromHost(command) if host else command, fut)
+        self._enqueue(_FromHost(command, token) if host else _FromSeat(command, token) if token else command,
+                      fut)
         return fut
 
-    def call(self, command: Command, timeout: float = 10.0, host: bool = False) -> Result:
+    def call(self, command: Command, timeout: float = 10.0, host: bool = False,
+             token: str | None = None) -> Result:
         """Submit and wait for the Result."""
-        return self.submit(command, host).result(timeout)
+        return self.submit(command, host, token).result(timeout)
 
     def press(self, key: str) -> Future:
         """A debounced button ("a".."d", "roll", with ":hold" for a long press); returns at once.
@@ -313,7 +328,12 @@ class Table:
                 if isinstance(what, Command):
                     outcome = self._apply(what)
                 elif isinstance(what, _FromHost):
-                    outcome = self._apply_for_host(what.command)
+                    outcome = self._apply_for_host(what.command) if self._host_holds(what.token) else \
+                        Result(False, self.version, IllegalMove(
+                            "This host link is no longer valid: a long press on D on the device made a new "
+                            "one. Open the new host link, or ask the host."))
+                elif isinstance(what, _FromSeat):
+                    outcome = self._apply_for_seat(what.command, what.token)
                 elif isinstance(what, _Press):
                     outcome = self._press(what.key)
                 else:
@@ -411,6 +431,19 @@ class Table:
         phone's alone to make, so the host cannot play it, nor probe its secrets by playing and undoing
         (freeing the seat first changes nothing)."""
         return self._apply(command, phones=self.roster.phones())
+
+    def _host_holds(self, token: str | None) -> bool:
+        """Whether a host command's link is still the host's (a long press on D may have come first)."""
+        return token is None or secrets.compare_digest(token.encode("utf-8", "replace"),
+                                                       self.roster.host_token().encode())
+
+    def _apply_for_seat(self, command: Command, token: str) -> Result:
+        known = self.roster.token(command.seat) if type(command.seat) is int else None
+        if known is None or not secrets.compare_digest(known.encode(), token.encode("utf-8", "replace")):
+            return Result(False, self.version, IllegalMove(
+                "This seat link is no longer valid: the host has just freed the seat or given it a new "
+                "link. Ask the host for your seat's link."))
+        return self._apply(command)
 
     def _recorded_args(self, command: Command) -> dict:
         """The args exactly as the record will hold them (tuples as lists, keys as text, no NaN), so

@@ -12,7 +12,7 @@ import time
 
 import pytest
 from polling import wait_for
-from webfixtures import SSEClient, live_server, request, running_app
+from webfixtures import SSEClient, host_of, live_server, post_json, request, running_app
 
 from companion.webapp import connections
 
@@ -52,13 +52,46 @@ def test_one_client_cannot_take_every_stream_and_seats_keep_their_own(tmp_path):
         # Other strangers fill the public pool...
         others = [stream(server.port, f"127.0.0.{n}") for n in (3, 3, 3)]
         assert [r.status for r in others] == [200] * 3
-        assert stream(server.port, "127.0.0.4").status == 503
+        newcomer = stream(server.port, "127.0.0.4")  # takes the place of a page of an address holding 3
+        assert newcomer.status == 200
         # ...and every seat still gets its own live page.
         token = runtime.table.seat_token(1)
         seat = stream(server.port, "127.0.0.5", f"/api/seat/{token}/events")
         assert seat.status == 200
-        for response in [*hog, *others, seat]:
+        for response in [*hog, *others, newcomer, seat]:
             response.close()
+
+
+def test_a_few_addresses_cannot_keep_the_public_pages_from_everyone_else(tmp_path):
+    with running_app(tmp_path, keepalive=600, max_streams=24, per_client=6) as (runtime, app), \
+            live_server(app) as server:
+        hogs = {n: [SSEClient(server.port, client=f"127.0.1.{n}") for _ in range(6)] for n in range(1, 5)}
+        pages = [page for held in hogs.values() for page in held]
+        assert all(page.status == 200 for page in pages)  # four addresses hold the whole public pool
+        newcomers = [SSEClient(server.port, client=f"127.0.2.{n}") for n in range(1, 21)]
+        try:
+            # Each newcomer's page took the place of the newest of the address holding the most...
+            assert [page.status for page in newcomers] == [200] * 20
+            for held in hogs.values():
+                for page in held[1:]:
+                    assert read_to_the_end(page)
+            # ...until every address holds one: the pool is then as fair as it can be.
+            assert SSEClient(server.port, client="127.0.2.99").status == 503
+            assert post_json(server.port, "/api/command", {"kind": "roll"}, host_of(runtime))[0] == 200
+            for page in [held[0] for held in hogs.values()] + newcomers:  # the pages left all carry on
+                assert [page.next_event()["event"] for _ in range(2)] == ["snapshot", "update"]
+        finally:
+            for page in [*pages, *newcomers]:
+                page.close()
+
+
+def read_to_the_end(page: SSEClient) -> bool:
+    """Read a live page until the server ends it (one it never ends times out)."""
+    try:
+        while True:
+            page.next()
+    except ConnectionError:
+        return True
 
 
 def test_a_closed_stream_frees_its_slot_at_once_not_at_the_next_keepalive(tmp_path):

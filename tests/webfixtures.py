@@ -103,8 +103,8 @@ class SSEClient:
     """Reads Server-Sent Events from a real HTTP connection, one message at a time."""
 
     def __init__(self, port: int, path: str = "/api/events", timeout: float = 5.0,
-                 headers: dict | None = None):
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+                 headers: dict | None = None, client: str = "127.0.0.1"):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(client, 0))
         self.conn.request("GET", path, headers={"Accept": "text/event-stream", **(headers or {})})
         self.response = self.conn.getresponse()
         self.status = self.response.status

@@ -89,12 +89,18 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_c
         # A page elsewhere may point its own name at the device: its requests then carry that name.
         if not trust.allowed_host(request.host, names):
             return pages.refuse_host()
+        if request.method in trust.CHANGES and request.routing_exception is None:  # a wrong route is told so
+            return _cross_site_refused()
 
     @app.after_request
     def _headers(response):
         # Seat and host links carry capabilities in the URL: never hand them on as a Referer.
         response.headers.setdefault("Referrer-Policy", "no-referrer")
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        # No page of the table is meant to be framed: a frame on another site could make its buttons
+        # be clicked unseen (the twin's among them).
+        response.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
+        response.headers.setdefault("X-Frame-Options", "DENY")
         if api.stale_host_token():
             # A long press on D replaced the host link: the browser drops the dead one (companion.js).
             response.headers["X-Host-Token-Stale"] = "1"
@@ -104,6 +110,35 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_c
         return response
 
     return app
+
+
+def another_sites_refused():
+    """The 403 for a request a page of another site sent through a browser at the table, else None."""
+    from companion.webapp import trust
+    from companion.webapp.api import error_response
+
+    our_origin = f"{request.scheme}://{request.host}"
+    if trust.from_our_own_page(request.headers.get("Origin"), request.headers.get("Sec-Fetch-Site"),
+                               our_origin):
+        return None
+    return error_response(403, _("This request comes from a page of another site: the table answers its "
+                                 "own pages only. Open {url} instead.",
+                                 url=current_app.extensions["companion"].url))
+
+
+def _cross_site_refused():
+    """A change must come as JSON from the table's own pages: a page on another site can send neither
+    (a JSON body from there needs the table's leave, which it never gives), so it cannot use a phone's
+    or the simulator's machine's standing to press buttons or send commands. None when it may go on."""
+    from companion.webapp.api import error_response
+
+    refused = another_sites_refused()
+    if refused is not None:
+        return refused
+    if request.mimetype != "application/json":
+        return error_response(415, _("Send the request as JSON, with its Content-Type header set to "
+                                     "application/json."))
+    return None
 
 
 def _answered_first(wsgi_app, foreground):

@@ -14,7 +14,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from companion import registry
 from companion.gamekit.contract import Command, IllegalMove
 from companion.session import HOST_COMMANDS, NEW_GAME
-from companion.webapp import _, request_game, request_language
+from companion.webapp import _, another_sites_refused, request_game, request_language
 from companion.webapp.events import PANEL_STUCK, Hub, Stream, TooManyStreams, refusal, seat_legal
 from companion.webapp.openapi import (
     ClaimHostBody,
@@ -186,7 +186,8 @@ def command():
             raise ApiError(403, _("This seat link is not valid: open your seat's link again, "
                                   "or ask the host for a new one."))
     try:
-        result = table.call(Command(body.kind, body.args, seat), timeout=CALL_TIMEOUT, host=seat is None)
+        result = table.call(Command(body.kind, body.args, seat), timeout=CALL_TIMEOUT, host=seat is None,
+                            token=seat_token if seat is not None else host)
     except TimeoutError:
         raise ApiError(503, _("The table did not answer in time: wait a moment and try again.")) from None
     if result.ok:
@@ -241,7 +242,7 @@ def seat_view(token: str):
 
 @bp.get("/seat/<token>/events")
 def seat_events(token: str):
-    return _stream(_seat_or_404(token))
+    return _stream(_seat_or_404(token), token)
 
 
 def _seat_or_404(token: str) -> int:
@@ -252,11 +253,15 @@ def _seat_or_404(token: str) -> int:
     return seat
 
 
-def _stream(seat: int | None) -> Response:
+def _stream(seat: int | None, token: str | None = None) -> Response:
+    # A live page holds a slot of its address's few: another site's page must not take them.
+    refused = another_sites_refused()
+    if refused is not None:
+        return refused
     # waitress hands the connection's own disconnect check to the app: its owner is the connection.
     channel = getattr(request.environ.get("waitress.client_disconnected"), "__self__", None)
     try:
-        stream: Stream = hub().open(request_language(), seat, request.remote_addr or "", channel)
+        stream: Stream = hub().open(request_language(), seat, request.remote_addr or "", channel, token)
     except TooManyStreams as exc:
         raise ApiError(503, _(exc.msgid, **exc.params)) from None
     return Response(stream, mimetype="text/event-stream", headers=SSE_HEADERS, direct_passthrough=True)

@@ -1,28 +1,62 @@
 """waitress's server and channel, guarded: slow and idle clients reaped on the monotonic clock, a cap
-on connections per client address, and a live stream told at once when its client hangs up."""
+on connections per client address, a live stream told at once when its client hangs up, and a request
+too big refused in words."""
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections import Counter
 from collections.abc import Callable
+from urllib.parse import parse_qs
 
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer
-from waitress.task import ThreadedTaskDispatcher
+from waitress.task import ErrorTask, ThreadedTaskDispatcher
+from waitress.utilities import RequestEntityTooLarge, RequestHeaderFieldsTooLarge
+
+from companion.i18n import LANGUAGES, N_, pick_language, translator
 
 log = logging.getLogger(__name__)
 
 HEADER_TIMEOUT = 10.0  # seconds a client may take to send a whole request head and body
 PER_CLIENT = 16  # connections one address may hold: a phone's browser opens about 6
 CLEANUP_EVERY = 2.0  # seconds between two looks at the open connections
+LOG_EVERY = 60.0  # seconds between two lines about refused connections
+
+
+class TooBigTask(ErrorTask):
+    """waitress's refusal of a request too big, in JSON and the reader's language like the app's own
+    errors (waitress answers it from the head alone, before the body is read: see serve.py)."""
+
+    def execute(self):
+        error = self.request.error
+        if isinstance(error, RequestEntityTooLarge):
+            msgid, limit = N_("The request body is too big: send at most {limit} bytes."), \
+                self.channel.adj.max_request_body_size - 1
+        elif isinstance(error, RequestHeaderFieldsTooLarge):
+            msgid, limit = N_("The request's headers are too big: send at most {limit} bytes of them."), \
+                self.channel.adj.max_request_header_size - 1
+        else:
+            return super().execute()
+        asked = parse_qs(self.request.query or "").get("lang", [""])[0]  # as the app reads it: ?lang= first
+        lang = asked if asked in LANGUAGES else pick_language(self.request.headers.get("ACCEPT_LANGUAGE"))
+        _ = translator(lang)
+        body = json.dumps({"ok": False, "error": _(msgid, limit=limit)}, ensure_ascii=False).encode()
+        self.status = f"{error.code} {error.reason}"
+        self.response_headers.append(("Content-Type", "application/json"))
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
 
 
 class GuardedChannel(HTTPChannel):
     """A connection that knows, on the monotonic clock, when it was last active and since when its
     request has been coming in; `on_hang_up` is called once the client has closed it."""
+
+    error_task_class = TooBigTask
 
     def __init__(self, *args, **kwargs):
         self.active_at = time.monotonic()
@@ -66,7 +100,8 @@ class GuardedServer(TcpWSGIServer):
                  **kw):
         self.header_timeout, self.per_client = header_timeout, per_client
         self._clean_at = time.monotonic()
-        self._refused: Counter = Counter()
+        self._refused: Counter = Counter()  # connections refused per address since the last log line
+        self._logged_at = -LOG_EVERY
         super().__init__(*args, **kw)
 
     def readable(self):
@@ -83,10 +118,12 @@ class GuardedServer(TcpWSGIServer):
             idle = not channel.requests and now - channel.active_at > self.adj.channel_timeout
             if slow or idle:
                 channel.will_close = True
-        for address, count in self._refused.items():
-            log.warning("refused %d connections from %s: it already held %d", count, address,
-                        self.per_client)
-        self._refused.clear()
+        if self._refused and now - self._logged_at >= LOG_EVERY:  # a flood of addresses: one line a minute
+            (worst, most), = self._refused.most_common(1)
+            log.warning("refused %d connections from %d addresses (%d from %s): each already held %d",
+                        sum(self._refused.values()), len(self._refused), most, worst, self.per_client)
+            self._refused.clear()
+            self._logged_at = now
 
     def handle_accept(self):
         try:

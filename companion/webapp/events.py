@@ -6,8 +6,10 @@ import contextlib
 import json
 import logging
 import queue
+import secrets
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 
 from companion import registry
@@ -75,8 +77,10 @@ class Stream:
     A class, not a generator, so close() frees the slot even if the server never started iterating.
     """
 
-    def __init__(self, hub: Hub, seat: int | None, lang: str, size: int, client: str = ""):
+    def __init__(self, hub: Hub, seat: int | None, lang: str, size: int, client: str = "",
+                 token: str | None = None):
         self.hub, self.seat, self.lang, self.client = hub, seat, lang, client
+        self.token = token  # a seat's page: the link it was opened with, checked before each message
         self.queue: queue.Queue = queue.Queue(maxsize=size)
         self.resync = False  # set by the table thread when this page fell behind
         self._sent = -1
@@ -123,7 +127,7 @@ class Stream:
                 return b": keepalive\n\n"
             if item is not _CLOSE:
                 self._holding = True
-            if item is _CLOSE or self._closed:
+            if item is _CLOSE or self._closed or not self.holds():
                 self.close()
                 raise StopIteration
             if item is _PANEL:
@@ -135,6 +139,11 @@ class Stream:
             out = self._format(item)
             if out:
                 return out
+
+    def holds(self) -> bool:
+        """Whether this page may still be told what it was opened for: a seat's page while its link is
+        the seat's (the host frees the seat, gives it or makes it a new link: the page ends)."""
+        return self.token is None or self.hub.holds(self.seat, self.token)
 
     def close(self) -> None:
         with self._lock:
@@ -172,6 +181,11 @@ class Stream:
 
     def _snapshot(self) -> bytes:
         update = self.hub.table.latest
+        # Checked after reading `latest`: a seat change is made before the update that shows it, so a
+        # link that still holds now held when `update` was made.
+        if not self.holds():
+            self.close()
+            raise StopIteration
         self._sent = update.version
         snapshot = message("snapshot", self._payload(update), update.version)
         return snapshot + self._panel() if self.hub.panel_fault is not None else snapshot
@@ -252,33 +266,58 @@ class Hub:
         """How many streams may be open at once: the public pool and every seat's own."""
         return self.max_streams + MAX_SEATS * self.per_seat
 
-    def open(self, lang: str, seat: int | None = None, client: str = "", channel=None) -> Stream:
+    def holds(self, seat: int | None, token: str) -> bool:
+        """Whether `token` is still `seat`'s link."""
+        known = self.table.roster.token(seat) if seat is not None else None
+        return known is not None and secrets.compare_digest(known.encode(), token.encode("utf-8", "replace"))
+
+    def open(self, lang: str, seat: int | None = None, client: str = "", channel=None,
+             token: str | None = None) -> Stream:
         """A new stream for one page in `lang`; TooManyStreams when its pool or its client is full.
 
         Public pages share one pool and each seat has its own, so strangers filling the public pool
-        leave every seat its live page. `channel` (the connection, if the server tells it) ends the
-        stream the moment its client hangs up.
+        leave every seat its live page. A full public pool is shared: a newcomer's page takes the place
+        of one of the address holding the most (see _fair_share). `channel` (the connection, if the
+        server tells it) ends the stream the moment its client hangs up.
         """
-        stream = Stream(self, seat, lang, self.queue_size, client)
+        stream = Stream(self, seat, lang, self.queue_size, client, token)
+        self._end_revoked()
         with self._lock:
             pool = [s for s in self._streams if s.seat == seat]
             if sum(1 for s in self._streams if s.client == client) >= self.per_client:
                 raise TooManyStreams(
                     N_("This device already has {limit} live pages open: close one and reload."),
                     limit=self.per_client)
-            if seat is None and len(pool) >= self.max_streams:
+            full = seat is None and len(pool) >= self.max_streams
+            evicted = self._fair_share(pool, client) if full else None
+            if full and evicted is None:
                 raise TooManyStreams(N_("Too many live pages are open ({limit}): close one on another phone "
                                         "and reload."), limit=self.max_streams)
+            if evicted is not None:
+                self._streams = [s for s in self._streams if s is not evicted]
             if seat is not None and len(pool) >= self.per_seat:
                 raise TooManyStreams(
                     N_("This seat already has {limit} live pages open: close one and reload."),
                     limit=self.per_seat)
             self._streams = [*self._streams, stream]
+        if evicted is not None:
+            evicted.end()
         if channel is not None and hasattr(channel, "on_hang_up"):
             channel.on_hang_up = stream.end
             if not channel.connected:  # gone before the hook was in place
                 stream.end()
         return stream
+
+    @staticmethod
+    def _fair_share(pool: list[Stream], client: str) -> Stream | None:
+        """The public page that gives way to `client`'s when the pool is full: the newest of the address
+        holding the most, if it holds at least two more than `client` (so a full pool ends up shared
+        evenly, and a few addresses cannot keep it from everyone else); None if the pool is fair."""
+        held = Counter(s.client for s in pool)
+        top, most = held.most_common(1)[0]
+        if most < held[client] + 2:
+            return None
+        return next(s for s in reversed(pool) if s.client == top)
 
     def public_message(self, update: Update, lang: str) -> bytes:
         """An update as every public page in `lang` gets it: encoded once for all of them, not once
@@ -292,6 +331,14 @@ class Hub:
                 while len(self._encoded) > 8:  # a few versions in a few languages: pages keep up
                     del self._encoded[next(iter(self._encoded))]
         return encoded
+
+    def _end_revoked(self) -> None:
+        """End the pages of links that no longer hold, freeing their slots now: a seat's new holder is
+        never refused for pages its old link left open (each also ends at its next message)."""
+        revoked = [s for s in self._streams if not s.holds()]
+        for stream in revoked:
+            self._remove(stream)
+            stream.end()
 
     def _remove(self, stream: Stream) -> None:
         with self._lock:

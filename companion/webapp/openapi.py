@@ -311,10 +311,20 @@ def document() -> dict:
         "/api/openapi.json": {"get": {"summary": "This document.",
                                       "responses": {"200": _ok("OpenAPI 3.1.")}}},
     }
+    from companion.webapp import MAX_BODY
+
+    for route in paths.values():  # what every change must be (see __init__._cross_site_refused)
+        if "post" in route:
+            route["post"]["responses"].setdefault("403", _error("Sent by a page of another site."))
+            route["post"]["responses"] |= {
+                "413": _error(f"The body is over {MAX_BODY // 1024} KB."),
+                "415": _error("The body is not sent as application/json.")}
     return {
         "openapi": "3.1.0",
         "info": {"title": "Table companion", "version": companion.__version__,
-                 "description": "The phones' API of the table companion. Errors are JSON with a 4xx status."},
+                 "description": "The phones' API of the table companion. Errors are JSON with a 4xx status. "
+                                "Every POST sends its body as application/json, and a browser sends it from "
+                                "the table's own pages only."},
         "paths": paths,
         "components": {"schemas": schemas,
                        "securitySchemes": {"hostToken": {"type": "apiKey", "in": "header",

@@ -11,7 +11,7 @@ from companion import registry
 from companion.gamekit.contract import IllegalMove
 from companion.i18n import translator
 from companion.webapp import _, request_game, request_language
-from companion.webapp.api import ApiError, decode, host_token_given, require_host, runtime
+from companion.webapp.api import ApiError, decode, host_token_given, require_host, runtime, same_token
 from companion.webapp.events import refusal
 from companion.webapp.openapi import ClaimHostBody, JoinBody, LanguageBody, NameBody, QrBody
 from companion.webapp.schemas import translated
@@ -20,9 +20,14 @@ bp = Blueprint("seating", __name__, url_prefix="/api")
 
 
 def _seating(change, action: str | None = None):
-    """Run a seat change on the table's thread; a refusal becomes a 409 in the reader's language."""
+    """Run a seat change on the table's thread; a refusal becomes a 409 in the reader's language.
+
+    A host's change (`action`) is made only if its link is still the host's when its turn comes: a long
+    press on D may come between the check here and the table's thread."""
     if action is not None:
-        require_host(host_token_given(), action)
+        token = host_token_given()
+        require_host(token, action)
+        change = _while_host(token, change)
     try:
         return runtime().table.seating(change)
     except IllegalMove as exc:
@@ -30,6 +35,15 @@ def _seating(change, action: str | None = None):
         raise ApiError(409, refused["error"], msgid=refused["msgid"]) from None
     except TimeoutError:
         raise ApiError(503, _("The table did not answer in time: wait a moment and try again.")) from None
+
+
+def _while_host(token: str | None, change):
+    def made_by_the_host(roster, count):
+        if not same_token(token, roster.host_token()):
+            raise IllegalMove("This host link is no longer valid: a long press on D on the device made a new "
+                              "one. Open the new host link, or ask the host.")
+        return change(roster, count)
+    return made_by_the_host
 
 
 def _seat_link(seat: int, token: str) -> dict:
@@ -46,7 +60,11 @@ def _checked_code(code: str) -> None:
     """The join code, checked before anything else: wrong ones from one address slow it down."""
     attempts = current_app.extensions["companion.codes"]
     address = request.remote_addr or ""
-    wait = attempts.wait(address)
+    wait, table_wide = attempts.admit(address)
+    if wait and table_wide:
+        raise ApiError(429, _("Too many wrong codes were typed at this table: wait {seconds} s, then read "
+                              "the code off the table's screen again.", seconds=ceil(wait)),
+                       retry_after=ceil(wait))
     if wait:
         raise ApiError(429, _("Too many wrong codes from this device: wait {seconds} s, then read the code "
                               "off the table's screen again.", seconds=ceil(wait)),

@@ -13,6 +13,9 @@ from waitress import wasyncore
 from companion.webapp.connections import HEADER_TIMEOUT, PER_CLIENT, GuardedServer, create_servers
 
 REQUEST_THREADS = 6  # beyond the streams: enough for page loads, commands and frame fetches at once
+HEAD_LIMIT = 16 * 1024  # a request line and headers: a phone's browser sends under 2 KB
+OUTPUT_HELD = 256 * 1024  # answer bytes held for a client that reads slowly before its worker waits
+NEVER = 2**62  # waitress spools what exceeds its overflow sizes to temporary files: never, here
 # Paths that carry a capability: a seat's link, the join code, a host link's query.
 SEAT_PATH = re.compile(r"(/seat/|/j/|[?&]host=)[^/\s?#&]+")
 
@@ -54,8 +57,16 @@ class WebServer:
             app, host, port, threads=threads, channel_timeout=channel_timeout, ident="companion",
             connection_limit=max(100, threads * 2), asyncore_use_poll=True,
             # Keep reading while a stream runs, so a phone that hangs up is noticed at once.
-            channel_request_lookahead=4, header_timeout=header_timeout, per_client=per_client)
-        # Sockets systemd bound for us (port 80): served by the same loop and threads, never bound here.
+            channel_request_lookahead=4, header_timeout=header_timeout, per_client=per_client,
+            # Nothing a client sends or leaves unread is written to disk (docs/security.md): a body
+            # over the app's limit is refused on its Content-Length, or (chunked) as soon as it gets
+            # there, before any of it is kept; every body allowed fits in memory, and so does what a
+            # slow reader is owed, which is bounded instead.
+            max_request_body_size=app.config["MAX_CONTENT_LENGTH"] + 1,  # waitress refuses >= this
+            max_request_header_size=HEAD_LIMIT + 1, inbuf_overflow=NEVER, outbuf_overflow=NEVER,
+            outbuf_high_watermark=OUTPUT_HELD)
+        # Sockets systemd bound for us (port 80): served by the same loop and threads, never bound here,
+        # under the same limits.
         adj = self._servers[0].adj
         self._servers += [
             GuardedServer(passed_app, self._map, _sock=sock, dispatcher=self._dispatcher, adj=adj,

@@ -1,4 +1,5 @@
-"""Strangers on the network: the Host names the table answers to, and a slow-down on wrong join codes."""
+"""Strangers on the network: the Host names the table answers to, the sites a change may come from, and a
+slow-down on wrong join codes."""
 
 from __future__ import annotations
 
@@ -17,6 +18,11 @@ FIRST_WAIT = 15.0  # seconds after the first wrong code beyond those; each furth
 LONGEST_WAIT = 3600.0
 FORGET_AFTER = 24 * 3600.0  # an address that tried nothing for a day starts afresh
 REMEMBERED = 1024  # addresses kept: a flood of them cannot grow memory without bound
+# The table's own budget, whatever the addresses: a few phones' typos at once, then one wrong code a
+# minute for the whole table (an attacker with many addresses gets no more than one with a single one).
+TABLE_BURST = 30
+TABLE_REFILL = 60.0  # seconds for the table to earn back one wrong code
+LOG_EVERY = 60.0  # seconds between two log lines about wrong codes: a flood must not fill the journal
 
 
 def host_names(url: str) -> frozenset[str]:
@@ -45,17 +51,53 @@ def allowed_host(header: str, names: frozenset[str]) -> bool:
         return host.rstrip(".") in names
 
 
+CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})  # the methods that change something
+
+
+def from_our_own_page(origin: str | None, fetch_site: str | None, our_origin: str) -> bool:
+    """Whether a change comes from one of the table's own pages, or from no page at all (a program).
+
+    A browser names the page a request comes from (`Origin`, and `Sec-Fetch-Site` in recent ones); a
+    page on another site, even on the same machine (another port), must not press the twin's buttons
+    or send commands with the ambient rights of a phone or of the simulator's own machine.
+    """
+    if fetch_site is not None and fetch_site.strip().lower() != "same-origin":
+        return False
+    return origin is None or origin.strip().lower() == our_origin.lower()
+
+
 class CodeAttempts:
-    """Wrong join codes per client address, on the monotonic clock: a few free, then a doubling wait.
+    """Wrong join codes per client address, on the monotonic clock: a few free, then a doubling wait;
+    and for the whole table, a budget that refills slowly, so that many addresses gain nothing.
 
     With 32⁴ = 1,048,576 codes, guessing one takes half of them on average: hopeless at one try an
-    hour (docs/security.md counts it).
+    hour from one address, or one a minute from the whole network (docs/security.md counts it).
     """
 
     def __init__(self, clock=time.monotonic):
         self._clock = clock
         self._lock = threading.Lock()
         self._seen: OrderedDict[str, tuple[int, float]] = OrderedDict()  # address -> (wrong, last try)
+        self._budget, self._budget_at = float(TABLE_BURST), clock()  # the table's tries left, and when
+        self._logged_at: float | None = None  # when the last line about wrong codes was logged
+        self._unlogged: dict[str, int] = {}  # wrong codes since then, per address
+
+    def admit(self, address: str) -> tuple[float, bool]:
+        """Whether `address` may try a code now: (0, False), with one of the table's tries taken for it
+        (succeeded() gives it back), or the seconds to wait and whether the wait is the table's."""
+        own = self.wait(address)
+        if own:
+            return own, False
+        with self._lock:
+            now = self._clock()
+            self._budget = min(float(TABLE_BURST), self._budget + (now - self._budget_at) / TABLE_REFILL)
+            self._budget_at = now
+            wait = (1.0 - self._budget) * TABLE_REFILL if self._budget < 1.0 else 0.0
+            if not wait:
+                self._budget -= 1.0
+        if wait:
+            self._log(address, "join code: the table's wrong codes are spent; every phone waits %.0f s", wait)
+        return wait, bool(wait)
 
     def wait(self, address: str) -> float:
         """Seconds `address` must still wait before its next try (0: it may try now)."""
@@ -74,13 +116,28 @@ class CodeAttempts:
                 self._seen.popitem(last=False)
         delay = self.delay(wrong)
         if delay:
-            log.warning("join code: %d wrong codes from %s; it waits %.0f s before the next", wrong, address,
-                        delay)
+            self._log(address, "join code: %d wrong codes from %s; it waits %.0f s before the next", wrong,
+                      address, delay)
         return delay
 
     def succeeded(self, address: str) -> None:
+        """A right code: the address starts afresh, and the table gets back the try admit() took."""
         with self._lock:
             self._seen.pop(address, None)
+            self._budget = min(float(TABLE_BURST), self._budget + 1.0)
+
+    def _log(self, address: str, line: str, *args) -> None:
+        """At most one line about wrong codes a minute, saying how many more it left out."""
+        with self._lock:
+            now = self._clock()
+            if self._logged_at is not None and now - self._logged_at < LOG_EVERY:
+                self._unlogged[address] = self._unlogged.get(address, 0) + 1
+                return
+            unlogged, self._unlogged, self._logged_at = self._unlogged, {}, now
+        if unlogged:
+            log.warning("join code: %d more waits for %d addresses since the last line",
+                        sum(unlogged.values()), len(unlogged))
+        log.warning(line, *args)
 
     @staticmethod
     def delay(wrong: int) -> float:
