@@ -23,6 +23,9 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--config", type=Path, help="a TOML config (default: built-in settings)")
     demo.add_argument("--state-dir", help=f"where the game record lives (default {DEMO_STATE})")
     demo.add_argument("--port", type=int, help="web port (default 8080 or $COMPANION_PORT)")
+    demo.add_argument("--glass", choices=("instant", "real", "stuck"),
+                      help="the simulated panel: instant (the default), real (its own refresh time and the "
+                           "wear budget), or stuck (it stops answering in its first refresh)")
     run = sub.add_parser("run", help="run the daemon on a Raspberry Pi")
     run.add_argument("--config", type=Path, required=True,
                      help="the TOML config, e.g. /etc/companion/config.toml")
@@ -47,9 +50,11 @@ def _parser() -> argparse.ArgumentParser:
     rwhere.add_argument("--state-dir", type=Path, help="the state directory (the config's state_dir)")
     rwhere.add_argument("--config", type=Path, help="read state_dir from this TOML config")
     bench = sub.add_parser("bench", help="measure the figures of docs/performance.md on this machine")
-    bench.add_argument("part", nargs="?", choices=("speed", "load", "soak"), default="speed",
+    bench.add_argument("part", nargs="?", choices=("speed", "load", "soak", "panel"), default="speed",
                        help="speed: the figures' table (the default); load: 30 phones while 100 commands a "
-                            "second are posted for 60 s; soak: 10,000 commands of every game, memory watched")
+                            "second are posted for 60 s; soak: 10,000 commands of every game, memory "
+                            "watched; panel: refreshes per hour and the glass's lag in a 2-hour evening of "
+                            "each game, without and with the wear budget")
     bench.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     bench.add_argument("--quick", action="store_true", help="fewer samples, a 2 s glass: about a minute")
     bench.add_argument("--pi-zero", action="store_true",
@@ -111,7 +116,8 @@ def _demo(args) -> int:
     from companion.config import load
 
     state = args.state_dir or str(DEMO_STATE.expanduser())
-    config = load(args.config, port=args.port, state_dir=state if args.state_dir or not args.config else None)
+    config = load(args.config, port=args.port, state_dir=state if args.state_dir or not args.config else None,
+                  simulated_glass=args.glass)
     return _serve(config, args.config, simulate=True)
 
 

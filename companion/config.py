@@ -51,6 +51,12 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     backup_keep: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 5
     # The most the store may take on disk, in MB, its backups included: past it, moves are refused.
     store_limit_mb: Annotated[int, msgspec.Meta(ge=1)] = storelimit.DEFAULT_MB
+    # The e-ink's wear budget (docs/panels.md): refreshes started in any rolling hour, and how many of
+    # them may follow each other at the panel's minimum gap while a game is played.
+    refreshes_per_hour: Annotated[int, msgspec.Meta(ge=2, le=120)] = 20
+    refresh_burst: Annotated[int, msgspec.Meta(ge=1, le=119)] = 4
+    panel_speed: str = "auto"  # a panel with speeds (Spectra 6): auto (fast in play), normal, medium, fast
+    simulated_glass: str = "instant"  # the simulator's panel: instant, real (its own timing) or stuck
     # [options.<game>]: default options of a game's new games, e.g. [options.dice] count = 3
     options: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
     # [data.<game>]: the user's own copy of a data file, e.g. [data.schacht] stages = "/etc/my.toml"
@@ -129,12 +135,35 @@ def check(config: Config, name: str) -> None:
     if config.panel != "auto" and config.panel not in PANELS:
         raise ConfigError(f"{name}: key 'panel': unknown panel {config.panel!r}; "
                           f"choose auto or one of {', '.join(PANELS)}.")
+    _check_panel_care(config, name)
     try:
         profile = load_profile(config.profile)
         if config.panel != "auto":
             profile.check_against_panel(panel(config.panel))
     except ProfileError as exc:
         raise ConfigError(f"{name}: key 'profile': {exc}") from None
+
+
+def _check_panel_care(config: Config, name: str) -> None:
+    """The panel's speed, its wear budget and the simulator's glass."""
+    from companion.devices.display import GLASS
+    from companion.devices.panels import PANELS, SPEEDS
+
+    if config.panel_speed not in ("auto", *SPEEDS):
+        raise ConfigError(f"{name}: key 'panel_speed': {config.panel_speed!r} is not a refresh speed; "
+                          "choose auto (fast while a game is played, normal otherwise) or one of "
+                          f"{', '.join(SPEEDS)}.")
+    model = PANELS.get(config.panel)
+    if config.panel_speed != "auto" and model is not None and not model.speeds:
+        raise ConfigError(f"{name}: key 'panel_speed': the {config.panel} panel has no refresh speed to "
+                          "choose (only Spectra 6 panels have one): remove the key, or set it to auto.")
+    if config.refresh_burst >= config.refreshes_per_hour:
+        raise ConfigError(f"{name}: key 'refresh_burst': {config.refresh_burst} must be less than "
+                          f"refreshes_per_hour ({config.refreshes_per_hour}), or the hour's budget is all "
+                          "burst: lower it (the default is 4).")
+    if config.simulated_glass not in GLASS:
+        raise ConfigError(f"{name}: key 'simulated_glass': {config.simulated_glass!r} is not a simulated "
+                          f"panel; choose one of {', '.join(GLASS)}.")
 
 
 LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"

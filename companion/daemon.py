@@ -11,6 +11,7 @@ from pathlib import Path
 
 from companion.config import Config, ConfigError
 from companion.gamekit.contract import IllegalMove
+from companion.session import NEW_GAME
 from companion.store import Store
 from companion.table import Table, Update
 
@@ -47,6 +48,8 @@ class Companion:
         self.table = Table(self.store, config.table_setup())
         self._backup_due: float | None = None  # when play since the last backup makes the next one due
         self._over = False  # whether the running game had ended at the last command (set again at start)
+        self._state_at = ""  # when the table reached the state the e-ink shows ("21:04")
+        self._state_version = -1  # ... and its version
         if simulate and pin_factory is None:
             from companion.devices.simulator import simulator_pins
 
@@ -55,8 +58,9 @@ class Companion:
                            foreground=self.table.foreground)
         self.display = self._display()
         if simulate:
-            self.display = PngDisplay(self.display.model, state / "frame.png")
-        self.refresher = Refresher(self.display, self._render, foreground=self.table.foreground)
+            self.display = PngDisplay(self.display.model, state / "frame.png", config.simulated_glass)
+        self.refresher = Refresher(self.display, self._render, foreground=self.table.foreground,
+                                   budget=self._wear_budget(), speed=self._speed)
         self.server = None
         self._stopping = threading.Event()
 
@@ -78,6 +82,20 @@ class Companion:
             if not self.simulate:
                 log.error("e-ink panel not found, drawing for %s until it is: %s", DEFAULT_PANEL, exc)
             return AutoInkyDisplay(panel(DEFAULT_PANEL), detect_panel)
+
+    def _wear_budget(self):
+        """The panel's wear budget; none for the simulator's instant glass, which wears nothing."""
+        from companion.devices.wear import WearBudget, WearPolicy, gap_for
+
+        if self.simulate and self.config.simulated_glass == "instant":
+            return None
+        return WearBudget(WearPolicy(self.config.refreshes_per_hour, self.config.refresh_burst,
+                                     gap_for(self.model.refresh)))
+
+    def _speed(self, play: bool) -> str | None:
+        from companion.devices.panels import speed_for
+
+        return speed_for(self.model, play, self.config.panel_speed)
 
     @property
     def model(self):
@@ -155,8 +173,16 @@ class Companion:
         """Offer the e-ink the frame of `update` (the refresher's own thread draws it)."""
         spec, view, entry = update.spec, update.public, update.entry
         shown = spec.controls.shown(entry, view) if entry is not None else None
-        info = replace(self.table.table_info(self.url, shown), wifi=self.wifi)
-        self.refresher.offer((update.game, view, info, self.language))
+        # A move or a button input in a game under way may go at the panel's fast speed; a new game's
+        # join screen, an ended game and a seat change go at its normal one.
+        moved = update.command is not None and update.command.kind != NEW_GAME
+        play = (moved or entry is not None) and not spec.over(update.session.state)
+        if update.version != self._state_version or not self._state_at:
+            # the frame states when the game reached this state: a seat change, or the same state drawn
+            # again for a new address, does not move it
+            self._state_at, self._state_version = time.strftime("%H:%M"), update.version
+        info = replace(self.table.table_info(self.url, shown, self._state_at), wifi=self.wifi)
+        self.refresher.offer((update.game, view, info, self.language), play)
 
     @property
     def language(self) -> str:
@@ -292,9 +318,17 @@ class Companion:
             else:
                 log.error("the table thread died; letting the watchdog restart the service")
         notifier.notify("STOPPING=1")
-        self.stop()
+        # The stop may wait up to a minute for a panel refresh under way: the watchdog is fed meanwhile.
+        stopping = threading.Thread(target=self.stop, name="stop")
+        stopping.start()
+        stopping.join(WATCHDOG_EVERY)
+        while stopping.is_alive():
+            notifier.notify("WATCHDOG=1")
+            stopping.join(WATCHDOG_EVERY)
 
     def stop(self) -> None:
+        """Stop everything. A panel refresh under way is let finish first (up to the panel's longest):
+        a panel whose power goes mid-refresh can latch into a fault only removing power clears."""
         if self.server is not None:
             self.server.close()
         self.table.stop()

@@ -257,10 +257,11 @@ class Table:
             return ()
         return tuple(translator(lang, latest.spec)(shown["label"]) for lang in LANGUAGES)
 
-    def table_info(self, url: str, entry=None) -> TableInfo:
-        """What the e-ink shows besides the game: the join code and each seat's chosen name."""
+    def table_info(self, url: str, entry=None, at: str = "") -> TableInfo:
+        """What the e-ink shows besides the game: the join code, each seat's chosen name, and `at`, when
+        the table reached this state."""
         names = tuple(s["name"] for s in self.latest.seats)
-        return TableInfo(url, self.roster.join_code(), names, entry)
+        return TableInfo(url, self.roster.join_code(), names, entry, at=at)
 
     def host_token(self) -> str:
         """The capability that allows host actions; made once and kept across restarts."""

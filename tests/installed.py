@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,10 +57,14 @@ def pip_run(command: list[str]) -> None:
     assert proc.returncode == 0, f"{' '.join(command)} failed:\n{proc.stdout}\n{proc.stderr}"
 
 
-def expected_frame(venv: Path, game: str, view: dict, url: str, join_code: str,
-                   names: tuple[str, ...]) -> bytes:
-    """The PNG frame `game`'s screen draws for public `view` on the default panel in French, rendered in
-    the venv as its daemon renders it (for the table at `url` with `join_code`, seats named `names`)."""
+def expected_frames(venv: Path, game: str, view: dict, url: str, join_code: str,
+                    names: tuple[str, ...], since: float) -> set[bytes]:
+    """The PNG frames `game`'s screen draws for public `view` on the default panel in French, rendered in
+    the venv as its daemon renders it (for the table at `url` with `join_code`, seats named `names`): one
+    for each minute from `since` (time.time(), before the command shown) to a minute from now, since a
+    frame states when the table reached its state."""
+    moments = range(int(since), int(time.time()) + 61, 30)
+    minutes = sorted({time.strftime("%H:%M", time.localtime(t)) for t in moments})
     script = textwrap.dedent(f"""
         import sys, tempfile, pathlib
         from companion.devices.display import PngDisplay
@@ -69,12 +74,14 @@ def expected_frame(venv: Path, game: str, view: dict, url: str, join_code: str,
 
         model = panel(DEFAULT_PANEL)
         names = {names!r}
-        info = TableInfo({url.rstrip("/") + "/"!r}, {join_code!r}, names + ("",) * (6 - len(names)))
-        out = pathlib.Path(tempfile.mkdtemp()) / "frame.png"
-        PngDisplay(model, out).show(render({game!r}, {view!r}, model, "fr", info).image)
-        sys.stdout.buffer.write(out.read_bytes())
+        for at in {minutes!r}:
+            info = TableInfo({url.rstrip("/") + "/"!r}, {join_code!r}, names + ("",) * (6 - len(names)),
+                             at=at)
+            out = pathlib.Path(tempfile.mkdtemp()) / "frame.png"
+            PngDisplay(model, out).show(render({game!r}, {view!r}, model, "fr", info).image)
+            sys.stdout.buffer.write(out.read_bytes().hex().encode() + b"\\n")
     """)
     proc = subprocess.run([str(venv / "bin" / "python"), "-c", script], capture_output=True, timeout=120,
                           env=clean_env())
     assert proc.returncode == 0, proc.stderr.decode()
-    return proc.stdout
+    return {bytes.fromhex(line) for line in proc.stdout.decode().split()}

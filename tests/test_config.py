@@ -64,6 +64,13 @@ def test_a_users_data_file_is_checked_by_its_game_and_set_up_with(tmp_path):
     ('game = "chess"\n', "game", "unknown game"),
     ('profile = "nope"\n', "profile", "nope"),
     ('panel = "spectra-13.3"\nprofile = "impression-7in3"\n', "profile", "16"),
+    ('panel_speed = "turbo"\n', "panel_speed",
+     "choose auto (fast while a game is played, normal otherwise) or one of normal, medium, fast"),
+    ('panel_speed = "fast"\n', "panel_speed", "the impression-7.3 panel has no refresh speed to choose"),
+    ("refreshes_per_hour = 1\n", "refreshes_per_hour", ">= 2"),
+    ("refreshes_per_hour = 10\nrefresh_burst = 10\n", "refresh_burst",
+     "must be less than refreshes_per_hour"),
+    ('simulated_glass = "slow"\n', "simulated_glass", "choose one of instant, real, stuck"),
 ])
 def test_bad_values_name_file_key_and_reason(tmp_path, text, key, reason):
     path = write(tmp_path, text)
@@ -138,3 +145,8 @@ def test_environment_port_applies_when_no_port_flag_was_given(monkeypatch):
     monkeypatch.setenv("COMPANION_PORT", "9124")
     assert load(None, port=None).port == 9124
     assert load(None, port=9200).port == 9200
+
+
+def test_a_spectra_panel_takes_a_fixed_speed(tmp_path):
+    path = write(tmp_path, 'panel = "spectra-7.3"\nprofile = "impression-7in3"\npanel_speed = "medium"\n')
+    assert load(path).panel_speed == "medium"

@@ -248,3 +248,98 @@ def test_the_driver_is_built_without_loading_pkg_resources():
         later = subprocess.run([sys.executable, "-c", code + "import pkg_resources\n"],
                                capture_output=True, text=True)
         assert later.returncode == 0, later.stderr  # and pkg_resources still imports afterwards
+
+
+# --- refresh speeds, a driver that gives up, and the time of the state shown ---------------------
+@pytest.mark.parametrize("name", [n for n, m in PANELS.items() if m.speeds])
+def test_a_panel_with_speeds_is_built_at_normal_speed_and_each_refresh_takes_the_speed_asked(name):
+    from companion.devices.panels import has_speeds
+
+    model = panel(name)
+    cls = type(model.driver())
+    assert has_speeds(cls) and model.driver().speed == cls.NORMAL  # inky.auto() would pass no speed
+
+    class Driver(cls):
+        def show(self, busy_wait=True):  # the SPI transfer needs a Pi; setup() would send self.speed
+            self.sent_at = self.speed
+
+    driver = Driver(*model.args, **model.kwargs)
+    display = InkyDisplay(model, driver)
+    for speed, value in (("fast", cls.FAST), ("normal", cls.NORMAL), ("medium", cls.MEDIUM)):
+        display.speed = speed
+        display.show(pure_ink_image(model))
+        assert driver.sent_at == value
+
+
+def test_the_seven_colour_impression_has_no_speed_and_play_frames_leave_it_alone():
+    from companion.devices.panels import has_speeds, speed_for
+
+    model = panel("impression-7.3")
+    assert not model.speeds and not has_speeds(type(model.driver()))
+    assert speed_for(model, play=True) is None and speed_for(model, play=False, setting="auto") is None
+    spectra = panel("spectra-7.3")
+    assert speed_for(spectra, play=True) == "fast" and speed_for(spectra, play=False) == "normal"
+    assert speed_for(spectra, play=True, setting="medium") == "medium"
+
+
+@pytest.mark.parametrize("warning", ["Busy Wait: Timed out after 45.00s",
+                                     "Busy Wait: Held high. Waiting for 45.00s",
+                                     "Refresh Wait: Timed out after 65.00s"])
+def test_the_driver_giving_up_its_wait_for_a_refresh_is_a_stuck_panel(warning):
+    import warnings
+
+    from companion.devices.display import PanelStuck
+
+    model = panel("impression-7.3")
+
+    class Driver(type(model.driver())):
+        def show(self, busy_wait=True):  # as inky's _busy_wait does when the busy line never moves
+            warnings.warn("Busy Wait: Timed out after 0.30s", stacklevel=2)  # a short wait: harmless
+            warnings.warn(warning, stacklevel=2)
+
+    display = InkyDisplay(model, Driver(*model.args, **model.kwargs))
+    with pytest.raises(PanelStuck, match="did not finish"):
+        display.show(pure_ink_image(model))
+    assert display.png == b""  # nothing reached the glass
+
+
+def test_a_short_wait_timing_out_is_not_a_stuck_panel():
+    import warnings
+
+    model = panel("spectra-7.3")
+
+    class Driver(type(model.driver())):
+        def show(self, busy_wait=True):
+            warnings.warn("Busy Wait: Timed out after 0.30s", stacklevel=2)
+
+    display = InkyDisplay(model, Driver(*model.args, **model.kwargs))
+    display.show(pure_ink_image(model))
+    assert display.png
+
+
+def test_the_simulators_real_glass_takes_the_panels_time_at_the_speed_asked(tmp_path):
+    import time
+    from dataclasses import replace
+
+    model = replace(panel("spectra-7.3"), refresh=0.26)  # 0.26 s normal, 0.14 s fast
+    display = PngDisplay(model, tmp_path / "f.png", glass="real")
+    took = {}
+    for speed in ("normal", "fast"):
+        display.speed = speed
+        started = time.monotonic()
+        display.show(pure_ink_image(model))
+        took[speed] = time.monotonic() - started
+    assert took["normal"] >= 0.26 and took["fast"] >= 0.14
+
+
+@pytest.mark.parametrize("size", sorted({m.size for m in PANELS.values()}))
+def test_a_frame_states_when_the_table_reached_it_in_its_title_bar(size):
+    from companion.gamekit.contract import TableInfo
+
+    model = next(m for m in PANELS.values() if m.size == size)
+    view = registry.get("dice").public_json(DiceState(count=2, rolls=((3, 5),)))
+    plain = numpy.asarray(render("dice", view, model, "fr", TableInfo(URL, "K7QF")).image)
+    stamped = numpy.asarray(render("dice", view, model, "fr", TableInfo(URL, "K7QF", at="21:04")).image)
+    rows = numpy.nonzero((plain != stamped).any(axis=(1, 2)))[0]
+    assert rows.size, "the time is not drawn"
+    assert rows.max() < size[1] * 0.3  # in the title bar, not over the game

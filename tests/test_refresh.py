@@ -8,6 +8,7 @@ import time
 
 import pytest
 from PIL import Image
+from polling import wait_for
 
 from companion.devices.display import Display
 from companion.devices.panels import panel
@@ -202,3 +203,157 @@ def test_stop_interrupts_a_long_backoff():
     refresher.stop(timeout=5)
     assert not refresher._thread.is_alive()
     assert len(display.attempts) == 1
+
+
+# --- the panel in the field: speed, timing, the wear budget, a stuck panel, shutdown -----------------
+class Glass(RecordingDisplay):
+    """A display whose refresh takes `seconds` (the glass's own time) and records each refresh's speed;
+    `hang` makes a refresh never end, as a panel that stopped answering."""
+
+    def __init__(self, model=MODEL, seconds: float = 0.0, hang: bool = False,
+                 error: BaseException | None = None):
+        super().__init__()
+        self.model = model
+        self.seconds, self.hang, self.raise_ = seconds, hang, error
+        self.speeds: list[str | None] = []
+        self.finished = threading.Event()
+
+    def show(self, image: Image.Image) -> None:
+        self.speeds.append(self.speed)
+        self.attempts.append(time.monotonic())
+        self.entered.set()
+        if self.hang:
+            self.release.clear()
+            self.release.wait(30)
+        elif self.seconds:
+            time.sleep(self.seconds)  # the refresh itself: what the refresher must wait out
+        if self.raise_ is not None:
+            raise self.raise_
+        self.shown.append(image.tobytes())
+        self.finished.set()
+
+
+def test_play_frames_go_at_the_fast_speed_and_the_rest_at_normal_speed(refresher_for):
+    display = Glass()
+    made = Refresher(display, frame, speed=lambda play: "fast" if play else "normal").start()
+    try:
+        made.offer(1)
+        assert made.wait_idle(5)
+        made.offer(2, play=True)
+        assert made.wait_idle(5)
+        made.offer(3, play=False)
+        assert made.wait_idle(5)
+    finally:
+        made.stop()
+    assert display.speeds == ["normal", "fast", "normal"]
+    assert made.last_speed == "normal"
+
+
+def test_each_refresh_is_timed_and_logged(caplog):
+    display = Glass(seconds=0.2)
+    made = Refresher(display, frame).start()
+    try:
+        with caplog.at_level(logging.DEBUG, logger="companion.devices.refresh"):
+            made.offer(1)
+            assert made.wait_idle(5)
+    finally:
+        made.stop()
+    assert made.last_seconds >= 0.2 and made.refreshes_today == 1
+    assert any("e-ink refresh took" in r.getMessage() for r in caplog.records)
+
+
+def test_a_spent_budget_holds_the_frame_then_draws_the_newest_state():
+    from companion.devices.wear import WearBudget, WearPolicy
+
+    # a window of 1.2 s for 3 refreshes, 1 back to back: then one per 0.6 s, never closer than 0.3 s
+    budget = WearBudget(WearPolicy(per_hour=3, burst=1, gap=0.3, window=1.2))
+    drawn = []
+    display = Glass()
+    made = Refresher(display, lambda key: drawn.append(key) or frame(key), budget=budget).start()
+    try:
+        made.offer(0)
+        assert display.entered.wait(5) and made.wait_idle(5)
+        for key in range(1, 21):
+            made.offer(key)
+        assert made.wait_idle(10)
+    finally:
+        made.stop()
+    assert drawn == [0, 20] and display.shown[-1] == frame(20).tobytes()
+    assert display.attempts[1] - display.attempts[0] >= 0.3
+
+
+def test_a_panel_that_never_finishes_a_refresh_is_a_fault_told_once_and_sent_nothing_more(caplog):
+    told = []
+    display = Glass(hang=True)
+    made = Refresher(display, frame, deadline=0.3)
+    made.watch(told.append)
+    made.start()
+    try:
+        with caplog.at_level(logging.ERROR, logger="companion.devices.refresh"):
+            made.offer(1)
+            assert display.entered.wait(5)
+            wait_for(lambda: told)
+            made.offer(2)  # a newer state while the panel is stuck
+            display.release.set()  # the hung refresh returns at last
+            wait_for(lambda: made._sending_since is None)
+    finally:
+        made.stop()
+    assert told == [made.fault] and "within" in made.fault
+    assert len(display.attempts) == 1 and made.shown == 0 and not made.wait_idle(0)
+    assert [r for r in caplog.records if "stopped answering" in r.getMessage()]
+
+
+def test_the_driver_giving_up_on_a_refresh_is_a_fault_not_a_retry():
+    from companion.devices.display import PanelStuck
+
+    told = []
+    gave_up = "the panel did not finish its refresh (Busy Wait: Timed out after 45.00s)"
+    display = Glass(error=PanelStuck(gave_up))
+    made = Refresher(display, frame, backoff=(0.01, 0.02))
+    made.watch(told.append)
+    made.start()
+    try:
+        made.offer(1)
+        wait_for(lambda: told)
+        made.offer(2)
+    finally:
+        made.stop()
+    assert told and "Timed out" in told[0] and len(display.attempts) == 1
+
+
+def test_a_refresh_as_long_as_the_drivers_own_wait_is_a_fault():
+    from dataclasses import replace
+
+    display = Glass(model=replace(MODEL, longest=0.2), seconds=0.25)
+    made = Refresher(display, frame).start()
+    try:
+        made.offer(1)
+        assert display.finished.wait(5)
+        wait_for(lambda: made.fault is not None)
+    finally:
+        made.stop()
+    assert made.fault is not None and "took" in made.fault and made.shown == 0
+
+
+def test_stop_waits_for_a_refresh_under_way_to_finish():
+    display = Glass(seconds=0.5)
+    made = Refresher(display, frame, deadline=5.0).start()
+    made.offer(1)
+    assert display.entered.wait(5)
+    made.stop(timeout=0.01)  # shorter than the refresh: the refresh is waited for all the same
+    assert display.finished.is_set() and not made._thread.is_alive()
+
+
+def test_stop_waits_for_a_hung_refresh_only_up_to_the_panels_deadline():
+    display = Glass(hang=True)
+    made = Refresher(display, frame, deadline=0.5).start()
+    made.offer(1)
+    assert display.entered.wait(5)
+    started = time.monotonic()
+    made.stop(timeout=0.01)
+    waited = time.monotonic() - started
+    try:
+        assert made._thread.is_alive() and not display.finished.is_set()  # it gave up, and said why
+        assert waited >= 0.5 - (started - display.attempts[0]) - 0.05  # it did wait for the refresh
+    finally:
+        display.release.set()

@@ -146,3 +146,13 @@ def test_systemd_analyze_verify_the_socket_with_its_service(tmp_path):
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     assert [line for line in output.splitlines() if SOCKET.name in line or UNIT.name in line] == []
+
+
+def test_the_stop_timeout_outlasts_the_longest_refresh_the_daemon_waits_for(service):
+    """A panel whose power goes mid-refresh can latch into a fault: systemd must not kill the daemon
+    while it waits for a refresh under way (docs/panels.md)."""
+    from companion.devices.panels import PANELS
+    from companion.devices.refresh import HANG_GRACE
+
+    longest = max(model.longest for model in PANELS.values()) + HANG_GRACE
+    assert int(one(service, "TimeoutStopSec")) > longest + 5  # and a few seconds to close the rest

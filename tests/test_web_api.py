@@ -258,7 +258,7 @@ def test_device_without_a_board_or_display(web):
     client.environ_base["HTTP_X_HOST_TOKEN"] = runtime.table.host_token()
     data = client.get("/api/device").get_json()
     assert data == {"board": False, "simulated": False, "dice": [], "status": False, "buttons": [],
-                    "frame": False, "frame_version": 0}
+                    "frame": False, "frame_version": 0, "panel": None}
     r = client.get("/api/device/frame.png")
     assert r.status_code == 404 and r.is_json
     r = post(client, {"button": "roll"}, path="/api/device/press")
@@ -278,7 +278,8 @@ def test_device_reports_the_board_and_frame(twin):
     r = client.get("/api/device")
     assert r.headers["Cache-Control"] == "no-store"
     assert r.get_json() | {} == {"board": True, "simulated": True, "dice": [3, 5], "status": True,
-                                 "buttons": ["a", "b", "c", "d", "roll"], "frame": True, "frame_version": 0}
+                                 "buttons": ["a", "b", "c", "d", "roll"], "frame": True, "frame_version": 0,
+                                 "panel": None}
     r = client.get("/api/device/frame.png")
     assert r.status_code == 200 and r.mimetype == "image/png" and r.data == b"\x89PNG-frame"
     assert r.headers["Cache-Control"] == "no-store"

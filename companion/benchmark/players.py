@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import msgspec
 import msgspec.inspect as mi
@@ -39,8 +40,10 @@ def random_value(info, rng: random.Random):
     return None
 
 
-def legal_command(spec: GameSpec, state, seats: int, rng: random.Random, tries: int = 300) -> Command | None:
-    """A command some seat (or the table) may send now that the rules accept, or None if none was found."""
+def legal_command(spec: GameSpec, state, seats: int, rng: random.Random, tries: int = 300,
+                  draws: Callable[[], Draws] = Draws) -> Command | None:
+    """A command some seat (or the table) may send now that the rules accept, or None if none was found.
+    Each try is played with `draws()` (the OS's randomness by default; seeded draws make it repeatable)."""
     senders = [(seat, kind) for seat in (None, *range(seats)) for kind in spec.legal(state, seat)]
     if not senders:
         return None
@@ -51,7 +54,7 @@ def legal_command(spec: GameSpec, state, seats: int, rng: random.Random, tries: 
             continue  # a table command (undo, end) the game lists: not for random play
         command = Command(kind, random_value(schemas[kind], rng), seat)
         try:
-            spec.play(state, command, Draws())
+            spec.play(state, command, draws())
         except IllegalMove:
             continue
         except (msgspec.ValidationError, TypeError, ValueError):

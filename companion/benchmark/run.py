@@ -19,6 +19,10 @@ def collect(quick: bool = False, panel: str = "impression-7.3", part: str = "spe
         return load.measure(30, 100.0, 10.0 if quick else 60.0)
     if part == "soak":
         return soak.measure(1_000 if quick else 10_000, 10)
+    if part == "panel":
+        from companion.benchmark import panel as glass
+
+        return glass.measure(panel)
     figures = presses.measure(100 if quick else 1000)
     figures += eink.render_times(1 if quick else 3)
     figures += eink.burst(panel, glass=2.0 if quick else None)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import threading
+import time
+import warnings
 from abc import ABC, abstractmethod
 from functools import cache
 from pathlib import Path
@@ -12,16 +15,24 @@ from pathlib import Path
 import numpy
 from PIL import Image
 
-from companion.devices.panels import PanelModel
+from companion.devices.panels import PanelModel, has_speeds
 from companion.foreground import checkpoint
 from companion.render.palette import INKS
 
 
+class PanelStuck(RuntimeError):
+    """The panel did not finish a refresh within its longest: only removing power clears it."""
+
+
 class Display(ABC):
-    """Something that shows a whole frame. `show` may take seconds and may raise."""
+    """Something that shows a whole frame. `show` may take seconds and may raise.
+
+    `speed` is the refresh speed of the next `show` (one of the model's speeds, or None for a panel
+    without any); the refresher sets it for each frame."""
 
     def __init__(self, model: PanelModel):
         self.model = model
+        self.speed: str | None = None
         self._png = b""
         self._lock = threading.Lock()
 
@@ -118,18 +129,33 @@ def _lut_of(name: str, native: tuple[tuple[int, str], ...]) -> numpy.ndarray:
     return lut
 
 
-class PngDisplay(Display):
-    """Off the Pi: inky's driver quantizes the frame to its palette, and we write it as a PNG."""
+GLASS = ("instant", "real", "stuck")  # how the simulator's panel behaves (the config's simulated_glass)
 
-    def __init__(self, model: PanelModel, path: Path | str):
+
+class PngDisplay(Display):
+    """Off the Pi: inky's driver quantizes the frame to its palette, and we write it as a PNG.
+
+    `glass` is how long a refresh takes: "instant"; "real", the panel's own time at the frame's speed
+    (the frame appears when the refresh ends, as on the glass); or "stuck", a panel that stops
+    answering in its first refresh and never finishes it.
+    """
+
+    def __init__(self, model: PanelModel, path: Path | str, glass: str = "instant"):
         super().__init__(model)
         self.path = Path(path)
+        self.glass = glass
         self._driver = model.driver()
+        self._never = threading.Event()  # what a stuck panel's refresh waits for
 
     def show(self, image: Image.Image) -> None:
         self._driver.set_image(self.native(image))
         checkpoint()
-        self._remember(self._glass(self._driver))
+        shown = self._glass(self._driver)
+        if self.glass == "stuck":
+            self._never.wait()
+        elif self.glass == "real":
+            time.sleep(self.model.seconds(self.speed))  # the refresh thread's own time: nothing else waits
+        self._remember(shown)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp")
         tmp.write_bytes(self.png)
@@ -152,11 +178,30 @@ class InkyDisplay(Display):
             self._driver = self.model.driver()
         self._driver.set_image(self.native(image))
         shown = self._glass(self._driver)
+        if self.speed is not None and has_speeds(type(self._driver)):
+            # setup() sends the driver's speed at every refresh: one driver (one claim of the GPIO
+            # lines) serves every speed.
+            self._driver.speed = getattr(self._driver, self.speed.upper())
         checkpoint()
-        self._driver.show()
+        # inky's busy wait does not raise when the panel never signals the end of a refresh: it warns
+        # "Timed out" and returns. Only this thread sends to the panel, so its warnings are the driver's.
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            self._driver.show()
+        gave_up = [str(w.message) for w in caught if _refresh_timed_out(str(w.message))]
+        if gave_up:
+            raise PanelStuck(f"the panel did not finish its refresh ({gave_up[0]})")
         checkpoint()
         # Only a frame that reached the glass becomes the twin page's frame.
         self._remember(shown)
+
+
+def _refresh_timed_out(warning: str) -> bool:
+    """Whether inky's warning says its wait for a refresh gave up ("Busy Wait: Timed out after 45.00s"),
+    or that the busy line never moved ("Held high. Waiting for 45.00s"). The short waits around a
+    refresh (0.3 to 1 s, for power on and off) may time out harmlessly."""
+    found = re.search(r"(?:timed out|held high).*?([0-9]+\.?[0-9]*)\s*s\b", warning, re.IGNORECASE)
+    return found is not None and float(found.group(1)) >= 5.0
 
 
 class PanelChanged(RuntimeError):

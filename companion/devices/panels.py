@@ -10,6 +10,7 @@ from typing import Any
 SEVEN = {0: "black", 1: "white", 2: "green", 3: "blue", 4: "red", 5: "yellow", 6: "orange"}
 SPECTRA = {0: "black", 1: "white", 2: "yellow", 3: "red", 5: "blue", 6: "green"}
 FOUR = {0: "black", 1: "white", 2: "yellow", 3: "red"}
+SPEEDS = ("normal", "medium", "fast")
 
 
 def _two(colour: str) -> dict[int, str]:
@@ -28,7 +29,11 @@ class PanelModel:
     args: tuple[Any, ...] = ()
     kwargs: dict[str, Any] = field(default_factory=dict)
     extra_pins: tuple[int, ...] = ()  # GPIOs beyond PANEL_PINS (the 13.3" has two chip selects)
-    refresh: float = 15.0  # seconds a full refresh takes, about (the makers' figures): the bench's glass
+    refresh: float = 15.0  # seconds a full refresh takes at normal speed, about (the makers' figures)
+    # The most a refresh may take: inky's own busy wait for the refresh gives up there. A refresh that
+    # lasts this long (or hangs) means the panel stopped answering.
+    longest: float = 45.0
+    speeds: tuple[str, ...] = ()  # the driver's refresh speeds (inky >= 2.6's Spectra 6), normal first
 
     @property
     def inks(self) -> tuple[str, ...]:
@@ -40,9 +45,38 @@ class PanelModel:
         return PANEL_PINS | frozenset(self.extra_pins)
 
     def driver(self):
-        """A new instance of inky's own driver class (constructs off the Pi; show() needs it)."""
-        module = import_inky(self.module)
-        return getattr(module, self.cls)(*self.args, **self.kwargs)
+        """A new instance of inky's own driver class (constructs off the Pi; show() needs it).
+
+        A class with refresh speeds is built with its normal one: inky.auto() passes none, and the
+        driver checks the value it is built with."""
+        cls = getattr(import_inky(self.module), self.cls)
+        kwargs = dict(self.kwargs)
+        if has_speeds(cls):
+            kwargs.setdefault("speed", cls.NORMAL)
+        return cls(*self.args, **kwargs)
+
+    def seconds(self, speed: str | None) -> float:
+        """About how long a refresh takes at `speed` (the Spectra 6's: 13, 10 and 7 s)."""
+        return self.refresh * SPEED_SHARE.get(speed or "normal", 1.0)
+
+
+# A Spectra 6 refresh at each speed, as a share of its normal time (inky 2.6: about 13, 10 and 7 s).
+SPEED_SHARE = {"normal": 1.0, "medium": 10 / 13, "fast": 7 / 13}
+
+
+def has_speeds(cls) -> bool:
+    """Whether an inky driver class takes a refresh speed (inky >= 2.6's Spectra 6 drivers)."""
+    return all(hasattr(cls, name.upper()) for name in SPEED_SHARE)
+
+
+def speed_for(model: PanelModel, play: bool, setting: str = "auto") -> str | None:
+    """The speed of a refresh: None on a panel without speeds; with "auto", play frames go fast and
+    the rest (the join QR code, the idle and daily frames) at normal speed, whose colours are truest."""
+    if not model.speeds:
+        return None
+    if setting != "auto":
+        return setting
+    return "fast" if play else "normal"
 
 
 def import_inky(module: str):
@@ -63,32 +97,40 @@ def import_inky(module: str):
 
 def _catalogue() -> dict[str, PanelModel]:
     models = []
+    # inky's busy wait for a refresh: 30 s on the pHAT and wHAT drivers (inky.py, ssd1683), 40 s on the
+    # 4-colour ones; the SSD1608 pHAT gives up after 5 s, before its slower inks finish: 30 s is ours.
     for colour in ("black", "red", "yellow"):
         seconds = 4.0 if colour == "black" else 15.0  # a third ink takes many more passes
         models += [
             PanelModel(f"phat-{colour}", (212, 104), "inky.phat", "InkyPHAT", _two(colour), (colour,),
-                       refresh=seconds),
+                       refresh=seconds, longest=30.0),
             PanelModel(f"phat-ssd1608-{colour}", (250, 122), "inky.phat", "InkyPHAT_SSD1608",
-                       _two(colour), (colour,), refresh=seconds),
+                       _two(colour), (colour,), refresh=seconds, longest=30.0),
             PanelModel(f"what-{colour}", (400, 300), "inky.what", "InkyWHAT", _two(colour), (colour,),
-                       refresh=seconds),
+                       refresh=seconds, longest=30.0),
             PanelModel(f"what-ssd1683-{colour}", (400, 300), "inky.inky_ssd1683", "Inky", _two(colour),
-                       ((400, 300), colour), refresh=seconds),
+                       ((400, 300), colour), refresh=seconds, longest=30.0),
         ]
     models += [
-        PanelModel("phat-4colour", (250, 122), "inky.inky_jd79661", "Inky", FOUR, refresh=12.0),
-        PanelModel("what-4colour", (400, 300), "inky.inky_jd79668", "Inky", FOUR, refresh=12.0),
-        PanelModel("what-4colour-ssd2683", (400, 300), "inky.inky_ssd2683", "Inky", FOUR, refresh=12.0),
+        PanelModel("phat-4colour", (250, 122), "inky.inky_jd79661", "Inky", FOUR, refresh=12.0, longest=40.0),
+        PanelModel("what-4colour", (400, 300), "inky.inky_jd79668", "Inky", FOUR, refresh=12.0, longest=40.0),
+        PanelModel("what-4colour-ssd2683", (400, 300), "inky.inky_ssd2683", "Inky", FOUR, refresh=12.0,
+                   longest=40.0),
         PanelModel("impression-4", (640, 400), "inky.inky_uc8159", "Inky", SEVEN, ((640, 400),),
-                   refresh=30.0),
+                   refresh=30.0, longest=32.0),
         PanelModel("impression-5.7", (600, 448), "inky.inky_uc8159", "Inky", SEVEN, ((600, 448),),
-                   refresh=30.0),
+                   refresh=30.0, longest=32.0),
+        # The 7-colour Impression 7.3" has no speed: about 35 s here, and its driver waits up to 45 s.
         PanelModel("impression-7.3", (800, 480), "inky.inky_ac073tc1a", "Inky", SEVEN, ((800, 480),),
-                   refresh=35.0),
-        PanelModel("spectra-4", (600, 400), "inky.inky_e640", "Inky", SPECTRA, ((600, 400),), refresh=12.0),
-        PanelModel("spectra-7.3", (800, 480), "inky.inky_e673", "Inky", SPECTRA, ((800, 480),), refresh=15.0),
+                   refresh=35.0, longest=45.0),
+        # Spectra 6 panels: 13 s at normal speed; inky 2.6 adds medium and fast (10 and 7 s).
+        PanelModel("spectra-4", (600, 400), "inky.inky_e640", "Inky", SPECTRA, ((600, 400),), refresh=13.0,
+                   longest=40.0, speeds=SPEEDS),
+        PanelModel("spectra-7.3", (800, 480), "inky.inky_e673", "Inky", SPECTRA, ((800, 480),), refresh=13.0,
+                   longest=32.0, speeds=SPEEDS),
+        # inky 2.6 fixed this driver's busy wait, which returned about 19 s early: it now waits up to 65 s.
         PanelModel("spectra-13.3", (1600, 1200), "inky.inky_el133uf1", "Inky", SPECTRA, ((1600, 1200),),
-                   extra_pins=(26, 16), refresh=20.0),
+                   extra_pins=(26, 16), refresh=20.0, longest=65.0, speeds=SPEEDS),
     ]
     return {m.name: m for m in models}
 

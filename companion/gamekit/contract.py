@@ -80,6 +80,8 @@ class TableInfo:
     `names[seat]` is the name a phone chose for that seat ("" if none); `entry` is the public part of
     a button input in progress (the controls' `shown`), never a secret value. `wifi` is the table's own
     Wi-Fi while it is the network (a `WIFI:` QR payload; the panel shows it, presence is the credential).
+    `at` is when the table reached the state shown ("21:04"): the frame states it, so a table can tell a
+    glass that lags.
     """
 
     url: str
@@ -87,6 +89,7 @@ class TableInfo:
     names: tuple[str, ...] = ()
     entry: Mapping[str, Any] | None = None
     wifi: str = ""
+    at: str = ""
 
     def name(self, seat: int, colours: tuple[Colour, ...], tr: Callable[..., str]) -> str:
         """The name of `seat` as a screen shows it: the chosen name, else its colour's label."""

@@ -17,11 +17,14 @@ def join_link(table: TableInfo) -> str:
 
 
 def standard_frame(canvas: Canvas, title: str, status: str, table: TableInfo) -> Box:
-    """Draw the title, status and (room permitting) the join QR code, the address and the join code.
+    """Draw the title, status (and the time of the state shown) and, room permitting, the join QR code,
+    the address and the join code.
 
     Returns the free body box. The same code lays out every panel, from the 212x104 pHAT to the
     1600x1200 Spectra: sizes are fractions of the panel, and text is fitted by measuring.
     """
+    if table.at:  # when the table reached this state: a glass that lags shows an older time
+        status = f"{status} · {table.at}" if status else table.at
     small = canvas.size[1] < QR_MIN_HEIGHT
     margin = canvas.px(12)
     area = canvas.bounds.inset(margin)

@@ -62,8 +62,14 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_c
     app.extensions["companion"] = runtime
     app.extensions["companion.codes"] = trust.CodeAttempts()
     names = trust.host_names(runtime.url)
-    app.extensions["companion.hub"] = events.Hub(runtime.table, keepalive=keepalive,
-                                                 max_streams=max_streams, per_client=per_client).start()
+    hub = events.Hub(runtime.table, keepalive=keepalive, max_streams=max_streams,
+                     per_client=per_client).start()
+    app.extensions["companion.hub"] = hub
+    refresher = getattr(runtime, "refresher", None)
+    if refresher is not None:  # the e-ink's fault goes to every live page, now and when it happens
+        refresher.watch(hub.panel_stuck)
+        if refresher.fault is not None:
+            hub.panel_stuck(refresher.fault)
     app.jinja_env.add_extension("jinja2.ext.i18n")
     # Old-style callables: `_` is our own function, so `{name}` fields work as they do in Python.
     app.jinja_env.install_gettext_callables(_, _ngettext, newstyle=False)

@@ -15,7 +15,7 @@ from companion import registry
 from companion.gamekit.contract import Command, IllegalMove
 from companion.session import HOST_COMMANDS, NEW_GAME
 from companion.webapp import _, another_sites_refused, request_game, request_language
-from companion.webapp.events import Hub, Stream, TooManyStreams, refusal, seat_legal
+from companion.webapp.events import PANEL_STUCK, Hub, Stream, TooManyStreams, refusal, seat_legal
 from companion.webapp.openapi import (
     ClaimHostBody,
     CommandBody,
@@ -280,7 +280,22 @@ def device_state() -> dict:
         "buttons": list(snap.get("buttons", [])),
         "frame": bool(display is not None and display.png),
         "frame_version": int(getattr(rt, "frame_version", 0) or 0),
+        "panel": panel_state(rt),
     }
+
+
+def panel_state(rt) -> dict | None:
+    """The e-ink panel: its model, the speed of its last refresh, refreshes today, how long the last one
+    took, and its fault (why it stopped answering), or None."""
+    refresher, display = getattr(rt, "refresher", None), rt.display
+    if refresher is None or display is None:
+        return None
+    last = refresher.last_seconds
+    stuck = refresher.fault is not None
+    return {"model": display.model.name, "speeds": list(display.model.speeds), "speed": refresher.last_speed,
+            "refreshes_today": refresher.refreshes_today,
+            "last_refresh_seconds": None if last is None else round(last, 1), "fault": refresher.fault,
+            "message": _(PANEL_STUCK) if stuck else None}
 
 
 def device_open() -> bool:

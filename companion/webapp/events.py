@@ -20,7 +20,10 @@ from companion.table import Table, Update
 
 log = logging.getLogger(__name__)
 _CLOSE = object()
+_PANEL = object()  # the e-ink panel's fault, told to each page in its language
 RETRY_MS = 2000  # how soon a browser reconnects after the stream drops
+PANEL_STUCK = N_("The e-ink panel has stopped answering: switch the device off for a minute, then on again. "
+                 "The game goes on here and on every phone.")
 
 
 class TooManyStreams(Exception):
@@ -127,6 +130,8 @@ class Stream:
             if item is _CLOSE or self._closed or not self.holds():
                 self.close()
                 raise StopIteration
+            if item is _PANEL:
+                return self._panel()
             if self.resync:
                 self.resync = False
                 self._drain()
@@ -182,7 +187,13 @@ class Stream:
             self.close()
             raise StopIteration
         self._sent = update.version
-        return message("snapshot", self._payload(update), update.version)
+        snapshot = message("snapshot", self._payload(update), update.version)
+        return snapshot + self._panel() if self.hub.panel_fault is not None else snapshot
+
+    def _panel(self) -> bytes:
+        """The panel's fault for this page: the table keeps playing, the glass needs a power cycle."""
+        return message("panel", {"fault": self.hub.panel_fault is not None,
+                                 "message": translator(self.lang)(PANEL_STUCK)})
 
     def _format(self, update: Update) -> bytes | None:
         if update.rejected is not None:
@@ -221,6 +232,13 @@ class Hub:
         self._lock = threading.Lock()
         self._encoded: dict[tuple[int, str], bytes] = {}  # the newest updates, as public pages get them
         self._unsubscribe: Callable[[], None] | None = None
+        self.panel_fault: str | None = None  # why the e-ink panel stopped answering, if it did
+
+    def panel_stuck(self, reason: str) -> None:
+        """Tell every open page that the e-ink panel stopped answering (pages opened later get it too)."""
+        self.panel_fault = reason
+        for stream in self._streams:
+            stream.offer(_PANEL)
 
     def start(self) -> Hub:
         self._unsubscribe = self.table.subscribe(self._fan_out)

@@ -179,9 +179,24 @@ def document() -> dict:
                        "dice": {"type": "array", "items": {"type": ["integer", "null"]}},
                        "status": {"type": "boolean"},
                        "buttons": {"type": "array", "items": {"type": "string"}},
-                       "frame": {"type": "boolean"}, "frame_version": {"type": "integer"}},
+                       "frame": {"type": "boolean"}, "frame_version": {"type": "integer"},
+                       "panel": {"type": ["object", "null"],
+                                 "description": "The e-ink panel (null without one).",
+                                 "properties": {
+                                     "model": {"type": "string"},
+                                     "speeds": {"type": "array", "items": {"type": "string"}},
+                                     "speed": {"type": ["string", "null"],
+                                               "description": "The last refresh's speed (null: no speeds)."},
+                                     "refreshes_today": {"type": "integer"},
+                                     "last_refresh_seconds": {"type": ["number", "null"]},
+                                     "fault": {"type": ["string", "null"],
+                                               "description": "Why the panel stopped answering, until the "
+                                                              "next start."},
+                                     "message": {"type": ["string", "null"],
+                                                 "description": "What to tell the table about the fault."}}}},
     }
     sse = "text/event-stream: `snapshot` first (full view and version), then `update`, `rejected`, " \
+          "`panel` (the e-ink panel stopped answering: `fault` and a `message` to show), " \
           "and `: keepalive` comments."
     paths = {
         "/api/state": {"get": {"summary": "The public view of the running game.", "x-views": views,

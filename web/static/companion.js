@@ -130,6 +130,13 @@ const Companion = (() => {
     source.addEventListener("snapshot", take);
     source.addEventListener("update", take);
     source.addEventListener("rejected", (event) => show(JSON.parse(event.data).error));
+    // The e-ink panel stopped answering: said until the device restarts (the server words it).
+    source.addEventListener("panel", (event) => {
+      const panel = JSON.parse(event.data);
+      const box = document.getElementById("panel-fault");
+      box.textContent = panel.message;
+      box.hidden = !panel.fault;
+    });
     source.addEventListener("open", () => setLive("live"));
     source.addEventListener("error", () => setLive("lost"));
     return source;

@@ -52,6 +52,9 @@
     frame.hidden = !device.frame;
     noFrame.hidden = device.frame;
     document.body.dataset.frameVersion = String(device.frame_version);
+    const fault = document.getElementById("panel-fault");  // the panel stopped answering
+    fault.textContent = (device.panel && device.panel.message) || "";
+    fault.hidden = !(device.panel && device.panel.fault);
   }
 
   async function poll() {
