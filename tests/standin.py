@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -21,3 +24,18 @@ def require_standin() -> None:
     if os.environ.get("COMPANION_REQUIRE_DBUS") == "1":
         pytest.fail(message + " (COMPANION_REQUIRE_DBUS=1)")
     pytest.skip(message, allow_module_level=True)
+
+
+@contextmanager
+def off_the_browsers_loop() -> Iterator[None]:
+    """Run the block with no asyncio loop marked running on this thread.
+
+    sdbus's blocking calls refuse a thread where a loop runs, and Playwright's sync API, once a browser
+    test has run in the session, leaves its loop marked running on the main thread between its calls.
+    The daemon makes its D-Bus calls on threads of its own, so only the tests need this."""
+    loop = asyncio._get_running_loop()
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(loop)

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from standin import require_standin
+from standin import off_the_browsers_loop, require_standin
 
 from companion.network.manager import HOTSPOT_ID, Hotspot, NetworkError, NetworkManagerLink
 from companion.network.modes import TableNetwork
@@ -15,6 +15,12 @@ from companion.network.standin import StandIn
 require_standin()
 
 HOTSPOT = Hotspot("Table de jeu", "x;y,z:\"w\\1")
+
+
+@pytest.fixture(autouse=True)
+def blocking_dbus_allowed():
+    with off_the_browsers_loop():
+        yield
 
 
 @pytest.fixture
