@@ -7,7 +7,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -21,6 +21,7 @@ from companion.i18n import N_
 from companion.seats import MAX_SEATS, Roster
 from companion.session import (
     END_GAME,
+    GAME_STARTS,
     HOST_COMMANDS,
     NEW_GAME,
     UNDO,
@@ -28,8 +29,8 @@ from companion.session import (
     Setup,
     advance,
     bounded,
-    replay,
 )
+from companion.snapshots import Snapshots, due, encode
 from companion.store import Store, StoreError
 from companion.storecheck import DAMAGED
 
@@ -113,10 +114,13 @@ class Table:
     they must only hand work off (set a latest frame, put on a queue, start an LED timer).
 
     `foreground` counts each queued item as work a player waits on until it is published.
+    `on_long_start()` is called while a start replays a long log (the daemon tells systemd).
     """
 
-    def __init__(self, store: Store, setup: Setup | None = None, foreground: Foreground | None = None):
+    def __init__(self, store: Store, setup: Setup | None = None, foreground: Foreground | None = None,
+                 on_long_start: Callable[[], None] | None = None):
         self.store = store
+        self.snapshots = Snapshots(store, on_long_start)
         self.foreground = foreground or Foreground()
         self.roster = Roster(store)
         self.setup = setup or Setup()
@@ -125,7 +129,8 @@ class Table:
         self._rolling: list[Callable[[], None]] = []
         self._thread: threading.Thread | None = None
         try:
-            session, version = replay(store.records_since_last(NEW_GAME), self._rebuild)
+            # From the newest sound snapshot: only the records after it are replayed.
+            session, version, self._since = self.snapshots.resume()
         except (IllegalMove, DrawsExhausted, ValueError, KeyError, TypeError) as exc:
             raise StoreError(f"{store.path}: the running game no longer replays ({exc}); the rules may "
                              "have changed. Nothing was changed: the files were kept as they are. Export "
@@ -195,16 +200,19 @@ class Table:
         value comes with the update, once the command is durable)."""
         self._rolling = [*self._rolling, callback]
 
-    def export(self) -> list[dict]:
-        """The running game's record, as JSON-ready dicts (what `companion replay` reads).
+    def export(self, upto: int | None = None) -> Iterator[dict]:
+        """The running game's record up to version `upto` (default: now), as JSON-ready dicts (what
+        `companion replay` reads), read a batch at a time: a long game is never held whole in memory.
 
         While a game with secrets runs, the record shows who did what and when, never how: each
         move's args and the randomness it drew (which rebuilds hands and bets) open once it is over.
         """
-        records = [r.to_json() for r in self.store.records_since_last(NEW_GAME)]
-        if self.record_is_open:
+        is_open = self.record_is_open
+        upto = self.version if upto is None else upto
+        records = (r.to_json() for r in self.store.records_from(self.store.last_of(NEW_GAME, upto), upto))
+        if is_open:
             return records
-        return [{**r, "args": r["args"] if r["kind"] == NEW_GAME else {}, "draws": []} for r in records]
+        return ({**r, "args": r["args"] if r["kind"] == NEW_GAME else {}, "draws": []} for r in records)
 
     @property
     def record_is_open(self) -> bool:
@@ -354,28 +362,27 @@ class Table:
             # A bug in the rules, not a refusal: logged in full, told to players without detail.
             log.exception("the rules of %s failed on a %s command", latest.game, command.kind)
             return self._refuse(command, IllegalMove(INTERNAL_ERROR), pressed, entry)
-        session = bounded(session, self._rebuild)
+        session = bounded(session, self.snapshots.rebuild_for(self._since))
         if self._rolling and session.spec.rolled(events):
             for callback in self._rolling:
                 try:
                     callback()
                 except Exception:
                     log.exception("a rolling callback failed")
+        begins = command.kind in GAME_STARTS
+        snapshot = encode(session, None if begins else self._since) if due(session, command.kind) else None
         try:
-            record = self.store.append(command.kind, command.seat, args, draws.taken)
+            record = self.store.append(command.kind, command.seat, args, draws.taken, snapshot)
         except Exception as exc:
             log.error("could not record %s: %s", command.kind, exc)  # the detail (a path) stays in the log
             # Published like any refusal: a button press waits on no future, so outputs must say it failed.
             return self._refuse(command, IllegalMove(SAVE_FAILED), pressed, entry)
+        if begins:
+            self._since = record.version
         self._latest = self._update(session, record.version, events, command, pressed=pressed)
         self._schedule()
         self._publish(self._latest)
         return Result(True, record.version)
-
-    def _rebuild(self, made_at: int) -> Session:
-        """An earlier session of the running game, replayed from the record (undo past memory)."""
-        session, _ = replay(self.store.records_since_last(NEW_GAME)[:made_at], self._rebuild)
-        return session
 
     def _apply_for_host(self, command: Command) -> Result:
         """The host's own command; a move for a seat a phone holds is that phone's alone to make, so

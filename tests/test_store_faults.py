@@ -418,13 +418,15 @@ def tmpfs(tmp_path):
 def fill(folder: Path) -> Path:
     """Fill the disk holding `folder` to the last byte."""
     filler = folder / "filler"
-    with filler.open("wb") as f:
-        try:
-            while True:
-                f.write(b"\0" * 65536)
-                f.flush()
-        except OSError:
-            pass
+    # Unbuffered: a buffered file would fail again at its close, flushing what did not fit.
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        while True:
+            os.write(fd, b"\0" * 65536)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
     return filler
 
 

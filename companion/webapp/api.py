@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import json
 import secrets
 import socket
 from functools import cache
@@ -201,8 +202,17 @@ def export():
     require_host(host_token_given(), "export")
     table = runtime().table
     latest = table.latest
-    return {"ok": True, "version": latest.version, "game": latest.game, "complete": table.record_is_open,
-            "records": table.export()}
+    head = json.dumps({"ok": True, "version": latest.version, "game": latest.game,
+                       "complete": table.record_is_open})
+    records = table.export(latest.version)
+
+    def body():
+        """The record a batch of rows at a time: a game of any length is sent in bounded memory."""
+        yield head[:-1] + ', "records": ['
+        for i, record in enumerate(records):
+            yield ("," if i else "") + json.dumps(record)
+        yield "]}"
+    return Response(body(), mimetype="application/json")
 
 
 @bp.get("/record")
