@@ -211,10 +211,10 @@ class Store:
             self._db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", (key, value))
             return self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0]
 
-    def count(self) -> int:
-        """How many records the store holds."""
+    def count(self, since: int = 0) -> int:
+        """How many records the store holds (from version `since` on)."""
         with self._using("read the records"):
-            return self._db.execute("SELECT count(*) FROM records").fetchone()[0]
+            return self._db.execute("SELECT count(*) FROM records WHERE version >= ?", (since,)).fetchone()[0]
 
     def backup(self, target: Path) -> Path:
         """An online copy of the whole database at `target`, via SQLite's backup API; a power cut while

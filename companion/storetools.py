@@ -30,12 +30,13 @@ def check(state_dir: Path) -> str:
     store = Store(db_path(state_dir))
     try:
         count, last = store.count(), store.last_version()
-        games = store.records_since_last("new_game")
-        game = games[0].args.get("game") if games and games[0].kind == "new_game" else None
+        first = next(store.records_from(store.last_of("new_game")), None)  # not the whole game: it may be long
+        game = first.args.get("game") if first is not None and first.kind == "new_game" else None
+        played = store.count(first.version) if game else 0
     finally:
         store.close()
     return (f"{db_path(state_dir)}: OK: table {store.table_id}, {count} records up to version {last}"
-            + (f", the running game is {game} ({len(games)} records)" if game else "") + ".")
+            + (f", the running game is {game} ({played} records)" if game else "") + ".")
 
 
 def _stamp() -> str:
