@@ -1,10 +1,12 @@
 """A start with a long log: the daemon started on 250,000 free-dice rolls, and on 3,000 rolls each undone;
-process → web answering, and its peak memory, at the first start and the next."""
+process → web answering, and its peak memory, at the first start and the next; then the host's export."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import tempfile
+import time
 from pathlib import Path
 
 from companion.benchmark.process import Daemon
@@ -38,22 +40,41 @@ def measure(code: Path | None = None, quick: bool = False) -> list[Figure]:
         with tempfile.TemporaryDirectory() as tmp:
             create(Path(tmp) / "companion.db", new_table_id(), rolls_then_undos(rolls, undos))
             for which in ("first start", "next start"):
-                seconds, peak = start(Path(tmp), prefix)
-                label = f"start on {name}, {which}"
-                figures.append(count(f"{label}: process → web answering", seconds, "s", TARGET_S))
-                figures.append(count(f"{label}: peak memory", peak, "MB", TARGET_MB))
+                daemon = Daemon(Path(tmp), prefix)
+                try:
+                    try:
+                        seconds = round(daemon.wait_serving(LIMIT_S), 2)
+                    except TimeoutError:
+                        seconds = LIMIT_S
+                    label = f"start on {name}, {which}"
+                    figures.append(count(f"{label}: process → web answering", seconds, "s", TARGET_S))
+                    figures.append(count(f"{label}: peak memory", peak_mb(daemon), "MB", TARGET_MB))
+                    if which == "next start" and seconds < LIMIT_S:
+                        took = export(daemon)
+                        figures.append(count(f"the host's export of {name}: time", took, "s"))
+                        figures.append(count(f"the host's export of {name}: peak memory", peak_mb(daemon), "MB",
+                                             TARGET_MB))
+                finally:
+                    daemon.stop()
     return figures
 
 
-def start(state_dir: Path, prefix: tuple[str, ...]) -> tuple[float, float]:
-    """Seconds from the process start to its first answer (LIMIT_S if it has not answered by then), and
-    its peak resident memory in MB by then."""
-    daemon = Daemon(state_dir, prefix)
+def peak_mb(daemon: Daemon) -> float:
+    return round(daemon.status()["VmHWM"] / 1024, 1)
+
+
+def export(daemon: Daemon) -> float:
+    """Seconds to download the running game's record as the host (`GET /api/export`), read as it comes."""
+    started = time.monotonic()
+    conn = http.client.HTTPConnection("127.0.0.1", daemon.port, timeout=LIMIT_S)
     try:
-        try:
-            seconds = round(daemon.wait_serving(LIMIT_S), 2)
-        except TimeoutError:
-            seconds = LIMIT_S
-        return seconds, round(daemon.status()["VmHWM"] / 1024, 1)
+        conn.request("GET", "/api/export", headers={"X-Host-Token": daemon.host_token()})
+        response = conn.getresponse()
+        tail = b""
+        while chunk := response.read(65536):
+            tail = (tail + chunk)[-2:]
+        if response.status != 200 or tail != b"]}":
+            raise RuntimeError(f"the export failed: {response.status}")
     finally:
-        daemon.stop()
+        conn.close()
+    return round(time.monotonic() - started, 2)
