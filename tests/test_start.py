@@ -1,5 +1,6 @@
 """Starting again: after kill -9 between commands or in the middle of a snapshot's write, every acknowledged
-command is there and the game is the one its records replay to; a start with a long log tells systemd."""
+command is there and the game is the one its records replay to; a start with a long log tells systemd, and
+the host's export of a long log streams it whole."""
 
 from __future__ import annotations
 
@@ -163,3 +164,19 @@ def test_a_start_with_a_long_log_to_replay_tells_systemd_to_wait(tmp_path):
     finally:
         daemon.stop()
         listener.close()
+
+
+def test_the_host_s_export_of_a_long_log_streams_every_record_in_order(tmp_path):
+    state = tmp_path / "state"
+    state.mkdir()
+    rows = [(1, NEW_GAME, None, json.dumps({"game": "dice", "options": {"count": 1}, "data": {}}), "[]", "")]
+    rows += [(v, "roll", None, "{}", json.dumps([v % 6]), "") for v in range(2, 1_203)]  # pieces of 500, and some
+    create(state / DB, "5eed5eed5eed5eed", rows)
+    daemon = DaemonProcess(state).start()
+    try:
+        exported = daemon.get_host("/api/export")
+    finally:
+        daemon.stop()
+    assert (exported["ok"], exported["version"], exported["complete"]) == (True, 1_202, True)
+    assert [r["version"] for r in exported["records"]] == list(range(1, 1_203))
+    assert [r["draws"] for r in exported["records"][1:]] == [[v % 6] for v in range(2, 1_203)]
