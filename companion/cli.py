@@ -48,8 +48,9 @@ def _parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="measure the figures of docs/performance.md on this machine")
     bench.add_argument("part", nargs="?", choices=("speed", "load", "soak", "start"), default="speed",
                        help="speed: the figures' table (the default); load: 30 phones while 100 commands a "
-                            "second are posted for 60 s; soak: 10,000 commands of every game, memory watched; "
-                            "start: the daemon started on a long log (250,000 rolls; 3,000 rolls undone)")
+                            "second are posted for 60 s; soak: 10,000 commands of every game, memory "
+                            "watched; start: the daemon started on a long log (250,000 rolls; 3,000 rolls "
+                            "undone)")
     bench.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     bench.add_argument("--quick", action="store_true", help="fewer samples, a 2 s glass: about a minute")
     bench.add_argument("--pi-zero", action="store_true",

@@ -18,7 +18,7 @@ from pathlib import Path
 import msgspec
 
 from companion import registry
-from companion.session import END_GAME, GAME_STARTS, NEW_GAME, Evicted, Session, walk
+from companion.session import END_GAME, NEW_GAME, Evicted, Session, walk
 from companion.store import Record, SnapshotRow, Store
 
 log = logging.getLogger(__name__)

@@ -188,9 +188,9 @@ class Store:
                 self._db.execute("PRAGMA synchronous=FULL")
 
     def _put_snapshot(self, row: SnapshotRow) -> None:
-        self._db.execute("INSERT OR REPLACE INTO snapshots (version, since, count, format, code, body, digest) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?)", (row.version, row.since, row.count, row.format,
-                                                          row.code, row.body, row.digest))
+        self._db.execute("INSERT OR REPLACE INTO snapshots (version, since, count, format, code, body, "
+                         "digest) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         (row.version, row.since, row.count, row.format, row.code, row.body, row.digest))
 
     def last_version(self) -> int:
         with self._using("read the records"):

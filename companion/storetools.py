@@ -30,7 +30,8 @@ def check(state_dir: Path) -> str:
     store = Store(db_path(state_dir))
     try:
         count, last = store.count(), store.last_version()
-        first = next(store.records_from(store.last_of("new_game")), None)  # not the whole game: it may be long
+        # The running game's first record and its count, not the whole game: it may be long.
+        first = next(store.records_from(store.last_of("new_game")), None)
         game = first.args.get("game") if first is not None and first.kind == "new_game" else None
         played = store.count(first.version) if game else 0
     finally:

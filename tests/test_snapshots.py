@@ -172,7 +172,8 @@ def test_a_bad_snapshot_is_replayed_past_with_a_log_line_and_kept_again(tmp_path
             db.execute("UPDATE snapshots SET format = 99 WHERE version = ?", (newest,))
         else:  # a body that would run a command, with a digest that matches it
             forged = pickle.dumps(Forged())
-            row = db.execute("SELECT since, count, format FROM snapshots WHERE version = ?", (newest,)).fetchone()
+            row = db.execute("SELECT since, count, format FROM snapshots WHERE version = ?",
+                             (newest,)).fetchone()
             db.execute("UPDATE snapshots SET body = ?, digest = ? WHERE version = ?",
                        (forged, snapshots.digest(newest, *row, code, forged), newest))
         db.commit()

@@ -170,7 +170,7 @@ def test_the_host_s_export_of_a_long_log_streams_every_record_in_order(tmp_path)
     state = tmp_path / "state"
     state.mkdir()
     rows = [(1, NEW_GAME, None, json.dumps({"game": "dice", "options": {"count": 1}, "data": {}}), "[]", "")]
-    rows += [(v, "roll", None, "{}", json.dumps([v % 6]), "") for v in range(2, 1_203)]  # pieces of 500, and some
+    rows += [(v, "roll", None, "{}", json.dumps([v % 6]), "") for v in range(2, 1_203)]  # 3 pieces of 500
     create(state / DB, "5eed5eed5eed5eed", rows)
     daemon = DaemonProcess(state).start()
     try:

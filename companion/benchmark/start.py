@@ -19,7 +19,8 @@ LIMIT_S = 300.0  # a start still replaying after this is reported as such (syste
 
 def rolls_then_undos(rolls: int, undos: int) -> list[tuple]:
     """The records of a game of free dice with two dice: `rolls` rolls, then `undos` undos."""
-    rows = [(1, "new_game", None, json.dumps({"data": {}, "game": "dice", "options": {"count": 2}}), "[]", "")]
+    setup = {"data": {}, "game": "dice", "options": {"count": 2}}
+    rows = [(1, "new_game", None, json.dumps(setup), "[]", "")]
     rows += [(v, "roll", None, "{}", json.dumps([v % 6, v * 7 % 6]), "") for v in range(2, rolls + 2)]
     rows += [(v, "undo", None, "{}", "[]", "") for v in range(rolls + 2, rolls + undos + 2)]
     return rows
@@ -52,8 +53,8 @@ def measure(code: Path | None = None, quick: bool = False) -> list[Figure]:
                     if which == "next start" and seconds < LIMIT_S:
                         took = export(daemon)
                         figures.append(count(f"the host's export of {name}: time", took, "s"))
-                        figures.append(count(f"the host's export of {name}: peak memory", peak_mb(daemon), "MB",
-                                             TARGET_MB))
+                        figures.append(count(f"the host's export of {name}: peak memory", peak_mb(daemon),
+                                             "MB", TARGET_MB))
                 finally:
                     daemon.stop()
     return figures
