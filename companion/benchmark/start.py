@@ -73,8 +73,8 @@ def export(daemon: Daemon) -> float:
         response = conn.getresponse()
         tail = b""
         while chunk := response.read(65536):
-            tail = (tail + chunk)[-2:]
-        if response.status != 200 or tail != b"]}":
+            tail = (tail + chunk)[-16:]
+        if response.status != 200 or not tail.rstrip().endswith(b"}"):
             raise RuntimeError(f"the export failed: {response.status}")
     finally:
         conn.close()
