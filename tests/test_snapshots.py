@@ -251,3 +251,24 @@ def test_a_game_ended_long_ago_rebuilds_its_undo_from_its_own_records(tmp_path):
             assert (table.latest.game, table.latest.public) == ("dice", views[-1 - back])
         table.stop()
         table.store.close()
+
+
+def test_a_snapshot_holds_the_secrets_and_no_answer_to_the_host_shows_them(tmp_path, monkeypatch):
+    from webfixtures import install_secret_game, running_app
+
+    install_secret_game(monkeypatch)
+    monkeypatch.setattr(snapshots, "EVERY", 1)  # every session kept
+    with running_app(tmp_path, game="secret") as (runtime, app):
+        table = runtime.table
+        for seat, name in ((0, "Alice"), (1, "Bob")):
+            table.seating(lambda roster, count, seat=seat, name=name: roster.claim(seat, name, count))
+        assert table.call(Command("say", {"word": "SECRET-HAND-ONE"}, 1)).ok
+        assert table.call(Command("say", {}, 0)).ok
+        assert any(b"SECRET-HAND-ONE" in row.body for row in table.store.snapshots(0))  # what is guarded
+        client, host = app.test_client(), {"X-Host-Token": table.host_token()}
+        routes = [rule.rule for rule in app.url_map.iter_rules() if "GET" in rule.methods
+                  and not rule.arguments and not rule.rule.endswith("/events")]  # a live stream never ends
+        assert "/api/export" in routes and "/api/state" in routes
+        for route in routes:
+            answer = client.get(route, headers=host)
+            assert b"SECRET-HAND-ONE" not in answer.get_data(), route
