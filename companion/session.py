@@ -191,16 +191,20 @@ def replay(records: Iterable[Record]) -> tuple[Session | None, int]:
     """Rebuild a session from its records (from a new_game on), with the draws they recorded.
     Returns (session, version). Undo's older sessions are rebuilt from these same records."""
     records = list(records)
+    session, version, _ = walk(None, records, rebuilder(records))
+    return session, version
 
+
+def rebuilder(records: list[Record]) -> Callable[[int | None], Callable[[int], Session]]:
+    """How `walk` rebuilds an older session of the game begun at record `since`, from `records` (a list
+    that holds that game from its new_game on)."""
     def rebuild_for(since: int | None) -> Callable[[int], Session]:
         def rebuild(count: int) -> Session:
             first = max((i for i, r in enumerate(records) if r.kind == NEW_GAME and r.version <= since),
                         default=0)
             return walk(None, records[first:], rebuild_for, until=(since, count))[0]
         return rebuild
-
-    session, version, _ = walk(None, records, rebuild_for)
-    return session, version
+    return rebuild_for
 
 
 def walk(session: Session | None, records: Iterable[Record],

@@ -293,19 +293,23 @@ def _cli_recover(copy: Path) -> Recovered | None:
 def _replayable(rows: list[tuple]) -> tuple[list[tuple], int]:
     """The rows, without those of the last game from the first one that no longer replays: the table
     must start from what is kept."""
-    from companion.gamekit.draws import Draws
-    from companion.session import NEW_GAME, advance
+    from companion.session import NEW_GAME, rebuilder, walk
 
     rows = sorted({row[0]: row for row in reversed(rows)}.values())  # one row per version
     start = max((i for i, r in enumerate(rows) if r[1] == NEW_GAME), default=0)
-    session = None
-    for i in range(start, len(rows)):
-        version, kind, seat, args, draws, _ = rows[i]
+    records, replayed = [], []
+    for version, kind, seat, args, draws, at in rows[start:]:
         try:
-            session, _ = advance(session, kind, seat, json.loads(args), Draws(json.loads(draws)))
-        except Exception:  # noqa: BLE001 - any failure means this record and later ones cannot be replayed
-            return rows[:i], len(rows) - i
-    return rows, 0
+            records.append(Record(version, kind, seat, json.loads(args), json.loads(draws), at))
+        except ValueError:
+            break
+    try:
+        # Undo's chain bounded as a start bounds it: a long game is not held session by session.
+        walk(None, records, rebuilder(records), each=lambda session, record, since: replayed.append(1))
+        kept = start + len(records)
+    except Exception:  # noqa: BLE001 - any failure means this record and later ones cannot be replayed
+        kept = start + len(replayed)
+    return rows[:kept], len(rows) - kept
 
 
 def _our_backups(folder: Path) -> list[tuple[int, Path]]:

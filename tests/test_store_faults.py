@@ -570,3 +570,25 @@ def test_a_store_from_before_table_ids_is_adopted(tmp_path):
         assert again.table_id == table_id
     finally:
         again.close()
+
+
+def test_repair_keeps_a_long_game_up_to_its_last_record_that_replays_undos_included(tmp_path):
+    state = tmp_path / "state"
+    store = Store(state / DB)
+    store.append(NEW_GAME, None, {"game": "dice", "options": {"count": 1}, "data": {}}, [])
+    for face in range(40):
+        store.append("roll", None, {}, [face % 6])
+    for _ in range(20):  # reaching past the sessions undo keeps in memory: rebuilt from the records
+        store.append("undo", None, {}, [])
+    store.append("roll", None, {}, [])  # a roll without its die: nothing from here on replays
+    for face in range(3):
+        store.append("roll", None, {}, [face])
+    store.close()
+    said = storetools.repair(state)
+    assert "Recovered 61 records" in said and "4 records after the last one that replays were left out" in said
+    store = Store(state / DB)
+    try:
+        assert store.last_version() == 61
+        assert Table(store).latest.public["rolls"] == 20
+    finally:
+        store.close()
