@@ -50,16 +50,20 @@ def _parser() -> argparse.ArgumentParser:
     rwhere.add_argument("--state-dir", type=Path, help="the state directory (the config's state_dir)")
     rwhere.add_argument("--config", type=Path, help="read state_dir from this TOML config")
     bench = sub.add_parser("bench", help="measure the figures of docs/performance.md on this machine")
-    bench.add_argument("part", nargs="?", choices=("speed", "load", "soak", "panel"), default="speed",
+    bench.add_argument("part", nargs="?", choices=("speed", "load", "soak", "panel", "start"),
+                       default="speed",
                        help="speed: the figures' table (the default); load: 30 phones while 100 commands a "
                             "second are posted for 60 s; soak: 10,000 commands of every game, memory "
                             "watched; panel: refreshes per hour and the glass's lag in a 2-hour evening of "
-                            "each game, without and with the wear budget")
+                            "each game, without and with the wear budget; start: the daemon started on a "
+                            "long log (250,000 rolls; 3,000 rolls undone)")
     bench.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     bench.add_argument("--quick", action="store_true", help="fewer samples, a 2 s glass: about a minute")
     bench.add_argument("--pi-zero", action="store_true",
                        help="run it again confined to one core at a tenth of its speed, and compare")
     bench.add_argument("--panel", default="impression-7.3", help="the panel whose refresh the burst waits")
+    bench.add_argument("--code", type=Path, help="start: run the daemons from the code in this folder (a "
+                                                 "checkout of another version), to compare")
     net = sub.add_parser("network", help="how phones reach the table: show it, be the network, or join the "
                                          "venue's Wi-Fi (docs/network.md)")
     net.add_argument("action", choices=["status", "hotspot", "client"],
@@ -221,7 +225,7 @@ def _announce_simulator(companion, local: str) -> None:
 def _bench(args) -> int:
     from companion.benchmark.run import main as bench
 
-    return bench(args.json, args.quick, args.pi_zero, args.panel, args.part)
+    return bench(args.json, args.quick, args.pi_zero, args.panel, args.part, args.code)
 
 
 def _network(args) -> int:

@@ -18,6 +18,9 @@ from companion.table import Table, Update
 log = logging.getLogger(__name__)
 
 WATCHDOG_EVERY = 10.0  # seconds; the unit's WatchdogSec is 30
+# A start replaying a long log (after an upgrade, say) asks systemd for this much more time, again every
+# few seconds while it goes on: past the unit's start timeout, a slow start would be killed and retried.
+EXTEND_START = 30.0
 
 
 class Companion:
@@ -45,7 +48,7 @@ class Companion:
             raise ConfigError(f"key 'state_dir': {state} is a file, not a directory. Give the path of a "
                               "directory (it is made if missing) in state_dir.")
         self.store = Store(state / "companion.db", config.store_limit_mb)
-        self.table = Table(self.store, config.table_setup())
+        self.table = Table(self.store, config.table_setup(), on_long_start=extend_start)
         self._backup_due: float | None = None  # when play since the last backup makes the next one due
         self._over = False  # whether the running game had ended at the last command (set again at start)
         self._state_at = ""  # when the table reached the state the e-ink shows ("21:04")
@@ -337,6 +340,13 @@ class Companion:
         self.store.close()
         if self._standin is not None:
             self._standin.stop()
+
+
+def extend_start() -> None:
+    """Tell systemd the start goes on (EXTEND_TIMEOUT_USEC): it is replaying, not hung."""
+    import sdnotify
+
+    sdnotify.SystemdNotifier().notify(f"EXTEND_TIMEOUT_USEC={int(EXTEND_START * 1_000_000)}")
 
 
 def _listen_error(exc: OSError, config: Config) -> str:

@@ -27,6 +27,11 @@ def names() -> list[str]:
     return sorted(_registered())
 
 
+def entry_point(name: str) -> EntryPoint | None:
+    """The entry point game `name` is registered by (None: it is not installed)."""
+    return _registered().get(name)
+
+
 @cache
 def get(name: str) -> GameSpec:
     """The spec of game `name`; ValueError names the known games, or says why the game cannot load."""

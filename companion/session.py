@@ -22,6 +22,7 @@ END_GAME = "end_game"
 HOST_COMMANDS = frozenset({NEW_GAME, UNDO, END_GAME})
 HISTORY_LENGTH = 12  # public history entries a session keeps: what a phone's scoreboard lists
 UNDO_IN_MEMORY = 16  # earlier sessions kept for undo; older ones are rebuilt from the record on demand
+GAME_STARTS = frozenset({NEW_GAME, END_GAME})  # the records that begin a game: its sessions count from them
 LEGACY_IDLE = "dice"  # what an end_game recorded before the idle game was a setting went back to
 
 
@@ -40,10 +41,9 @@ class Session:
     history: tuple[dict, ...] = ()
     undoable: bool = True  # whether the command that made this session may be undone
     started: Mapping[str, Any] = field(default_factory=dict)  # the new_game args, as recorded ("play again")
-    # Records of this game (counted from its new_game) applied to reach this session, and when it
-    # was first made: replaying the game's first `made_at` records rebuilds it exactly.
+    # This session's number in its game: each record adds one, an undo too, so replaying the game's
+    # records until a session numbered `count` comes rebuilds this one exactly.
     count: int = field(default=1, compare=False)
-    made_at: int = field(default=1, compare=False)
 
     @property
     def spec(self) -> GameSpec:
@@ -59,9 +59,9 @@ class Session:
 
 @dataclass(frozen=True)
 class Evicted:
-    """An earlier session dropped from memory: `rebuild(made_at)` replays the game's records to it."""
+    """An earlier session dropped from memory: `rebuild(count)` replays the game's records to it."""
 
-    made_at: int
+    count: int
     rebuild: Callable[[int], Session] = field(compare=False, repr=False)
 
 
@@ -75,7 +75,7 @@ def bounded(session: Session, rebuild: Callable[[int], Session], keep: int = UND
     if not isinstance(node, Session):
         return session
     kept = chain[:keep + 1]
-    older: Session | Evicted = Evicted(kept[-1].before.made_at, rebuild)
+    older: Session | Evicted = Evicted(kept[-1].before.count, rebuild)
     for node in reversed(kept):
         older = replace(node, before=older)
     return older
@@ -154,7 +154,7 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
             raise IllegalMove("No game is running: start one first.")
         session, _ = advance(None, NEW_GAME, None, {"game": LEGACY_IDLE, **args}, draws)
         count = session.count + 1
-        return (replace(session, history=({"seat": None, "kind": END_GAME},), count=count, made_at=count),
+        return (replace(session, history=({"seat": None, "kind": END_GAME},), count=count),
                 [{"type": "game_ended"}])
     if kind == NEW_GAME:
         spec = _spec(args.get("game"))
@@ -178,7 +178,7 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
             {"seat": None, "kind": UNDO, "undone": None}
         restored = session.before
         if isinstance(restored, Evicted):
-            restored = restored.rebuild(restored.made_at)
+            restored = restored.rebuild(restored.count)
         history = (*restored.history, said)[-HISTORY_LENGTH:]
         return (replace(restored, history=history, count=session.count + 1),
                 [{"type": "undone", "kind": said["undone"], "seat": said["seat"]}])
@@ -190,23 +190,47 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
     line = {"seat": seat if seat is not None else spec.actor(session.state), "kind": kind}
     count = session.count + 1
     return Session(session.game, session.options, state, session, (*session.history, line)[-HISTORY_LENGTH:],
-                   spec.undoable(events), session.started, count, count), events
+                   spec.undoable(events), session.started, count), events
 
 
-def replay(records: Iterable[Record], rebuild: Callable[[int], Session] | None = None
-           ) -> tuple[Session | None, int]:
+def replay(records: Iterable[Record]) -> tuple[Session | None, int]:
     """Rebuild a session from its records (from a new_game on), with the draws they recorded.
-    Returns (session, version). Undo's older sessions are rebuilt by `rebuild`, by default from
-    these same records."""
-    records, start = list(records), 0
-    if rebuild is None:
-        def rebuild(made_at: int) -> Session:
-            return replay(records[start:start + made_at])[0]
-    session, version = None, 0
-    for index, rec in enumerate(records):
-        if rec.kind == NEW_GAME:
-            start = index  # a record may hold several games; undo stays within the running one
-        session, _ = advance(session, rec.kind, rec.seat, rec.args, Draws(rec.draws))
-        session = bounded(session, rebuild)
-        version = rec.version
+    Returns (session, version). Undo's older sessions are rebuilt from these same records."""
+    records = list(records)
+    session, version, _ = walk(None, records, rebuilder(records))
     return session, version
+
+
+def rebuilder(records: list[Record]) -> Callable[[int | None], Callable[[int], Session]]:
+    """How `walk` rebuilds an older session of the game begun at record `since`, from `records` (a list
+    that holds that game from its new_game on)."""
+    def rebuild_for(since: int | None) -> Callable[[int], Session]:
+        def rebuild(count: int) -> Session:
+            first = max((i for i, r in enumerate(records) if r.kind == NEW_GAME and r.version <= since),
+                        default=0)
+            return walk(None, records[first:], rebuild_for, until=(since, count))[0]
+        return rebuild
+    return rebuild_for
+
+
+def walk(session: Session | None, records: Iterable[Record],
+         rebuild_for: Callable[[int | None], Callable[[int], Session]], since: int | None = None,
+         until: tuple[int | None, int] | None = None,
+         each: Callable[[Session, Record, int | None], None] | None = None
+         ) -> tuple[Session | None, int, int | None]:
+    """Apply `records` in turn to `session` (None: they begin with a new_game), with the draws they
+    recorded, each session's undo bounded: `rebuild_for(since)` rebuilds an older session of the game
+    begun at record `since`. Stops at the session numbered `until[1]` of the game begun at `until[0]`.
+    `each(session, record, since)` is told every session made. Returns (session, version, since)."""
+    version = 0
+    for rec in records:
+        if rec.kind in GAME_STARTS:
+            since = rec.version
+        session, _ = advance(session, rec.kind, rec.seat, rec.args, Draws(rec.draws))
+        session = bounded(session, rebuild_for(since))
+        version = rec.version
+        if each is not None:
+            each(session, rec, since)
+        if until == (since, session.count):
+            break
+    return session, version, since

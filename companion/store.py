@@ -7,7 +7,7 @@ import os
 import secrets
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -17,7 +17,7 @@ from typing import Any
 from companion import storefiles, storelimit
 from companion.storecheck import DAMAGED, StoreError, classify, id_file_of, inspect
 
-__all__ = ["Record", "Store", "StoreError"]
+__all__ = ["Record", "SnapshotRow", "Store", "StoreError"]
 
 # SQLite's page cache, in kB: the table appends and reads back one game at most, which 512 kB hold, where
 # the 2 MB default fills with old pages over the device's life; a backup's copy needs next to none.
@@ -35,7 +35,18 @@ CREATE TABLE IF NOT EXISTS records (
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS records_by_kind ON records (kind, version);
+CREATE TABLE IF NOT EXISTS snapshots (
+    version INTEGER PRIMARY KEY,
+    since   INTEGER NOT NULL,
+    count   INTEGER NOT NULL,
+    format  INTEGER NOT NULL,
+    code    TEXT NOT NULL,
+    body    BLOB NOT NULL,
+    digest  TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS snapshots_by_game ON snapshots (since, count);
 """
+READ_BATCH = 500  # records read at a time by a replay: its memory does not grow with the log
 
 
 @dataclass(frozen=True)
@@ -52,6 +63,24 @@ class Record:
     def to_json(self) -> dict:
         return {"version": self.version, "kind": self.kind, "seat": self.seat,
                 "args": self.args, "draws": self.draws, "at": self.at}
+
+
+@dataclass(frozen=True)
+class SnapshotRow:
+    """The running game's session after record `version`, encoded (companion/snapshots.py reads it).
+
+    `since` is the version of the record that began its game (a new_game or end_game), `count` the
+    session's number in that game, `code` the fingerprint of the code that wrote it, `digest` a hash
+    of the whole row. `since=None` on append: the record being appended begins the game.
+    """
+
+    version: int | None
+    since: int | None
+    count: int
+    format: int
+    code: str
+    body: bytes
+    digest: str
 
 
 class Store:
@@ -78,8 +107,10 @@ class Store:
         if found.id_file is None:
             write_durably(id_file_of(self.path), self.table_id + "\n")
 
-    def append(self, kind: str, seat: int | None, args: dict, draws: list[int]) -> Record:
-        """Commit one record and return it with its version."""
+    def append(self, kind: str, seat: int | None, args: dict, draws: list[int],
+               snapshot: Callable[[int], SnapshotRow] | None = None) -> Record:
+        """Commit one record and return it with its version; with `snapshot(version)`, the session it
+        makes is kept in the same transaction (a start then replays only what came after)."""
         at = datetime.now(UTC).isoformat(timespec="milliseconds")
         with self._using("save a record"):
             self._db.execute("BEGIN IMMEDIATE")
@@ -93,6 +124,8 @@ class Store:
                 # table writes holds its id: a WAL from another table is told apart at start-up.
                 self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('last_version', ?)",
                                  (str(cur.lastrowid),))
+                if snapshot is not None:
+                    self._put_snapshot(snapshot(cur.lastrowid))
                 self._db.execute("COMMIT")
             except BaseException:
                 if self._db.in_transaction:
@@ -102,14 +135,65 @@ class Store:
 
     def records_since_last(self, kind: str) -> list[Record]:
         """The records from the newest one of `kind` (included) to the end."""
+        return list(self.records_from(self.last_of(kind)))
+
+    def last_of(self, kind: str, upto: int | None = None) -> int:
+        """The version of the newest record of `kind`, at or before `upto` if given (0: none)."""
         with self._using("read the records"):
-            row = self._db.execute(
-                "SELECT max(version) FROM records WHERE kind = ?", (kind,)).fetchone()
-            start = row[0] if row and row[0] is not None else 0
-            rows = self._db.execute(
-                "SELECT version, kind, seat, args, draws, at FROM records WHERE version >= ? "
-                "ORDER BY version", (start,)).fetchall()
-            return [self._record(r) for r in rows]  # under the lock: a new game's files are read back
+            return self._db.execute("SELECT coalesce(max(version), 0) FROM records WHERE kind = ? AND "
+                                    "version <= ?", (kind, (1 << 62) if upto is None else upto)).fetchone()[0]
+
+    def records_from(self, version: int, upto: int | None = None) -> Iterator[Record]:
+        """The records from `version` (included) to `upto` (included; None: the end), oldest first, read
+        a batch at a time: a long game is never held whole in memory."""
+        last = (1 << 62) if upto is None else upto
+        while True:
+            with self._using("read the records"):
+                rows = self._db.execute(
+                    "SELECT version, kind, seat, args, draws, at FROM records WHERE version >= ? AND "
+                    "version <= ? ORDER BY version LIMIT ?", (version, last, READ_BATCH)).fetchall()
+                records = [self._record(row) for row in rows]  # under the lock: a new game's files are read
+            yield from records
+            if len(rows) < READ_BATCH:
+                return
+            version = rows[-1][0] + 1
+
+    def snapshots(self, since_at_least: int, since: int | None = None, count_at_most: int | None = None,
+                  upto: int | None = None) -> Iterator[SnapshotRow]:
+        """Kept snapshots, newest first, one at a time: those of games begun at `since_at_least` or
+        later (of the game begun at `since`, numbered up to `count_at_most`, when given), at or before
+        version `upto`."""
+        where, params = ["since >= ?"], [since_at_least]
+        for clause, value in (("since = ?", since), ("count <= ?", count_at_most), ("version <= ?", upto)):
+            if value is not None:
+                where.append(clause)
+                params.append(value)
+        below = 1 << 62
+        while True:
+            with self._using("read the snapshots"):
+                row = self._db.execute(
+                    "SELECT version, since, count, format, code, body, digest FROM snapshots WHERE "
+                    f"{' AND '.join(where)} AND version < ? ORDER BY version DESC LIMIT 1",
+                    (*params, below)).fetchone()
+            if row is None:
+                return
+            yield SnapshotRow(*row)
+            below = row[0]
+
+    def keep_snapshot(self, row: SnapshotRow) -> None:
+        """Keep a snapshot made while replaying (at a start, or an undo): not an acknowledged command,
+        so its commit waits for the next fsync instead of making one (a power cut just loses it)."""
+        with self._using("save a snapshot"):
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            try:
+                self._put_snapshot(row)
+            finally:
+                self._db.execute("PRAGMA synchronous=FULL")
+
+    def _put_snapshot(self, row: SnapshotRow) -> None:
+        self._db.execute("INSERT OR REPLACE INTO snapshots (version, since, count, format, code, body, "
+                         "digest) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         (row.version, row.since, row.count, row.format, row.code, row.body, row.digest))
 
     def last_version(self) -> int:
         with self._using("read the records"):
@@ -134,10 +218,10 @@ class Store:
         """What the store takes on disk, backups included, and what the disk has left."""
         return storelimit.room(self.path, self.limit_mb)
 
-    def count(self) -> int:
-        """How many records the store holds."""
+    def count(self, since: int = 0) -> int:
+        """How many records the store holds (from version `since` on)."""
         with self._using("read the records"):
-            return self._db.execute("SELECT count(*) FROM records").fetchone()[0]
+            return self._db.execute("SELECT count(*) FROM records WHERE version >= ?", (since,)).fetchone()[0]
 
     def backup(self, target: Path) -> Path:
         """An online copy of the whole database at `target`, via SQLite's backup API; a power cut while

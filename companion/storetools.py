@@ -31,12 +31,14 @@ def check(state_dir: Path) -> str:
     store = Store(db_path(state_dir))
     try:
         count, last = store.count(), store.last_version()
-        games = store.records_since_last("new_game")
-        game = games[0].args.get("game") if games and games[0].kind == "new_game" else None
+        # The running game's first record and its count, not the whole game: it may be long.
+        first = next(store.records_from(store.last_of("new_game")), None)
+        game = first.args.get("game") if first is not None and first.kind == "new_game" else None
+        played = store.count(first.version) if game else 0
     finally:
         store.close()
     return (f"{db_path(state_dir)}: OK: table {store.table_id}, {count} records up to version {last}"
-            + (f", the running game is {game} ({len(games)} records)" if game else "") + ".")
+            + (f", the running game is {game} ({played} records)" if game else "") + ".")
 
 
 def _stamp() -> str:
@@ -294,19 +296,23 @@ def _cli_recover(copy: Path) -> Recovered | None:
 def _replayable(rows: list[tuple]) -> tuple[list[tuple], int]:
     """The rows, without those of the last game from the first one that no longer replays: the table
     must start from what is kept."""
-    from companion.gamekit.draws import Draws
-    from companion.session import NEW_GAME, advance
+    from companion.session import NEW_GAME, rebuilder, walk
 
     rows = sorted({row[0]: row for row in reversed(rows)}.values())  # one row per version
     start = max((i for i, r in enumerate(rows) if r[1] == NEW_GAME), default=0)
-    session = None
-    for i in range(start, len(rows)):
-        version, kind, seat, args, draws, _ = rows[i]
+    records, replayed = [], []
+    for version, kind, seat, args, draws, at in rows[start:]:
         try:
-            session, _ = advance(session, kind, seat, json.loads(args), Draws(json.loads(draws)))
-        except Exception:  # noqa: BLE001 - any failure means this record and later ones cannot be replayed
-            return rows[:i], len(rows) - i
-    return rows, 0
+            records.append(Record(version, kind, seat, json.loads(args), json.loads(draws), at))
+        except ValueError:
+            break
+    try:
+        # Undo's chain bounded as a start bounds it: a long game is not held session by session.
+        walk(None, records, rebuilder(records), each=lambda session, record, since: replayed.append(1))
+        kept = start + len(records)
+    except Exception:  # noqa: BLE001 - any failure means this record and later ones cannot be replayed
+        kept = start + len(replayed)
+    return rows[:kept], len(rows) - kept
 
 
 def _our_backups(folder: Path) -> list[tuple[int, Path]]:

@@ -8,7 +8,7 @@ import queue
 import secrets
 import threading
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -22,14 +22,15 @@ from companion.i18n import LANGUAGES, N_, translator
 from companion.seats import MAX_SEATS, Roster
 from companion.session import (
     END_GAME,
+    GAME_STARTS,
     NEW_GAME,
     UNDO,
     Session,
     Setup,
     advance,
     bounded,
-    replay,
 )
+from companion.snapshots import Snapshots, due, encode
 from companion.store import Store, StoreError
 from companion.storecheck import DAMAGED
 from companion.storelimit import STORE_FULL
@@ -124,10 +125,13 @@ class Table:
     they must only hand work off (set a latest frame, put on a queue, start an LED timer).
 
     `foreground` counts each queued item as work a player waits on until it is published.
+    `on_long_start()` is called while a start replays a long log (the daemon tells systemd).
     """
 
-    def __init__(self, store: Store, setup: Setup | None = None, foreground: Foreground | None = None):
+    def __init__(self, store: Store, setup: Setup | None = None, foreground: Foreground | None = None,
+                 on_long_start: Callable[[], None] | None = None):
         self.store = store
+        self.snapshots = Snapshots(store, on_long_start)
         self.foreground = foreground or Foreground()
         self.roster = Roster(store)
         self.roster.unnamed = self._colour_names
@@ -137,7 +141,8 @@ class Table:
         self._rolling: list[Callable[[], None]] = []
         self._thread: threading.Thread | None = None
         try:
-            session, version = replay(store.records_since_last(NEW_GAME), self._rebuild)
+            # From the newest sound snapshot: only the records after it are replayed.
+            session, version, self._since = self.snapshots.resume()
         except (IllegalMove, DrawsExhausted, ValueError, KeyError, TypeError) as exc:
             raise StoreError(f"{store.path}: the running game no longer replays ({exc}); the rules may "
                              "have changed. Nothing was changed: the files were kept as they are. Export "
@@ -212,16 +217,19 @@ class Table:
         value comes with the update, once the command is durable)."""
         self._rolling = [*self._rolling, callback]
 
-    def export(self) -> list[dict]:
-        """The running game's record, as JSON-ready dicts (what `companion replay` reads).
+    def export(self, upto: int | None = None) -> Iterator[dict]:
+        """The running game's record up to version `upto` (default: now), as JSON-ready dicts (what
+        `companion replay` reads), read a batch at a time: a long game is never held whole in memory.
 
         While a game with secrets runs, the record shows who did what and when, never how: each
         move's args and the randomness it drew (which rebuilds hands and bets) open once it is over.
         """
-        records = [r.to_json() for r in self.store.records_since_last(NEW_GAME)]
-        if self.record_is_open:
+        is_open = self.record_is_open
+        upto = self.version if upto is None else upto
+        records = (r.to_json() for r in self.store.records_from(self.store.last_of(NEW_GAME, upto), upto))
+        if is_open:
             return records
-        return [{**r, "args": r["args"] if r["kind"] == NEW_GAME else {}, "draws": []} for r in records]
+        return ({**r, "args": r["args"] if r["kind"] == NEW_GAME else {}, "draws": []} for r in records)
 
     @property
     def record_is_open(self) -> bool:
@@ -389,7 +397,7 @@ class Table:
             # A bug in the rules, not a refusal: logged in full, told to players without detail.
             log.exception("the rules of %s failed on a %s command", latest.game, command.kind)
             return self._refuse(command, IllegalMove(INTERNAL_ERROR), pressed, entry)
-        session = bounded(session, self._rebuild)
+        session = bounded(session, self.snapshots.rebuild_for(self._since))
         if self._rolling and session.spec.rolled(events):
             for callback in self._rolling:
                 try:
@@ -401,23 +409,21 @@ class Table:
             log.warning("refused %s: the store takes %d bytes of its %d, %d bytes free on the disk",
                         command.kind, room.used, room.limit, room.free)
             return self._refuse(command, IllegalMove(STORE_FULL, **room.said()), pressed, entry)
+        begins = command.kind in GAME_STARTS
+        snapshot = encode(session, None if begins else self._since) if due(session, command.kind) else None
         try:
-            record = self.store.append(command.kind, command.seat, args, draws.taken)
+            record = self.store.append(command.kind, command.seat, args, draws.taken, snapshot)
         except Exception as exc:
             log.error("could not record %s: %s", command.kind, exc)  # the detail (a path) stays in the log
             # Published like any refusal: a button press waits on no future, so outputs must say it failed.
             return self._refuse(command, IllegalMove(SAVE_FAILED), pressed, entry)
-        if command.kind in (NEW_GAME, END_GAME):
+        if begins:
+            self._since = record.version
             self._game_began()
         self._latest = self._update(session, record.version, events, command, pressed=pressed)
         self._schedule()
         self._publish(self._latest)
         return Result(True, record.version)
-
-    def _rebuild(self, made_at: int) -> Session:
-        """An earlier session of the running game, replayed from the record (undo past memory)."""
-        session, _ = replay(self.store.records_since_last(NEW_GAME)[:made_at], self._rebuild)
-        return session
 
     def _game_began(self) -> None:
         """A new game is recorded: the seats phones hold now are the ones it plays from phones."""

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from companion.benchmark import load, soak
+from companion.benchmark import load, soak, start
 from companion.session import UNDO_IN_MEMORY
 
 pytestmark = pytest.mark.slow
@@ -48,3 +48,10 @@ def test_the_quick_bench_prints_its_table_and_writes_every_figure(tmp_path):
     assert any(name.startswith("render") for name in figures)
     # The memory figure's 30 phones stayed connected through every game and heard its last command.
     assert figures["pages of the 30 that missed the last command"]["p50"] == 0
+
+
+def test_the_start_bench_starts_on_both_long_logs_and_exports_them():
+    figures = {f.name: f for f in start.measure(quick=True)}
+    assert len(figures) == 12
+    assert all(f.p50 < start.LIMIT_S for f in figures.values() if f.unit == "s")  # every start answered
+    assert all(f.p50 > 0 for f in figures.values() if f.unit == "MB")  # each peak was read

@@ -52,7 +52,7 @@ def test_replay_prints_the_public_view_of_an_exported_record(tmp_path):
     expected = table.latest.public
     table.stop()
     record = tmp_path / "game.json"
-    record.write_text(json.dumps(table.export()))
+    record.write_text(json.dumps(list(table.export())))
     result = companion("replay", str(record))
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout)

@@ -108,7 +108,7 @@ def exported(tmp_path: Path) -> list[dict]:
     for command in (Command("roll"), Command("set_dice", {"count": 3}), Command("roll")):
         assert table.call(command).ok
     table.stop()
-    records = table.export()
+    records = list(table.export())
     table.store.close()
     return records
 

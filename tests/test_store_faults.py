@@ -418,13 +418,15 @@ def tmpfs(tmp_path):
 def fill(folder: Path) -> Path:
     """Fill the disk holding `folder` to the last byte."""
     filler = folder / "filler"
-    with filler.open("wb") as f:
-        try:
-            while True:
-                f.write(b"\0" * 65536)
-                f.flush()
-        except OSError:
-            pass
+    # Unbuffered: a buffered file would fail again at its close, flushing what did not fit.
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        while True:
+            os.write(fd, b"\0" * 65536)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
     return filler
 
 
@@ -568,3 +570,26 @@ def test_a_store_from_before_table_ids_is_adopted(tmp_path):
         assert again.table_id == table_id
     finally:
         again.close()
+
+
+def test_repair_keeps_a_long_game_up_to_its_last_record_that_replays_undos_included(tmp_path):
+    state = tmp_path / "state"
+    store = Store(state / DB)
+    store.append(NEW_GAME, None, {"game": "dice", "options": {"count": 1}, "data": {}}, [])
+    for face in range(40):
+        store.append("roll", None, {}, [face % 6])
+    for _ in range(20):  # reaching past the sessions undo keeps in memory: rebuilt from the records
+        store.append("undo", None, {}, [])
+    store.append("roll", None, {}, [])  # a roll without its die: nothing from here on replays
+    for face in range(3):
+        store.append("roll", None, {}, [face])
+    store.close()
+    said = storetools.repair(state)
+    assert "Recovered 61 records" in said
+    assert "4 records after the last one that replays were left out" in said
+    store = Store(state / DB)
+    try:
+        assert store.last_version() == 61
+        assert Table(store).latest.public["rolls"] == 20
+    finally:
+        store.close()

@@ -445,7 +445,7 @@ def test_export_then_replay_rebuilds_the_same_view(table):
     table.call(Command("set_dice", {"count": 1}))
     roll(table)
 
-    exported = json.loads(json.dumps(table.export()))  # what `companion replay` reads back from a file
+    exported = json.loads(json.dumps(list(table.export())))  # what `companion replay` reads back from a file
     assert [r["version"] for r in exported] == list(range(1, table.version + 1))
     session, version = replay(Record(**r) for r in exported)
     assert version == table.version

@@ -7,14 +7,18 @@ import sys
 import tempfile
 from pathlib import Path
 
-from companion.benchmark import daemons, eink, load, presses, rules, soak
+from companion.benchmark import daemons, eink, load, presses, rules, soak, start
 from companion.benchmark.confine import Confinement
 from companion.benchmark.stats import Figure, table
 
 
-def collect(quick: bool = False, panel: str = "impression-7.3", part: str = "speed") -> list[Figure]:
-    """The figures of docs/performance.md: the speed table, the load or the soak. `quick` takes fewer
-    samples, a 2 s glass, 10 s of load and 1,000 commands of soak."""
+def collect(quick: bool = False, panel: str = "impression-7.3", part: str = "speed", code: Path | None = None
+            ) -> list[Figure]:
+    """The figures of docs/performance.md: the speed table, the load, the soak or the start on a long log.
+    `quick` takes fewer samples, a 2 s glass, 10 s of load, 1,000 commands of soak and a tenth of each
+    long log; `code` starts the long logs' daemons from another version's code."""
+    if part == "start":
+        return start.measure(code, quick)
     if part == "load":
         return load.measure(30, 100.0, 10.0 if quick else 60.0)
     if part == "soak":
@@ -33,12 +37,13 @@ def collect(quick: bool = False, panel: str = "impression-7.3", part: str = "spe
     return figures
 
 
-def main(json_path: Path | None, quick: bool, pi_zero: bool, panel: str, part: str = "speed") -> int:
-    figures = collect(quick, panel, part)
+def main(json_path: Path | None, quick: bool, pi_zero: bool, panel: str, part: str = "speed",
+         code: Path | None = None) -> int:
+    figures = collect(quick, panel, part, code)
     report = {"figures": [f.json() for f in figures]}
     print(table(figures, "This machine"), flush=True)
     if pi_zero:
-        confined, how = run_confined(quick, panel, part)
+        confined, how = run_confined(quick, panel, part, code)
         report |= {"pi_zero": {"how": how, "figures": [f.json() for f in confined]}}
         print(f"\nPi Zero 2 W stand-in: {how}\n")
         print(side_by_side(figures, confined))
@@ -47,14 +52,16 @@ def main(json_path: Path | None, quick: bool, pi_zero: bool, panel: str, part: s
     return 0
 
 
-def run_confined(quick: bool, panel: str, part: str) -> tuple[list[Figure], str]:
+def run_confined(quick: bool, panel: str, part: str, code: Path | None = None) -> tuple[list[Figure], str]:
     """The same bench, run again inside the limit (its daemons inherit it)."""
     limit = Confinement()
     try:
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp) / "confined.json"
             command = [sys.executable, "-m", "companion", "bench", part, "--json", str(out), "--panel", panel]
-            proc = limit.popen([*command, *(["--quick"] if quick else [])], stdout=sys.stderr)
+            command += ["--quick"] if quick else []
+            command += ["--code", str(code)] if code is not None else []
+            proc = limit.popen(command, stdout=sys.stderr)
             if proc.wait() != 0 or not out.exists():
                 raise RuntimeError("the confined bench failed (see above)")
             figures = [Figure(**f) for f in json.loads(out.read_text())["figures"]]

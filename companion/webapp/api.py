@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import ipaddress
+import json
 import secrets
 import socket
 from functools import cache
+from itertools import islice
 from typing import Any
 
 import msgspec
@@ -31,6 +33,7 @@ from companion.webapp.openapi import (
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 CALL_TIMEOUT = 10.0  # seconds a phone waits for the table before being told to retry
+EXPORT_BATCH = 500  # records per piece of the streamed export
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 EXAMPLES = {
     CommandBody: '{"kind": "roll"}', PressBody: '{"button": "roll", "hold": false}',
@@ -204,8 +207,19 @@ def export():
     require_host(host_token_given(), "export")
     table = runtime().table
     latest = table.latest
-    return {"ok": True, "version": latest.version, "game": latest.game, "complete": table.record_is_open,
-            "records": table.export()}
+    head = json.dumps({"ok": True, "version": latest.version, "game": latest.game,
+                       "complete": table.record_is_open})
+    records = table.export(latest.version)
+
+    def body():
+        """The record a batch of rows at a time: a game of any length is sent in bounded memory."""
+        yield head[:-1] + ', "records": ['
+        comma = ""
+        while batch := list(islice(records, EXPORT_BATCH)):
+            yield comma + ",".join(map(json.dumps, batch))
+            comma = ","
+        yield "]}"
+    return Response(body(), mimetype="application/json")
 
 
 @bp.get("/record")
