@@ -32,12 +32,25 @@ class DaemonProcess:
         self.state_dir = Path(state_dir)
         self.python, self.env, self.cwd = python, env, cwd
         self.extra_config, self.prefix = config, prefix
-        self.port = port or free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
+        self._chosen = port is None  # a free port may be taken by another process before the daemon binds it
+        self._use_port(port or free_port())
         self.config = self.state_dir / "companion.toml"
         self.proc: subprocess.Popen | None = None
 
-    def start(self, timeout: float = 60.0) -> DaemonProcess:
+    def _use_port(self, port: int) -> None:
+        self.port = port
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60.0, tries: int = 3) -> DaemonProcess:
+        try:
+            return self._start(timeout)
+        except RuntimeError as exc:
+            if not (self._chosen and tries > 1 and "already in use" in str(exc)):
+                raise
+        self._use_port(free_port())
+        return self.start(timeout, tries - 1)
+
+    def _start(self, timeout: float) -> DaemonProcess:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.config.write_text(f'host = "127.0.0.1"\nport = {self.port}\nstate_dir = "{self.state_dir}"\n'
                                f'url = "{self.base}/"\n' + self.extra_config)
