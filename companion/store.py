@@ -108,9 +108,11 @@ class Store:
             write_durably(id_file_of(self.path), self.table_id + "\n")
 
     def append(self, kind: str, seat: int | None, args: dict, draws: list[int],
-               snapshot: Callable[[int], SnapshotRow] | None = None) -> Record:
+               snapshot: Callable[[int], SnapshotRow] | None = None,
+               within: Callable[[sqlite3.Connection, int], None] | None = None) -> Record:
         """Commit one record and return it with its version; with `snapshot(version)`, the session it
-        makes is kept in the same transaction (a start then replays only what came after)."""
+        makes is kept in the same transaction (a start then replays only what came after); `within(db,
+        version)` writes more rows in that transaction too (a venue's outbox, companion/venue/outbox.py)."""
         at = datetime.now(UTC).isoformat(timespec="milliseconds")
         with self._using("save a record"):
             self._db.execute("BEGIN IMMEDIATE")
@@ -126,6 +128,8 @@ class Store:
                                  (str(cur.lastrowid),))
                 if snapshot is not None:
                     self._put_snapshot(snapshot(cur.lastrowid))
+                if within is not None:
+                    within(self._db, cur.lastrowid)
                 self._db.execute("COMMIT")
             except BaseException:
                 if self._db.in_transaction:

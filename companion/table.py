@@ -152,6 +152,9 @@ class Table:
         self._stopped = False
         self._latest = self._published = self._update(session, version, [], None)
         self._due: tuple[float, int, Command] | None = None  # (monotonic time, version, command)
+        # A venue's outbox (companion/venue/outbox.py): writes an update's public rows in its command's
+        # transaction. None without a venue: nothing of it is imported.
+        self.outbox: Callable[[Any, Update], None] | None = None
 
     # --- submitting -------------------------------------------------------------------
     def submit(self, command: Command, host: bool = False, token: str | None = None) -> Future:
@@ -412,7 +415,8 @@ class Table:
         begins = command.kind in GAME_STARTS
         snapshot = encode(session, None if begins else self._since) if due(session, command.kind) else None
         try:
-            record = self.store.append(command.kind, command.seat, args, draws.taken, snapshot)
+            record = self.store.append(command.kind, command.seat, args, draws.taken, snapshot,
+                                       self._outbox_rows(session, events, command))
         except Exception as exc:
             log.error("could not record %s: %s", command.kind, exc)  # the detail (a path) stays in the log
             # Published like any refusal: a button press waits on no future, so outputs must say it failed.
@@ -424,6 +428,13 @@ class Table:
         self._schedule()
         self._publish(self._latest)
         return Result(True, record.version)
+
+    def _outbox_rows(self, session: Session, events: list[dict], command: Command):
+        """What the venue's outbox writes with this command, from the update it makes; None: no venue."""
+        outbox = self.outbox
+        if outbox is None:
+            return None
+        return lambda db, version: outbox(db, self._update(session, version, events, command))
 
     def _game_began(self) -> None:
         """A new game is recorded: the seats phones hold now are the ones it plays from phones."""

@@ -1,0 +1,1 @@
+"""Venue mode: tables publish their public updates over MQTT to one dashboard (docs/venue.md)."""

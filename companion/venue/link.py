@@ -1,0 +1,32 @@
+"""The MQTT client of one side of a venue (a table's sender, the dashboard): paho-mqtt, TLS if asked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import paho.mqtt.client as mqtt
+
+
+@dataclass(frozen=True)
+class Broker:
+    """Where the venue's broker is and how to log in to it."""
+
+    host: str = "127.0.0.1"
+    port: int = 1883
+    username: str = ""
+    password: str = ""
+    tls: bool = False
+    ca_file: str = ""  # the broker's CA, if not one the system trusts
+
+
+def client(broker: Broker, client_id: str) -> mqtt.Client:
+    """A client with a persistent session (QoS 1 messages queued for it while away are kept)."""
+    made = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False)
+    if broker.username:
+        made.username_pw_set(broker.username, broker.password)
+    if broker.tls:
+        made.tls_set(ca_certs=broker.ca_file or None)
+    made.reconnect_delay_set(min_delay=0.2, max_delay=5)
+    made.max_inflight_messages_set(100)
+    made.max_queued_messages_set(0)
+    return made

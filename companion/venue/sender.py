@@ -1,0 +1,126 @@
+"""A table's sender thread: publishes its outbox in order, QoS 1, and forgets a message only when the
+dashboard (not the broker) acknowledges it."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+
+from companion.venue import topics
+from companion.venue.link import Broker, client
+from companion.venue.outbox import Outbox
+
+log = logging.getLogger(__name__)
+WINDOW = 200  # messages published ahead of the dashboard's acknowledgement
+RESEND_AFTER = 3.0  # seconds without an acknowledgement before the unacknowledged are sent again
+
+
+class Sender:
+    """One thread; it sleeps while nothing waits to be sent (no polling at idle)."""
+
+    def __init__(self, outbox: Outbox, broker: Broker, venue: str, name: str):
+        self.outbox, self.venue, self.name = outbox, venue, name
+        self.connected = False
+        self._wake = threading.Event()
+        self._stop = False
+        self._acked = 0  # the highest seq the dashboard acknowledged
+        self._published = 0  # the highest seq published since the last (re)send
+        self._progress = time.monotonic()
+        self._lock = threading.Lock()
+        self._client = client(broker, f"table-{venue}-{name}")
+        self._client.will_set(self._topic("status"), json.dumps({"online": False}), qos=1, retain=True)
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = self._on_disconnect
+        self._client.on_message = self._on_ack
+        self._host, self._port = broker.host, broker.port
+        self._thread = threading.Thread(target=self._run, name="venue-sender", daemon=True)
+
+    def _topic(self, leaf: str) -> str:
+        return topics.table(self.venue, self.name, leaf)
+
+    def start(self) -> Sender:
+        self._client.connect_async(self._host, self._port, keepalive=10)
+        self._client.loop_start()
+        self._thread.start()
+        return self
+
+    def wake(self, _update=None) -> None:
+        """A command was committed (a table subscriber): its message may go now."""
+        self._wake.set()
+
+    def stop(self) -> None:
+        self._stop = True
+        self._wake.set()
+        self._thread.join(5)
+        if self.connected:
+            self._client.publish(self._topic("status"), json.dumps({"online": False}), qos=1, retain=True)
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    def waiting(self) -> int:
+        """How many messages the dashboard has not acknowledged yet (the host page and e-ink say it)."""
+        return self.outbox.waiting()
+
+    # --- paho's thread ------------------------------------------------------------------
+    def _on_connect(self, _client, _userdata, _flags, reason, _properties) -> None:
+        if reason.is_failure:
+            log.warning("the venue's broker refused the table: %s", reason)
+            return
+        self._client.subscribe(self._topic("ack"), qos=1)
+        self._client.publish(self._topic("status"), json.dumps({"online": True}), qos=1, retain=True)
+        with self._lock:
+            self.connected = True
+            self._published = self._acked  # what was in flight may be lost: send it again
+        self._wake.set()
+
+    def _on_disconnect(self, *_args) -> None:
+        with self._lock:
+            self.connected = False
+
+    def _on_ack(self, _client, _userdata, message) -> None:
+        try:
+            seq = json.loads(message.payload)["seq"]
+            if type(seq) is not int:
+                raise TypeError(seq)
+        except (ValueError, KeyError, TypeError):
+            log.warning("ignored a malformed acknowledgement on %s", message.topic)
+            return
+        with self._lock:
+            if seq > self._acked:
+                self._acked = seq
+                self._progress = time.monotonic()
+                self._published = max(self._published, seq)
+            else:
+                return
+        self.outbox.acknowledged(seq)
+        self._wake.set()
+
+    # --- the sender's thread ------------------------------------------------------------
+    def _run(self) -> None:
+        while not self._stop:
+            with self._lock:
+                connected, acked, published = self.connected, self._acked, self._published
+                stalled = published > acked and time.monotonic() - self._progress > RESEND_AFTER
+                if stalled:  # the dashboard missed some (it was away, or dropped a gap): from the first
+                    self._published = published = acked
+                    self._progress = time.monotonic()
+            messages = self.outbox.after(published, WINDOW - (published - acked)) if connected else []
+            newest = None
+            for message in messages:
+                body = f'{{"seq":{message.seq},"version":{message.version},"update":{message.body}}}'
+                self._client.publish(self._topic("update"), body, qos=1)
+                newest = message
+            if newest is not None:
+                self._client.publish(self._topic("snapshot"), newest.body, qos=1, retain=True)
+                with self._lock:
+                    if self._published == published:
+                        self._published = newest.seq
+                        if published == acked:
+                            self._progress = time.monotonic()
+            with self._lock:
+                pending = self._published > self._acked
+            # Asleep until a commit, an acknowledgement or a connection; a timer only while some wait.
+            self._wake.wait(RESEND_AFTER if pending or (connected and messages) else None)
+            self._wake.clear()

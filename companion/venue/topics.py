@@ -1,0 +1,21 @@
+"""The venue's MQTT topics: each table writes under its own name only, the dashboard answers under it."""
+
+from __future__ import annotations
+
+import re
+
+ROOT = "companion"
+NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")  # no MQTT wildcard or level separator can hide in it
+
+
+def table(venue: str, name: str, leaf: str) -> str:
+    """A table's topic: status (retained, its Last Will), snapshot (retained), update, ack."""
+    return f"{ROOT}/{venue}/{name}/{leaf}"
+
+
+def parse(topic: str) -> tuple[str, str, str] | None:
+    """(venue, table, leaf) of a table's topic, or None for any other topic."""
+    parts = topic.split("/")
+    if len(parts) != 4 or parts[0] != ROOT or not NAME.match(parts[1]) or not NAME.match(parts[2]):
+        return None
+    return parts[1], parts[2], parts[3]
