@@ -12,6 +12,7 @@ import msgspec
 
 from companion import storelimit, tomlfile
 from companion.i18n import LANGUAGES
+from companion.venue.settings import VenueConfig, venue_problem
 
 log = logging.getLogger(__name__)
 DEFAULT_PORT = 8080
@@ -62,6 +63,7 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     # [data.<game>]: the user's own copy of a data file, e.g. [data.schacht] stages = "/etc/my.toml"
     data: dict[str, dict[str, str]] = msgspec.field(default_factory=dict)
     network: NetworkConfig = msgspec.field(default_factory=NetworkConfig)
+    venue: VenueConfig | None = None  # [venue]: publish to a venue's dashboard (docs/venue.md)
 
     @property
     def state_path(self) -> Path:
@@ -132,6 +134,8 @@ def check(config: Config, name: str) -> None:
                               f"choose one of {', '.join(registry.names())}.")
     _check_games(config, name)
     _check_network(config.network, name)
+    if config.venue is not None and (wrong := venue_problem(config.venue)) is not None:
+        raise ConfigError(f"{name}: {wrong}")
     if config.panel != "auto" and config.panel not in PANELS:
         raise ConfigError(f"{name}: key 'panel': unknown panel {config.panel!r}; "
                           f"choose auto or one of {', '.join(PANELS)}.")

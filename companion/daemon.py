@@ -49,6 +49,11 @@ class Companion:
                               "directory (it is made if missing) in state_dir.")
         self.store = Store(state / "companion.db", config.store_limit_mb)
         self.table = Table(self.store, config.table_setup(), on_long_start=extend_start)
+        self.venue = None  # without [venue], nothing of MQTT is imported and no thread starts for it
+        if config.venue is not None:
+            from companion.venue.publishing import Publishing
+
+            self.venue = Publishing(self.store, self.table, config.venue)
         self._backup_due: float | None = None  # when play since the last backup makes the next one due
         self._over = False  # whether the running game had ended at the last command (set again at start)
         self._state_at = ""  # when the table reached the state the e-ink shows ("21:04")
@@ -209,6 +214,8 @@ class Companion:
         self._on_update(self.table.latest)  # a resumed game: shown before the table thread runs
         self._keep_unwritten_record()
         self.table.start()
+        if self.venue is not None:
+            self.venue.start()
         try:
             self.server = serve(create_app(self), self.config.host, self.config.port,
                                 passed=self._port_80())
@@ -335,6 +342,8 @@ class Companion:
         if self.server is not None:
             self.server.close()
         self.table.stop()
+        if self.venue is not None:
+            self.venue.stop()
         self.refresher.stop()
         self.board.close()
         self.store.close()

@@ -17,7 +17,8 @@ state and its twin:
 - the device: the LED dice and the input's public part while random buttons are pressed (the controller
   is handed the public view only, as the daemon does, so even X's own input at the device shows the
   same for both);
-- the e-ink frame, in French and in English.
+- the e-ink frame, in French and in English;
+- the message a venue's table writes to its outbox for the dashboard (companion/venue/outbox.py).
 X's own private view must differ, or the twin hid nothing and the check could not fail.
 
 The table's own secret is owned by no reader: a twin that differs only in it must give every output of every
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import random
+import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -63,6 +65,9 @@ from companion.games.schacht import rules as schacht_rules
 from companion.seats import MAX_SEATS
 from companion.session import Session
 from companion.table import Update
+from companion.venue.outbox import SCHEMA as OUTBOX_SCHEMA
+from companion.venue.outbox import writer as outbox_writer
+from companion.venue.publishing import scoreboard_view
 from companion.webapp import create_app
 
 URL = "http://192.168.1.20:8080/"
@@ -83,6 +88,10 @@ class StillTable:
     def __init__(self):
         self.latest: Update | None = None
         self.foreground = Foreground()
+        self.roster = self  # the live streams check a seat's link through the roster
+
+    def token(self, seat: int) -> str | None:
+        return TOKENS[seat] if 0 <= seat < len(TOKENS) else None
 
     def subscribe(self, subscriber):
         return lambda: None
@@ -122,6 +131,15 @@ def http_answers(update: Update, seats: list[int]) -> dict[tuple[str, int | None
             response.close()
         out[(f"GET {path.replace(TOKENS[owner], '<token>') if owner is not None else path}", owner)] = body
     return out
+
+
+def venue_message(update: Update) -> str:
+    """The row a venue's table writes to its outbox for `update`: all that leaves the table for the venue."""
+    db = sqlite3.connect(":memory:")
+    db.executescript(OUTBOX_SCHEMA)
+    outbox_writer(scoreboard_view)(db, update)
+    (body,) = db.execute("SELECT body FROM venue_outbox").fetchone()
+    return body
 
 
 def device_trace(spec, view: dict, presses: list[str]) -> tuple[list, object]:
@@ -182,6 +200,7 @@ def outputs(name: str, options: dict, state, presses: list[str], commands: list[
     for seat in others:
         out[("legal moves", seat)] = spec.legal(state, seat)
     out |= http_answers(update, others)
+    out[("the venue's message", None)] = venue_message(update)
     for command, how, phones in commands:
         out[(f"answer to {command.kind} {dict(command.args)} {how}", command.seat)] = answer(
             name, state, command, how, phones)

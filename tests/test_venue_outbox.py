@@ -5,43 +5,32 @@ from __future__ import annotations
 import random
 
 import pytest
-from mosquitto import Mosquitto, require_mosquitto
+import venue_parts
 from polling import wait_for
+from venue_parts import VENUE, Dashboard
 
 from companion.gamekit.contract import Command
 from companion.store import Store
 from companion.table import Table
-from companion.venue.board import Board
-from companion.venue.collector import Collector
 from companion.venue.outbox import Outbox, writer
+from companion.venue.publishing import scoreboard_view
 from companion.venue.sender import Sender
-from companion.webapp.events import public_payload
 
-VENUE = "club"
-
-
-@pytest.fixture
-def broker(tmp_path):
-    require_mosquitto()
-    made = Mosquitto(tmp_path / "broker", VENUE, ["t1", "t2"]).start()
-    yield made
-    made.stop()
+broker = venue_parts.broker  # this module's fixture
 
 
-class Venue:
-    """A dashboard's board and collector, and tables made on demand, all on `broker`."""
+class Venue(Dashboard):
+    """A dashboard, and tables made on demand (a table, its store, outbox and sender), all on `broker`."""
 
     def __init__(self, folder, broker):
-        self.folder, self.mosquitto = folder, broker
-        self.board = Board(folder / "dashboard.db")
-        self.collector = Collector(self.board, broker.broker("dashboard"), VENUE).start()
+        super().__init__(folder, broker)
         self.running = []
 
     def table(self, name: str):
         store = Store(self.folder / f"{name}.db")
         outbox = Outbox(store.path)
         table = Table(store)
-        table.outbox = writer(lambda update: public_payload(update, "en"))
+        table.outbox = writer(scoreboard_view)
         sender = Sender(outbox, self.mosquitto.broker(name), VENUE, name)
         table.subscribe(sender.wake)
         self.running.append((table, sender, outbox, store))
@@ -53,8 +42,7 @@ class Venue:
             sender.stop()
             outbox.close()
             store.close()
-        self.collector.stop()
-        self.board.close()
+        super().close()
 
 
 @pytest.fixture

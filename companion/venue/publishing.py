@@ -1,0 +1,36 @@
+"""A table's side of a venue: the outbox hooked into the table's commits, and its sender thread."""
+
+from __future__ import annotations
+
+from companion.store import Store
+from companion.table import Table
+from companion.venue.outbox import Outbox, writer
+from companion.venue.sender import Sender
+from companion.venue.settings import VenueConfig
+from companion.webapp.events import public_payload
+
+# The language of the title in a message: the dashboard names games in each reader's language itself.
+MESSAGE_LANGUAGE = "en"
+
+
+def scoreboard_view(update) -> dict:
+    """Exactly what the public scoreboard is sent for `update`: nothing else ever leaves the table."""
+    return public_payload(update, MESSAGE_LANGUAGE)
+
+
+class Publishing:
+    """Made before the table starts, so its first command already writes to the outbox."""
+
+    def __init__(self, store: Store, table: Table, venue: VenueConfig):
+        self.outbox = Outbox(store.path)
+        table.outbox = writer(scoreboard_view)
+        self.sender = Sender(self.outbox, venue.broker_login(), venue.name, venue.table)
+        table.subscribe(self.sender.wake)
+
+    def start(self) -> Publishing:
+        self.sender.start()
+        return self
+
+    def stop(self) -> None:
+        self.sender.stop()
+        self.outbox.close()

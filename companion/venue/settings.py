@@ -1,0 +1,38 @@
+"""A table's [venue] settings: which venue, which broker, under which name and login (no MQTT import)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+from companion.venue.topics import NAME
+
+
+class VenueConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """[venue]: the venue this table publishes to (docs/venue.md). Without it, nothing leaves the table."""
+
+    name: str  # the venue: lower-case letters, digits, - and _
+    table: str  # this table's name at the venue (and its login at the broker)
+    broker: str = "127.0.0.1"  # the broker's host name or address
+    port: Annotated[int, msgspec.Meta(ge=1, le=65535)] = 1883
+    password: str = ""  # the table's broker password (companion venue add-table prints it)
+    tls: bool = False  # the broker offers TLS (usually port 8883)
+    ca_file: str = ""  # the broker's CA certificate, if the system does not trust it already
+
+    def broker_login(self):
+        from companion.venue.link import Broker
+
+        return Broker(self.broker, self.port, self.table, self.password, self.tls, self.ca_file)
+
+
+def venue_problem(venue: VenueConfig) -> str | None:
+    """What is wrong with `venue`, as "key 'venue.x': reason and fix", or None."""
+    for key in ("name", "table"):
+        value = getattr(venue, key)
+        if not NAME.match(value):
+            return (f"key 'venue.{key}': {value!r} is not a name the venue can use: 1 to 32 lower-case "
+                    "letters, digits, - or _, starting with a letter or digit.")
+    if not venue.broker.strip():
+        return "key 'venue.broker': give the broker's host name or address, e.g. \"192.168.1.10\"."
+    return None

@@ -1,0 +1,109 @@
+"""A table that names a venue: it publishes its scoreboard's view and nothing else; one that names none
+imports nothing of MQTT; the broker keeps each table to its own topics."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+import venue_parts
+from polling import wait_for
+from simulator import running_simulator
+from venue_parts import VENUE
+
+from companion.config import ConfigError, load
+from companion.gamekit.contract import Command
+from companion.venue import topics
+from companion.venue.settings import VenueConfig
+
+TESTS = Path(__file__).resolve().parent
+broker, dashboard = venue_parts.broker, venue_parts.dashboard  # this module's fixtures
+
+
+def test_a_table_without_a_venue_imports_nothing_of_mqtt_and_starts_no_thread_for_it(tmp_path):
+    code = (f"import sys, threading\nfrom simulator import running_simulator\n"
+            f"with running_simulator({str(tmp_path)!r}) as running:\n"
+            "    assert running.table.call(__import__('companion.gamekit.contract', fromlist=['x'])"
+            ".Command('roll')).ok\n"
+            "    print(sorted(m for m in sys.modules if m.startswith(('paho', 'companion.venue'))))\n"
+            "    print(sorted(t.name for t in threading.enumerate()))\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=TESTS, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    modules, threads = out.stdout.splitlines()[-2:]
+    # The config's [venue] struct and topic names are all that is read: no client, no outbox, no sender.
+    assert eval(modules) == ["companion.venue", "companion.venue.settings", "companion.venue.topics"]
+    assert "venue-sender" not in threads and "paho" not in threads
+
+
+@pytest.mark.parametrize("section, key", [
+    ('name = "Club!"\ntable = "t1"', "venue.name"),
+    ('name = "club"\ntable = "a/b"', "venue.table"),
+    ('name = "club"\ntable = "t1"\nbroker = " "', "venue.broker"),
+    ('name = "club"\ntable = "t1"\nport = 0', "venue.port"),
+    ('table = "t1"', "name"),
+])
+def test_a_wrong_venue_section_is_refused_naming_the_key_and_the_fix(tmp_path, section, key):
+    path = tmp_path / "companion.toml"
+    path.write_text(f"[venue]\n{section}\n")
+    with pytest.raises(ConfigError) as refused:
+        load(path)
+    assert str(path) in str(refused.value) and key in str(refused.value)
+
+
+def test_a_table_publishes_every_command_and_never_a_token_or_the_join_code(tmp_path, broker, dashboard):
+    venue = VenueConfig(name=VENUE, table="t1", port=broker.port, password=broker.users["t1"])
+    with running_simulator(tmp_path / "table", venue=venue) as running:
+        table = running.table
+        host = table.roster.host_token()
+        seat = table.seating(lambda roster, count: roster.claim(0, "Ada", count))  # a seat's link exists
+        versions = [table.call(Command("roll")).version for _ in range(8)]
+        wait_for(lambda: running.venue.sender.waiting() == 0)
+        kept = dashboard.board.versions("t1")
+        assert kept == sorted(set(kept)) and set(versions) <= set(kept)
+        secrets = [host, table.roster.join_code(), *filter(None, (table.roster.token(s) for s in range(8)))]
+        with dashboard.board._lock:
+            bodies = [body for (body,) in dashboard.board._db.execute("SELECT body FROM updates")]
+        assert seat in secrets and bodies and not [s for s in secrets for body in bodies if s in body]
+        assert any("Ada" in body for body in bodies)  # the public seating does leave: the check can fail
+    (row,) = dashboard.board.tables()
+    assert row["online"] is False  # its goodbye: a table that stops says so
+
+
+def test_the_broker_refuses_a_table_writing_outside_its_own_topics(broker, dashboard):
+    wait_for(dashboard.collector.connected.is_set)
+    answers: dict[int, object] = {}
+    done = threading.Event()
+    forger = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="forger", protocol=mqtt.MQTTv5)
+    forger.username_pw_set("t1", broker.users["t1"])
+
+    def published(_client, _userdata, mid, reason, _properties):
+        answers[mid] = reason
+        done.set()
+
+    forger.on_publish = published
+    forger.connect("127.0.0.1", broker.port)
+    forger.loop_start()
+    try:
+        forged = {  # another table's update, the director's acknowledgement, a topic of no table
+            "t2 update": (topics.table(VENUE, "t2", "update"), {"seq": 1, "version": 1, "update": {}}),
+            "ack": (topics.table(VENUE, "t1", "ack"), {"seq": 10**6}),
+            "outside": (f"{topics.ROOT}/{VENUE}/director", {"correct": 1}),
+        }
+        mids = {what: forger.publish(topic, json.dumps(body), qos=1).mid
+                for what, (topic, body) in forged.items()}
+        own = forger.publish(topics.table(VENUE, "t1", "update"),
+                             json.dumps({"seq": 1, "version": 1, "update": {"game": "dice"}}), qos=1).mid
+        wait_for(lambda: len(answers) == 4)
+        for what, mid in mids.items():
+            assert answers[mid].value == 0x87, f"{what}: {answers[mid]}"  # Not authorized
+        assert answers[own].value in (0, 0x10)  # its own topic: accepted
+        wait_for(lambda: dashboard.board.versions("t1") == [1])  # the own message arrives...
+        assert dashboard.board.versions("t2") == []  # ... and the forged one, published before it, never did
+    finally:
+        forger.disconnect()
+        forger.loop_stop()
