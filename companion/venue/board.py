@@ -23,7 +23,47 @@ CREATE TABLE IF NOT EXISTS updates (
     at      TEXT NOT NULL,
     PRIMARY KEY (name, seq)
 );
+CREATE TABLE IF NOT EXISTS results (
+    id      INTEGER PRIMARY KEY,
+    name    TEXT NOT NULL,
+    seq     INTEGER NOT NULL UNIQUE,
+    game    TEXT NOT NULL,
+    players TEXT NOT NULL,
+    scores  TEXT,
+    places  TEXT NOT NULL,
+    at      TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS corrections (
+    id      INTEGER PRIMARY KEY,
+    result  INTEGER NOT NULL REFERENCES results (id),
+    player  INTEGER NOT NULL,
+    field   TEXT NOT NULL,
+    before  INTEGER,
+    after   INTEGER NOT NULL,
+    who     TEXT NOT NULL,
+    why     TEXT NOT NULL,
+    at      TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+FIELDS = ("score", "place")  # what the director may correct in a result
+
+
+class CorrectionError(ValueError):
+    """A correction that cannot be made: the message says what was wrong and how to fix it."""
+
+
+def places_of(result: dict, players: int) -> list[int]:
+    """Each player's place (1 first) in a finished game: its ranks, else by score (ties share), else the
+    winners first and everyone else next."""
+    ranks = result.get("ranks")
+    if ranks and all(type(r) is int for r in ranks):
+        return list(ranks)
+    scores = result.get("scores")
+    if scores and len(scores) == players:
+        return [1 + sum(other > mine for other in scores) for mine in scores]
+    winners = set(result.get("winners") or ())
+    return [1 if seat in winners else 2 for seat in range(players)]
 
 
 class Board:
@@ -56,12 +96,97 @@ class Board:
                         "DO UPDATE SET last_seq = excluded.last_seq, seen_at = excluded.seen_at",
                         (name, seq, at))
                     last = seq
+                    self._keep_result(name, seq, update, at)
                 self._db.execute("COMMIT")
             except BaseException:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise
         return last
+
+    def _keep_result(self, name: str, seq: int, update: dict, at: str) -> None:
+        """A game that has just ended at `seq` leaves its result (the message before it was not over)."""
+        result = update.get("result")
+        if not update.get("over") or not isinstance(result, dict):
+            return
+        before = self._db.execute("SELECT body FROM updates WHERE name = ? AND seq = ?",
+                                  (name, seq - 1)).fetchone()
+        if before is not None and json.loads(before[0]).get("over"):
+            return
+        players = [seat.get("name") or seat.get("label") or "" for seat in update.get("seats", ())
+                   if isinstance(seat, dict) and seat.get("in_game", True)]
+        scores = result.get("scores")
+        self._db.execute("INSERT INTO results (name, seq, game, players, scores, places, at) VALUES "
+                         "(?, ?, ?, ?, ?, ?, ?)",
+                         (name, seq, str(update.get("game")), json.dumps(players, ensure_ascii=False),
+                          json.dumps(scores) if scores else None,
+                          json.dumps(places_of(result, len(players))), at))
+
+    def results(self) -> list[dict]:
+        """Every finished game, newest first, with the director's corrections applied and listed."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, name, seq, game, players, scores, places, at FROM results "
+                                    "ORDER BY id DESC").fetchall()
+            fixes = self._db.execute("SELECT result, player, field, before, after, who, why, at FROM "
+                                     "corrections ORDER BY id").fetchall()
+        out = []
+        for rid, name, seq, game, players, scores, places, at in rows:
+            result = {"id": rid, "table": name, "seq": seq, "game": game, "players": json.loads(players),
+                      "scores": json.loads(scores) if scores else None, "places": json.loads(places),
+                      "at": at, "corrections": []}
+            for of, player, field, before, after, who, why, when in fixes:
+                if of == rid:
+                    result["scores" if field == "score" else "places"][player] = after
+                    result["corrections"].append({"player": player, "field": field, "before": before,
+                                                  "after": after, "who": who, "why": why, "at": when})
+            out.append(result)
+        return out
+
+    def correct(self, result: int, player: int, field: str, value: int, who: str, why: str) -> dict:
+        """The director's correction of one figure of one result, kept with who and why; nothing else
+        changes, and a wrong one changes nothing."""
+        who, why = str(who).strip(), str(why).strip()
+        if field not in FIELDS:
+            raise CorrectionError(f"field: {field!r} cannot be corrected; correct a score or a place.")
+        if type(value) is not int or not -10**6 <= value <= 10**6 or (field == "place" and value < 1):
+            raise CorrectionError("value: give a whole number (a place is 1 or more).")
+        if not who or not why or len(who) > 80 or len(why) > 500:
+            raise CorrectionError("who and why: say who corrects (up to 80 characters) and why (up to 500).")
+        found = {r["id"]: r for r in self.results()}.get(result)
+        if found is None:
+            raise CorrectionError(f"result: there is no result {result!r}; pick one from the results list.")
+        if type(player) is not int or not 0 <= player < len(found["players"]):
+            raise CorrectionError(f"player: result {result} has players 0 to {len(found['players']) - 1}.")
+        if field == "score" and found["scores"] is None:
+            raise CorrectionError("field: this game keeps no score; correct the place instead.")
+        before = found["scores" if field == "score" else "places"][player]
+        at = datetime.now(UTC).isoformat(timespec="milliseconds")
+        with self._lock:
+            self._db.execute("INSERT INTO corrections (result, player, field, before, after, who, why, at) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                             (result, player, field, before, value, who, why, at))
+        return {r["id"]: r for r in self.results()}[result]
+
+    def standings(self, by: str = "places", game: str | None = None) -> list[dict]:
+        """Each player's total across the session's results (corrections applied): the sum of places
+        (lowest first) or of points (highest first), for one game or all."""
+        totals: dict[str, dict] = {}
+        for result in self.results():
+            if game is not None and result["game"] != game:
+                continue
+            figures = result["places"] if by == "places" else (result["scores"] or [])
+            for player, figure in zip(result["players"], figures, strict=False):
+                row = totals.setdefault(player, {"player": player, "total": 0, "games": 0})
+                row["total"] += figure
+                row["games"] += 1
+        return sorted(totals.values(),
+                      key=lambda row: (row["total"] if by == "places" else -row["total"], row["player"]))
+
+    def secret(self, key: str, make) -> str:
+        """A value kept in the board once made (the director's link)."""
+        with self._lock:
+            self._db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", (key, make()))
+            return self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0]
 
     def mark(self, name: str, online: bool) -> None:
         """A table's retained status: online, or offline (its Last Will, or its goodbye)."""

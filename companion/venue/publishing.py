@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from companion.store import Store
 from companion.table import Table
 from companion.venue.outbox import Outbox, writer
@@ -14,8 +16,12 @@ MESSAGE_LANGUAGE = "en"
 
 
 def scoreboard_view(update) -> dict:
-    """Exactly what the public scoreboard is sent for `update`: nothing else ever leaves the table."""
-    return public_payload(update, MESSAGE_LANGUAGE)
+    """Exactly what the public scoreboard is sent for `update`, and a finished game's result read from that
+    same public view (the game's own `result`, as its record keeps it): nothing else leaves the table."""
+    view = public_payload(update, MESSAGE_LANGUAGE)
+    if view["over"]:
+        view["result"] = msgspec.to_builtins(update.spec.result(update.public))
+    return view
 
 
 class Publishing:
