@@ -26,6 +26,8 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--glass", choices=("instant", "real", "stuck"),
                       help="the simulated panel: instant (the default), real (its own refresh time and the "
                            "wear budget), or stuck (it stops answering in its first refresh)")
+    demo.add_argument("--venue", type=Path, help="publish to a venue: the [venue] file `companion venue "
+                                                 "add-table` wrote (docs/venue.md)")
     run = sub.add_parser("run", help="run the daemon on a Raspberry Pi")
     run.add_argument("--config", type=Path, required=True,
                      help="the TOML config, e.g. /etc/companion/config.toml")
@@ -71,6 +73,20 @@ def _parser() -> argparse.ArgumentParser:
                           "join the known Wi-Fi. A failed switch falls back to the previous mode.")
     net.add_argument("--config", type=Path, default=Path(DEFAULT_CONFIG),
                      help=f"the config with the [network] section (default {DEFAULT_CONFIG})")
+    venue = sub.add_parser("venue", help="a venue's dashboard: make the broker's files, add a table, serve "
+                                         "the dashboard (docs/venue.md)")
+    venue.add_argument("action", choices=["init", "add-table", "serve"],
+                       help="init: a venue folder with Mosquitto's config, password and ACL files; "
+                            "add-table: a table's login and topics, and its [venue] file; serve: the "
+                            "dashboard")
+    venue.add_argument("table", nargs="?", help="add-table: the table's name (e.g. t1)")
+    venue.add_argument("--dir", type=Path, required=True, help="the venue folder")
+    venue.add_argument("--name", help="init: the venue's name (e.g. club)")
+    venue.add_argument("--broker", default="127.0.0.1", help="init: the broker's address as tables reach it")
+    venue.add_argument("--broker-port", type=int, default=1883, help="init: the broker's port")
+    venue.add_argument("--port", type=int, default=8090, help="serve: the dashboard's web port")
+    venue.add_argument("--host", default="0.0.0.0", help="serve: the address to listen on")
+    venue.add_argument("--language", choices=["fr", "en"], default="fr", help="serve: the pages' default")
     new = sub.add_parser("new-game", help="write a new game's package to start from: it installs, plays and "
                                           "passes the table's checks at once")
     new.add_argument("name", help="the game's name: its package, entry point and strings' domain "
@@ -120,8 +136,13 @@ def _demo(args) -> int:
     from companion.config import load
 
     state = args.state_dir or str(DEMO_STATE.expanduser())
+    venue = None
+    if args.venue is not None:
+        from companion.venue.settings import read_section
+
+        venue = read_section(args.venue)
     config = load(args.config, port=args.port, state_dir=state if args.state_dir or not args.config else None,
-                  simulated_glass=args.glass)
+                  simulated_glass=args.glass, venue=venue)
     return _serve(config, args.config, simulate=True)
 
 
@@ -273,5 +294,58 @@ def _new_game(args) -> int:
     return 0
 
 
+def _venue(args) -> int:
+    from companion.venue import access
+
+    try:
+        if args.action == "init":
+            if not args.name:
+                raise access.VenueError("init needs --name: the venue's name, e.g. --name club")
+            access.init_venue(args.dir, args.name, args.broker, args.broker_port)
+            print(f"made the venue {args.name} in {args.dir}. Start its broker:\n"
+                  f"  mosquitto -c {args.dir / 'mosquitto.conf'}\n"
+                  f"then add tables: companion venue add-table t1 --dir {args.dir}")
+            return 0
+        if args.action == "add-table":
+            if not args.table:
+                raise access.VenueError("add-table needs the table's name, e.g. companion venue add-table t1")
+            section = access.add_table(args.dir, args.table)
+            print(f"table {args.table} may publish now (send the broker SIGHUP, or restart it, first).\n"
+                  f"  its [venue] section: {section} (add it to the table's config, or: companion demo "
+                  f"--venue {section})")
+            return 0
+        return _serve_venue(args, access.read_venue(args.dir))
+    except access.VenueError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
+
+
+def _serve_venue(args, venue: dict) -> int:
+    from companion.venue.dashboard import Dashboard
+    from companion.venue.link import Broker
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    broker = Broker(venue["broker"], venue["port"], "dashboard", venue["password"])
+    try:
+        dashboard = Dashboard(args.dir / "dashboard", broker, venue["name"], args.language).start(args.host,
+                                                                                                    args.port)
+    except OSError as exc:
+        print(f"companion: cannot listen on {args.host}:{args.port} ({exc.strerror or exc}); pick another "
+              "--port", file=sys.stderr)
+        return 2
+    local = f"http://127.0.0.1:{dashboard.server.port}"
+    print(f"companion venue {venue['name']} serving on {local}/\n  projector: {local}/board\n"
+          f"  director's link: {local}/director/{dashboard.director}", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        dashboard.stop()
+    return 0
+
+
 COMMANDS = {"demo": _demo, "run": _run, "check-config": _check_config, "replay": _replay, "bench": _bench,
-            "store": _store, "records": _records, "new-game": _new_game, "network": _network}
+            "store": _store, "records": _records, "new-game": _new_game, "network": _network,
+            "venue": _venue}

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 import subprocess
+import tomllib
 from pathlib import Path
 
+from companion.store import write_durably
 from companion.venue import topics
 
 DASHBOARD = "dashboard"
@@ -27,6 +30,86 @@ def add_user(password_file: Path, user: str, password: str | None = None) -> str
     """Add (or replace) `user` in Mosquitto's password file with mosquitto_passwd; returns the password."""
     password = password or secrets.token_urlsafe(18)
     create = [] if password_file.exists() else ["-c"]
-    subprocess.run(["mosquitto_passwd", *create, "-b", str(password_file), user, password], check=True,
-                   capture_output=True)
+    try:
+        subprocess.run(["mosquitto_passwd", *create, "-b", str(password_file), user, password], check=True,
+                       capture_output=True)
+    except FileNotFoundError:
+        raise VenueError("mosquitto_passwd is missing: install Mosquitto (Debian: apt install mosquitto)"
+                         ) from None
+    except subprocess.CalledProcessError as exc:
+        why = exc.stderr.decode().strip()
+        raise VenueError(f"{password_file}: mosquitto_passwd failed ({why})") from None
+    password_file.chmod(0o640)
     return password
+
+
+class VenueError(Exception):
+    """A venue folder that cannot be used: the message names the file or name and the fix."""
+
+
+def venue_file(folder: Path) -> Path:
+    return folder / "venue.toml"
+
+
+def read_venue(folder: Path) -> dict:
+    """The venue folder's settings (venue.toml), refused with the file and the fix."""
+    path = venue_file(folder)
+    if not path.is_file():
+        raise VenueError(f"{path}: no venue here. Make one first: companion venue init --name NAME "
+                         f"--dir {folder}")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return {"name": str(data["name"]), "broker": str(data["broker"]), "port": int(data["port"]),
+                "password": str(data["password"]), "tables": [str(t) for t in data.get("tables", [])]}
+    except (tomllib.TOMLDecodeError, KeyError, ValueError, TypeError) as exc:
+        raise VenueError(f"{path}: cannot be read ({exc}); make the venue again with companion venue "
+                         "init") from exc
+
+
+def _write_venue(folder: Path, venue: dict) -> None:
+    tables = ", ".join(json.dumps(t) for t in venue["tables"])
+    write_durably(venue_file(folder),
+                  f'name = {json.dumps(venue["name"])}\nbroker = {json.dumps(venue["broker"])}\n'
+                  f'port = {venue["port"]}\npassword = {json.dumps(venue["password"])}\n'
+                  f'tables = [{tables}]\n')
+    write_durably(folder / "acl", acl(venue["name"], venue["tables"]))
+
+
+def init_venue(folder: Path, name: str, broker: str = "127.0.0.1", port: int = 1883) -> dict:
+    """A new venue folder: venue.toml, Mosquitto's password and ACL files, a mosquitto.conf using them."""
+    if not topics.NAME.match(name):
+        raise VenueError(f"--name: {name!r} is not a venue name: 1 to 32 lower-case letters, digits, - "
+                         "or _.")
+    if venue_file(folder).exists():
+        raise VenueError(f"{venue_file(folder)}: this folder already holds a venue; add tables to it with "
+                         "companion venue add-table, or pick another --dir")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "broker-data").mkdir(exist_ok=True)
+    venue = {"name": name, "broker": broker, "port": port, "tables": [],
+             "password": add_user(folder / "passwd", DASHBOARD)}
+    _write_venue(folder, venue)
+    write_durably(folder / "mosquitto.conf",
+                  f"# The venue {name}'s broker: mosquitto -c {folder / 'mosquitto.conf'}\n"
+                  f"listener {port}\nallow_anonymous false\npassword_file {folder / 'passwd'}\n"
+                  f"acl_file {folder / 'acl'}\npersistence true\n"
+                  f"persistence_location {folder / 'broker-data'}/\n"
+                  "max_queued_messages 100000\n")
+    return venue
+
+
+def add_table(folder: Path, name: str) -> Path:
+    """Give table `name` its broker login and topics; returns the [venue] file its config uses. The broker
+    reads the new files at its next start, or at once on SIGHUP."""
+    venue = read_venue(folder)
+    if not topics.NAME.match(name) or name == DASHBOARD:
+        raise VenueError(f"table name {name!r}: use 1 to 32 lower-case letters, digits, - or _ "
+                         f"(not {DASHBOARD!r}).")
+    password = add_user(folder / "passwd", name)
+    venue["tables"] = sorted({*venue["tables"], name})
+    _write_venue(folder, venue)
+    (folder / "tables").mkdir(exist_ok=True)
+    section = folder / "tables" / f"{name}.toml"
+    write_durably(section, f'[venue]\nname = {json.dumps(venue["name"])}\ntable = {json.dumps(name)}\n'
+                  f'broker = {json.dumps(venue["broker"])}\nport = {venue["port"]}\n'
+                  f'password = {json.dumps(password)}\n')
+    return section

@@ -8,6 +8,8 @@ import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
+from companion.i18n import N_
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     name     TEXT PRIMARY KEY,
@@ -50,7 +52,11 @@ FIELDS = ("score", "place")  # what the director may correct in a result
 
 
 class CorrectionError(ValueError):
-    """A correction that cannot be made: the message says what was wrong and how to fix it."""
+    """A correction that cannot be made: `msgid` and `params` say what was wrong and how to fix it."""
+
+    def __init__(self, msgid: str, **params):
+        super().__init__(msgid.format(**params))
+        self.msgid, self.params = msgid, params
 
 
 def places_of(result: dict, players: int) -> list[int]:
@@ -147,18 +153,18 @@ class Board:
         changes, and a wrong one changes nothing."""
         who, why = str(who).strip(), str(why).strip()
         if field not in FIELDS:
-            raise CorrectionError(f"field: {field!r} cannot be corrected; correct a score or a place.")
+            raise CorrectionError(N_("What to correct: a score or a place."))
         if type(value) is not int or not -10**6 <= value <= 10**6 or (field == "place" and value < 1):
-            raise CorrectionError("value: give a whole number (a place is 1 or more).")
+            raise CorrectionError(N_("New value: give a whole number (a place is 1 or more)."))
         if not who or not why or len(who) > 80 or len(why) > 500:
-            raise CorrectionError("who and why: say who corrects (up to 80 characters) and why (up to 500).")
+            raise CorrectionError(N_("Say who corrects (up to 80 characters) and why (up to 500)."))
         found = {r["id"]: r for r in self.results()}.get(result)
         if found is None:
-            raise CorrectionError(f"result: there is no result {result!r}; pick one from the results list.")
+            raise CorrectionError(N_("There is no such result: pick one from the results list."))
         if type(player) is not int or not 0 <= player < len(found["players"]):
-            raise CorrectionError(f"player: result {result} has players 0 to {len(found['players']) - 1}.")
+            raise CorrectionError(N_("This result has no such player: pick one of its players."))
         if field == "score" and found["scores"] is None:
-            raise CorrectionError("field: this game keeps no score; correct the place instead.")
+            raise CorrectionError(N_("This game keeps no score: correct the place instead."))
         before = found["scores" if field == "score" else "places"][player]
         at = datetime.now(UTC).isoformat(timespec="milliseconds")
         with self._lock:

@@ -36,3 +36,16 @@ def venue_problem(venue: VenueConfig) -> str | None:
     if not venue.broker.strip():
         return "key 'venue.broker': give the broker's host name or address, e.g. \"192.168.1.10\"."
     return None
+
+
+class _Section(msgspec.Struct, forbid_unknown_fields=True):
+    venue: VenueConfig
+
+
+def read_section(path) -> VenueConfig:
+    """The [venue] of a file `companion venue add-table` wrote (`companion demo --venue FILE`)."""
+    from companion import tomlfile
+    from companion.config import ConfigError
+
+    data = tomlfile.read(path, ConfigError, "Write it with: companion venue add-table NAME --dir VENUE_DIR")
+    return tomlfile.decode(data, _Section, str(path), ConfigError).venue

@@ -1,0 +1,110 @@
+// The dashboard's live pages: one event stream of the whole venue, drawn again at each change.
+"use strict";
+(function () {
+  const S = JSON.parse(document.getElementById("venue-strings").textContent);
+  const director = document.body.dataset.director;
+  const fill = (text, params) => text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? params[k] : m));
+  const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
+  const by = document.getElementById("by");
+  let source = null;
+
+  function seatName(seats, n) {
+    const seat = (seats || []).find((s) => s.seat === n);
+    return seat ? (seat.name || seat.label) : String(n + 1);
+  }
+
+  function drawTables(tables) {
+    const list = document.getElementById("tables");
+    list.replaceChildren();
+    if (!tables.length) list.append(el("li", "", S.no_tables));
+    for (const t of tables) {
+      const u = t.update || {};
+      const li = el("li", t.online ? "online" : "offline");
+      li.dataset.table = t.name;
+      li.append(el("strong", "", t.name + " · " + (t.online ? S.online : S.offline)));
+      const line = [u.title || u.game || S.no_game];
+      if (u.version) line.push(fill(S.version, { n: u.version }));
+      if (u.over) line.push(S.over);
+      else if ((u.waiting || []).length) line.push(fill(S.turn, { who: u.waiting.map((n) => seatName(u.seats, n)).join(", ") }));
+      li.append(el("div", "game", line.join(" · ")));
+      li.append(el("div", "seats", (u.seats || []).filter((s) => s.in_game).map((s) => s.name || s.label).join(", ")));
+      list.append(li);
+    }
+  }
+
+  function drawStandings(rows, kind) {
+    const list = document.getElementById("standings");
+    list.replaceChildren();
+    for (const r of rows) {
+      const li = el("li");
+      li.append(el("span", "", r.player), el("span", "", r.total + " " + (kind === "points" ? S.points : S.places)));
+      list.append(li);
+    }
+  }
+
+  function drawResults(results) {
+    const list = document.getElementById("results");
+    if (!list) return;
+    list.replaceChildren();
+    if (!results.length) list.append(el("li", "", S.no_results));
+    for (const r of results) {
+      const li = el("li");
+      li.dataset.result = r.id;
+      const figures = r.players.map((p, i) => p + " " + (r.scores ? r.scores[i] : "#" + r.places[i]));
+      li.append(el("strong", "", r.table + " · " + r.game), el("div", "", figures.join(" · ")));
+      if (r.corrections.length) li.append(el("span", "corrected", S.corrected));
+      for (const c of r.corrections) {
+        li.append(el("div", "audit", fill(S.correction, { who: c.who, field: S[c.field], player: r.players[c.player], before: c.before, after: c.after, why: c.why })));
+      }
+      list.append(li);
+    }
+    const form = document.getElementById("correct");
+    if (form) {
+      const pick = form.elements.result;
+      const kept = pick.value;
+      pick.replaceChildren(...results.map((r) => new Option(r.table + " · " + r.game + " · " + r.at.slice(11, 16), r.id)));
+      if (kept) pick.value = kept;
+      drawPlayers(results);
+    }
+  }
+
+  let lastResults = [];
+  function drawPlayers(results) {
+    const form = document.getElementById("correct");
+    const r = results.find((x) => String(x.id) === form.elements.result.value);
+    const kept = form.elements.player.value;
+    form.elements.player.replaceChildren(...(r ? r.players.map((p, i) => new Option(p, i)) : []));
+    if (kept) form.elements.player.value = kept;
+  }
+
+  function connect() {
+    if (source) source.close();
+    const live = document.getElementById("live");
+    source = new EventSource("/api/venue/events?by=" + (by ? by.value : "places"));
+    source.addEventListener("venue", (e) => {
+      const data = JSON.parse(e.data);
+      live.textContent = S.live;
+      document.body.dataset.version = e.lastEventId;
+      drawTables(data.tables);
+      drawStandings(data.standings, data.by);
+      lastResults = data.results;
+      drawResults(data.results);
+    });
+    source.onerror = () => { live.textContent = S.reconnecting; };
+  }
+
+  if (by) by.addEventListener("change", connect);
+  const form = document.getElementById("correct");
+  if (form) {
+    form.elements.result.addEventListener("change", () => drawPlayers(lastResults));
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const f = form.elements;
+      const body = { result: Number(f.result.value), player: Number(f.player.value), field: f.field.value, value: Number(f.value.value), who: f.who.value, why: f.why.value };
+      const answer = await fetch("/api/director/" + encodeURIComponent(director) + "/corrections", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      const data = await answer.json();
+      document.getElementById("correct-message").textContent = answer.ok ? S.saved : data.error;
+    });
+  }
+  connect();
+})();
