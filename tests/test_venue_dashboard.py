@@ -45,7 +45,7 @@ def test_a_finished_game_gives_one_result_and_places_from_its_scores(dashboard):
 @pytest.mark.parametrize("body, says", [
     ({"result": 99, "player": 0, "field": "score", "value": 5, "who": "Jo", "why": "typo"}, "no such result"),
     ({"result": 1, "player": 7, "field": "score", "value": 5, "who": "Jo", "why": "typo"}, "no such player"),
-    ({"result": 1, "player": 0, "field": "colour", "value": 5, "who": "Jo", "why": "typo"}, "score or a place"),
+    ({"result": 1, "player": 0, "field": "hue", "value": 5, "who": "Jo", "why": "typo"}, "score or a place"),
     ({"result": 1, "player": 0, "field": "place", "value": 0, "who": "Jo", "why": "typo"}, "whole number"),
     ({"result": 1, "player": 0, "field": "score", "value": "5", "who": "Jo", "why": "typo"}, "whole number"),
     ({"result": 1, "player": 0, "field": "score", "value": 5, "who": "", "why": "typo"}, "who corrects"),
