@@ -86,3 +86,16 @@ def test_a_broker_killed_and_restarted_mid_game_loses_and_doubles_nothing(venue,
     kept = venue.board.versions("t1")
     assert kept == sorted(set(kept)), "a message was kept twice or out of order"
     assert set(versions) <= set(kept), f"lost: {sorted(set(versions) - set(kept))}"
+
+
+def test_the_board_keeps_each_seq_once_and_a_message_after_a_gap_waits_for_the_resend(tmp_path):
+    from companion.venue.board import Board
+
+    board = Board(tmp_path / "board.db")
+    assert board.take("t1", 5, 50, {}) == 5  # a table first seen starts where it stands
+    assert board.take("t1", 5, 50, {}) == 5  # the same message again: dropped, acknowledged again
+    assert board.take("t1", 7, 70, {}) == 5  # after a gap: not kept; the ack makes the table resend 6
+    assert board.take("t1", 6, 60, {}) == 6
+    assert board.take("t1", 7, 70, {}) == 7
+    assert board.versions("t1") == [50, 60, 70]
+    board.close()
