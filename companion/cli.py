@@ -52,13 +52,14 @@ def _parser() -> argparse.ArgumentParser:
     rwhere.add_argument("--state-dir", type=Path, help="the state directory (the config's state_dir)")
     rwhere.add_argument("--config", type=Path, help="read state_dir from this TOML config")
     bench = sub.add_parser("bench", help="measure the figures of docs/performance.md on this machine")
-    bench.add_argument("part", nargs="?", choices=("speed", "load", "soak", "panel", "start"),
+    bench.add_argument("part", nargs="?", choices=("speed", "load", "soak", "panel", "start", "venue"),
                        default="speed",
                        help="speed: the figures' table (the default); load: 30 phones while 100 commands a "
                             "second are posted for 60 s; soak: 10,000 commands of every game, memory "
                             "watched; panel: refreshes per hour and the glass's lag in a 2-hour evening of "
                             "each game, without and with the wear budget; start: the daemon started on a "
-                            "long log (250,000 rolls; 3,000 rolls undone)")
+                            "long log (250,000 rolls; 3,000 rolls undone); venue: 50 tables, a broker and "
+                            "a dashboard, and 10,000 messages drained after a broker restart")
     bench.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     bench.add_argument("--quick", action="store_true", help="fewer samples, a 2 s glass: about a minute")
     bench.add_argument("--pi-zero", action="store_true",

@@ -1,76 +1,21 @@
-"""A real Mosquitto for a test: its own port on loopback, config, persistence, password and ACL files."""
+"""A real Mosquitto for a test (companion.benchmark.mosquitto), or a skip where it is not installed."""
 
 from __future__ import annotations
 
 import os
-import shutil
-import signal
-import socket
-import subprocess
-import time
-from pathlib import Path
 
 import pytest
-from daemon_process import free_port
 
-from companion.venue import access
-from companion.venue.link import Broker
+from companion.benchmark.mosquitto import Mosquitto, installed
 
-MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+__all__ = ["Mosquitto", "require_mosquitto"]
 
 
 def require_mosquitto() -> None:
     """Skip without Debian's mosquitto, except where it must run (.ci/run sets COMPANION_REQUIRE_MQTT)."""
-    if os.path.exists(MOSQUITTO) and shutil.which("mosquitto_passwd"):
+    if installed():
         return
     if os.environ.get("COMPANION_REQUIRE_MQTT"):
-        pytest.fail("Debian's mosquitto is not installed: apt-get install mosquitto")
-    pytest.skip("Debian's mosquitto is not installed")
-
-
-class Mosquitto:
-    """One broker; `kill()` is kill -9, `start()` again keeps its port and its persisted sessions."""
-
-    def __init__(self, folder: Path, venue: str, tables: list[str]):
-        self.folder, self.venue = folder, venue
-        folder.mkdir(parents=True, exist_ok=True)
-        self.port = free_port()
-        self.passwords = folder / "passwd"
-        self.users = {access.DASHBOARD: access.add_user(self.passwords, access.DASHBOARD)}
-        for name in tables:
-            self.users[name] = access.add_user(self.passwords, name)
-        (folder / "acl").write_text(access.acl(venue, tables))
-        (folder / "data").mkdir(exist_ok=True)
-        (folder / "mosquitto.conf").write_text(
-            f"listener {self.port} 127.0.0.1\nallow_anonymous false\npassword_file {self.passwords}\n"
-            f"acl_file {folder / 'acl'}\npersistence true\npersistence_location {folder / 'data'}/\n"
-            "autosave_interval 1\nmax_queued_messages 100000\nlog_dest stderr\n"
-            # Run as root, mosquitto would become user "mosquitto", who cannot read the test's folder.
-            + ("user root\n" if os.geteuid() == 0 else ""))
-        self.process: subprocess.Popen | None = None
-
-    def broker(self, user: str) -> Broker:
-        return Broker("127.0.0.1", self.port, user, self.users[user])
-
-    def start(self) -> Mosquitto:
-        self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.folder / "mosquitto.conf")],
-                                        stdout=subprocess.DEVNULL, stderr=open(self.folder / "log", "ab"))
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
-                return self
-            except OSError:
-                if self.process.poll() is not None:
-                    raise RuntimeError((self.folder / "log").read_text()) from None
-                time.sleep(0.02)
-        raise RuntimeError(f"mosquitto did not listen on {self.port}")
-
-    def kill(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(10)
+        pytest.fail("Debian's mosquitto is not installed and COMPANION_REQUIRE_MQTT=1: apt-get install "
+                    "mosquitto")
+    pytest.skip("Debian's mosquitto is not installed: apt-get install mosquitto to run the venue tests")

@@ -19,6 +19,10 @@ def collect(quick: bool = False, panel: str = "impression-7.3", part: str = "spe
     long log; `code` starts the long logs' daemons from another version's code."""
     if part == "start":
         return start.measure(code, quick)
+    if part == "venue":
+        from companion.benchmark import venue
+
+        return venue.measure(50, 15.0 if quick else 60.0, 2_000 if quick else venue.DRAIN)
     if part == "load":
         return load.measure(30, 100.0, 10.0 if quick else 60.0)
     if part == "soak":
