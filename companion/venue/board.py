@@ -86,29 +86,38 @@ class Board:
     def take(self, name: str, seq: int, version: int, update: dict) -> int:
         """Keep message `seq` of table `name` if it is the next one; return the seq to acknowledge (the
         last one kept: a duplicate is dropped, a message after a gap waits for the table to resend)."""
+        return self.take_all([(name, seq, version, update)])[name]
+
+    def take_all(self, messages: list[tuple[str, int, int, dict]]) -> dict[str, int]:
+        """`take` for many messages in one transaction (one fsync for a burst); returns, per table, the
+        seq to acknowledge."""
         at = datetime.now(UTC).isoformat(timespec="milliseconds")
+        acks: dict[str, int] = {}
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                row = self._db.execute("SELECT last_seq FROM tables WHERE name = ?", (name,)).fetchone()
-                # A table first seen starts where it stands: what it sent an earlier dashboard is gone.
-                last = seq - 1 if row is None else row[0]
-                if seq == last + 1:
-                    self._db.execute(
-                        "INSERT INTO updates (name, seq, version, body, at) VALUES (?, ?, ?, ?, ?)",
-                        (name, seq, version, json.dumps(update, ensure_ascii=False), at))
-                    self._db.execute(
-                        "INSERT INTO tables (name, last_seq, seen_at) VALUES (?, ?, ?) ON CONFLICT (name) "
-                        "DO UPDATE SET last_seq = excluded.last_seq, seen_at = excluded.seen_at",
-                        (name, seq, at))
-                    last = seq
-                    self._keep_result(name, seq, update, at)
+                for name, seq, version, update in messages:
+                    acks[name] = self._take(name, seq, version, update, at)
                 self._db.execute("COMMIT")
             except BaseException:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise
-        return last
+        return acks
+
+    def _take(self, name: str, seq: int, version: int, update: dict, at: str) -> int:
+        row = self._db.execute("SELECT last_seq FROM tables WHERE name = ?", (name,)).fetchone()
+        # A table first seen starts where it stands: what it sent an earlier dashboard is gone.
+        last = seq - 1 if row is None else row[0]
+        if seq != last + 1:
+            return last
+        self._db.execute("INSERT INTO updates (name, seq, version, body, at) VALUES (?, ?, ?, ?, ?)",
+                         (name, seq, version, json.dumps(update, ensure_ascii=False), at))
+        self._db.execute("INSERT INTO tables (name, last_seq, seen_at) VALUES (?, ?, ?) ON CONFLICT (name) "
+                         "DO UPDATE SET last_seq = excluded.last_seq, seen_at = excluded.seen_at",
+                         (name, seq, at))
+        self._keep_result(name, seq, update, at)
+        return seq
 
     def _keep_result(self, name: str, seq: int, update: dict, at: str) -> None:
         """A game that has just ended at `seq` leaves its result (the message before it was not over)."""

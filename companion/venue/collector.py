@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import queue
 import threading
 
 from companion.venue import topics
@@ -11,6 +12,7 @@ from companion.venue.board import Board
 from companion.venue.link import Broker, client
 
 log = logging.getLogger(__name__)
+BATCH = 500  # messages kept in one transaction at most
 
 
 class Collector:
@@ -25,8 +27,11 @@ class Collector:
         self._client.on_disconnect = lambda *_: self.connected.clear()
         self._client.on_message = self._on_message
         self._host, self._port = broker.host, broker.port
+        self._arrived: queue.Queue = queue.Queue()
+        self._keeper = threading.Thread(target=self._keep, name="venue-keeper", daemon=True)
 
     def start(self) -> Collector:
+        self._keeper.start()
         self._client.connect_async(self._host, self._port, keepalive=10)
         self._client.loop_start()
         return self
@@ -34,6 +39,32 @@ class Collector:
     def stop(self) -> None:
         self._client.disconnect()
         self._client.loop_stop()
+        if self._keeper.is_alive():
+            self._arrived.put(None)
+            self._keeper.join(10)
+
+    def _keep(self) -> None:
+        """Keep what arrived, a burst in one transaction, then acknowledge it: an acknowledgement always
+        follows the commit of what it acknowledges."""
+        while (first := self._arrived.get()) is not None:
+            batch = [first]
+            while len(batch) < BATCH:
+                try:
+                    more = self._arrived.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._arrived.put(None)
+                    break
+                batch.append(more)
+            try:
+                acks = self.board.take_all(batch)
+            except Exception:
+                log.exception("could not keep %d messages: the tables will send them again", len(batch))
+                continue
+            for name, seq in acks.items():
+                self._client.publish(topics.table(self.venue, name, "ack"), json.dumps({"seq": seq}), qos=1)
+                self.on_change(name)
 
     def _on_connect(self, _client, _userdata, _flags, reason, _properties) -> None:
         if reason.is_failure:
@@ -58,8 +89,8 @@ class Collector:
                 whole = type(seq) is int and type(version) is int and seq >= 1
                 if not whole or not isinstance(update, dict):
                     raise TypeError("seq and version must be whole numbers from 1, update an object")
-                kept = self.board.take(name, seq, version, update)
-                self._client.publish(topics.table(self.venue, name, "ack"), json.dumps({"seq": kept}), qos=1)
+                self._arrived.put((name, seq, version, update))
+                return
             else:
                 return
         except (ValueError, KeyError, TypeError) as exc:
