@@ -107,3 +107,17 @@ def test_the_broker_refuses_a_table_writing_outside_its_own_topics(broker, dashb
     finally:
         forger.disconnect()
         forger.loop_stop()
+
+
+@pytest.mark.parametrize("text, says", [
+    ("", "key 'venue'"),
+    ('[venue]\nname = "Club"\ntable = "t1"\n', "key 'venue.name'"),
+    ('[venue]\nname = "club"\ntable = "t1"\nsecret = 1\n', "secret"),
+])
+def test_a_wrong_venue_file_given_to_the_simulator_is_refused_naming_the_file(tmp_path, text, says):
+    path = tmp_path / "t1.toml"
+    path.write_text(text)
+    out = subprocess.run([sys.executable, "-m", "companion", "demo", "--venue", str(path), "--state-dir",
+                          str(tmp_path / "state")], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and str(path) in out.stderr and says in out.stderr
+    assert "Traceback" not in out.stderr and not (tmp_path / "state").exists()

@@ -48,4 +48,7 @@ def read_section(path) -> VenueConfig:
     from companion.config import ConfigError
 
     data = tomlfile.read(path, ConfigError, "Write it with: companion venue add-table NAME --dir VENUE_DIR")
-    return tomlfile.decode(data, _Section, str(path), ConfigError).venue
+    venue = tomlfile.decode(data, _Section, str(path), ConfigError).venue
+    if (wrong := venue_problem(venue)) is not None:
+        raise ConfigError(f"{path}: {wrong}")
+    return venue
