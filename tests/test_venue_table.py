@@ -121,3 +121,31 @@ def test_a_wrong_venue_file_given_to_the_simulator_is_refused_naming_the_file(tm
                           str(tmp_path / "state")], capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and str(path) in out.stderr and says in out.stderr
     assert "Traceback" not in out.stderr and not (tmp_path / "state").exists()
+
+
+def test_the_host_sees_whether_the_venue_is_reachable_and_how_much_waits(tmp_path, broker, dashboard):
+    from companion.webapp import create_app
+
+    venue = VenueConfig(name=VENUE, table="t1", port=broker.port, password=broker.users["t1"])
+    with running_simulator(tmp_path / "table", venue=venue) as running:
+        client = create_app(running).test_client()
+        host = {"X-Host-Token": running.table.roster.host_token()}
+        assert client.get("/api/venue").status_code == 403  # a stranger is told nothing
+        wait_for(lambda: client.get("/api/venue", headers=host).get_json()["reachable"])
+        broker.kill()
+        for _ in range(5):
+            assert running.table.call(Command("roll")).ok
+        seen = wait_for(lambda: (answer := client.get("/api/venue", headers=host).get_json())["reachable"]
+                        is False and answer)
+        assert seen["waiting"] >= 5 and seen["table"] == "t1"
+        broker.start()
+        wait_for(lambda: client.get("/api/venue", headers=host).get_json()["waiting"] == 0, timeout=30)
+
+
+def test_the_host_of_a_table_without_a_venue_is_told_so(tmp_path):
+    from companion.webapp import create_app
+
+    with running_simulator(tmp_path / "table") as running:
+        host = {"X-Host-Token": running.table.roster.host_token()}
+        assert create_app(running).test_client().get("/api/venue", headers=host).get_json() == {
+            "ok": True, "venue": None}

@@ -51,7 +51,7 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_c
     """
     from jinja2 import ChoiceLoader
 
-    from companion.webapp import api, events, gamefiles, network, pages, seating, trust
+    from companion.webapp import api, events, gamefiles, network, pages, seating, trust, venuelink
 
     web = files("companion.web")
     app = Flask(__name__, template_folder=str(web / "templates"), static_folder=str(web / "static"),
@@ -80,6 +80,7 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_c
     app.register_blueprint(gamefiles.bp)
     app.register_blueprint(seating.bp)
     app.register_blueprint(network.bp)
+    app.register_blueprint(venuelink.bp)
     app.register_blueprint(pages.bp)
     app.register_error_handler(Exception, pages.handle_error)
     app.wsgi_app = _answered_first(app.wsgi_app, runtime.table.foreground)
