@@ -301,6 +301,11 @@ def document() -> dict:
                      "responses": {"202": _ok("Switching."), "400": _error("Malformed body."),
                                    "403": _error("Missing or wrong host token."),
                                    "409": _error("Not managed here, or already switching.")}}},
+        "/api/venue": {"get": {"summary": "The venue this table publishes to, whether it reaches the venue's "
+                                          "broker and how many messages wait (host only; docs/venue.md).",
+                               "security": HOST,
+                               "responses": {"200": _ok("The venue link."),
+                                             "403": _error("Missing or wrong host token.")}}},
         "/api/qr": {"post": {"summary": "An SVG QR code of a link (host only).", "security": HOST,
                              "requestBody": _body("QrBody"),
                              "responses": {"200": _ok("SVG image.", {"type": "string"}, "image/svg+xml"),
