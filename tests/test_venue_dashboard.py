@@ -130,7 +130,12 @@ def test_the_pages_show_tables_live_the_directors_correction_and_the_projectors_
             assert float(projector.evaluate("getComputedStyle(document.body).fontSize")[:-2]) >= 24
             assert projector.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
             assert "Ada" in projector.locator("#standings").inner_text()
-            for page in (phone, director, projector):
+            # The table's host page says the venue is reachable, and how much waits.
+            host = browser.new_page(viewport={"width": 390, "height": 844})
+            host.goto(f"http://127.0.0.1:{running.config.port}/host?host={running.table.roster.host_token()}"
+                      "&lang=en")
+            host.locator("#venue-link-now", has_text="Sending to the venue club as table t1").wait_for()
+            for page in (phone, director, projector, host):
                 page.close()
     finally:
         dashboard.stop()

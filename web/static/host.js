@@ -169,6 +169,19 @@
     if (net.switching) setTimeout(showNetwork, 2000);
   }
 
+  // The venue card: shown when the table publishes to a venue; whether the venue is reachable and how
+  // much waits for it, asked again every 10 s while the page is open.
+  async function showVenue() {
+    const answer = await Companion.request("GET", "/api/venue", undefined, H());
+    if (!answer.ok || !answer.data.venue) return;
+    const link = answer.data;
+    document.getElementById("venue-link").hidden = false;
+    const text = link.reachable ? strings.venue_reachable : strings.venue_unreachable;
+    document.getElementById("venue-link-now").textContent = text.replace("{venue}", link.venue)
+      .replace("{table}", link.table).replace("{n}", link.waiting);
+    setTimeout(showVenue, 10000);
+  }
+
   async function start() {
     const me = await Companion.request("GET", "/api/host", undefined, H());
     if (!me.ok) {
@@ -186,6 +199,7 @@
       });
     }
     showNetwork();
+    showVenue();
     const list = await Companion.request("GET", "/api/games");
     games = list.ok ? list.data.games : [];
     const choice = document.getElementById("game-choice");
