@@ -417,6 +417,8 @@ class Table:
         try:
             record = self.store.append(command.kind, command.seat, args, draws.taken, snapshot,
                                        self._outbox_rows(session, events, command))
+        except IllegalMove as error:  # the venue's outbox is full (companion/venue/outbox.py): nothing kept
+            return self._refuse(command, error, pressed, entry)
         except Exception as exc:
             log.error("could not record %s: %s", command.kind, exc)  # the detail (a path) stays in the log
             # Published like any refusal: a button press waits on no future, so outputs must say it failed.

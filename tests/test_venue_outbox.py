@@ -99,3 +99,25 @@ def test_the_board_keeps_each_seq_once_and_a_message_after_a_gap_waits_for_the_r
     assert board.take("t1", 7, 70, {}) == 7
     assert board.versions("t1") == [50, 60, 70]
     board.close()
+
+
+def test_a_full_outbox_refuses_the_move_saying_why_and_keeps_every_earlier_one(tmp_path):
+    store = Store(tmp_path / "t1.db")
+    outbox = Outbox(store.path)  # no sender: the venue is never reached
+    table = Table(store)
+    table.outbox = writer(scoreboard_view, limit=5)
+    table.start()
+    try:
+        kept = [table.call(Command("roll")) for _ in range(4)]  # the new game's message is the fifth
+        assert all(result.ok for result in kept) and outbox.waiting() == 5
+        refused = table.call(Command("roll"))
+        said = str(refused.error)
+        assert not refused.ok and "5 moves wait" in said and "Nothing was changed" in said
+        assert table.version == kept[-1].version and store.last_version() == kept[-1].version
+        assert [m.version for m in outbox.after(0, 10)][-4:] == [r.version for r in kept]
+        outbox.acknowledged(outbox.after(0, 10)[-1].seq)  # the venue is back and has them all
+        assert table.call(Command("roll")).ok
+    finally:
+        table.stop()
+        outbox.close()
+        store.close()

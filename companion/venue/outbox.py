@@ -9,6 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.gamekit.contract import IllegalMove
+from companion.i18n import N_
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS venue_outbox (
     seq     INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -27,13 +30,25 @@ class Message:
     body: str
 
 
-def writer(public: Callable[[object], dict]) -> Callable[[sqlite3.Connection, object], None]:
+DEFAULT_LIMIT = 20_000  # messages waiting for the venue: many hours of play at a table's pace
+OUTBOX_FULL = N_("The venue has not been reached for too long: {n} moves wait to be sent to it, the most "
+                 "this table keeps. Reconnect the table to the venue's Wi-Fi, or ask the organiser to check "
+                 "the venue's broker. Nothing was changed.")
+
+
+def writer(public: Callable[[object], dict], limit: int = DEFAULT_LIMIT
+           ) -> Callable[[sqlite3.Connection, object], None]:
     """What the table calls inside a command's transaction: the update's public view becomes a row.
 
     `public(update)` must be the scoreboard's own view (companion.webapp.events.public_payload): nothing
-    the scoreboard would not show is ever written here, so nothing else can leave the table."""
+    the scoreboard would not show is ever written here, so nothing else can leave the table. Past `limit`
+    waiting messages the command is refused (its transaction rolls back): the outbox is bounded, and
+    nothing the dashboard should get is ever dropped."""
 
     def write(db: sqlite3.Connection, update) -> None:
+        waiting = db.execute("SELECT count(*) FROM venue_outbox").fetchone()[0]
+        if waiting >= limit:
+            raise IllegalMove(OUTBOX_FULL, n=waiting)
         body = json.dumps(public(update), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
         db.execute("INSERT INTO venue_outbox (version, body) VALUES (?, ?)", (update.version, body))
 

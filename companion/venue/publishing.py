@@ -29,7 +29,7 @@ class Publishing:
 
     def __init__(self, store: Store, table: Table, venue: VenueConfig):
         self.outbox = Outbox(store.path)
-        table.outbox = writer(scoreboard_view)
+        table.outbox = writer(scoreboard_view, venue.outbox_limit)
         self.sender = Sender(self.outbox, venue.broker_login(), venue.name, venue.table)
         table.subscribe(self.sender.wake)
 

@@ -19,6 +19,8 @@ class VenueConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     password: str = ""  # the table's broker password (companion venue add-table prints it)
     tls: bool = False  # the broker offers TLS (usually port 8883)
     ca_file: str = ""  # the broker's CA certificate, if the system does not trust it already
+    # The most messages kept for the venue while it is unreachable; past it, moves are refused.
+    outbox_limit: Annotated[int, msgspec.Meta(ge=100)] = 20_000
 
     def broker_login(self):
         from companion.venue.link import Broker
