@@ -159,6 +159,7 @@ RULES: dict[str, Rule] = {
     "/api/games": Rule(),
     "/api/network": Rule(bodies=lambda who, code: [{"mode": "hotspot"}, {"mode": "xx"}]),
     "/api/qr": Rule(bodies=lambda who, code: [{"text": f"{URL}seat/{who.token}"}, {"text": ""}]),
+    "/api/venue": Rule(),
     "/join": Rule(),
     "/j/<code>": Rule(),
     "/host": Rule(),
