@@ -82,6 +82,7 @@ def test_only_the_directors_link_corrects_and_every_correction_is_kept_with_who_
 
 
 @pytest.mark.browser
+@pytest.mark.slow  # a broker, a dashboard, a table and four pages
 def test_the_pages_show_tables_live_the_directors_correction_and_the_projectors_board(tmp_path, broker,
                                                                                      browser):
     dashboard = Dashboard(tmp_path / "dashboard", broker.broker("dashboard"), VENUE, "en")
