@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import sqlite3
 import tempfile
 import threading
@@ -187,6 +188,7 @@ def measure(tables: int = 50, seconds: float = 60.0, drain: int = DRAIN, seed: i
             process.kill()
             process.wait()
         broker.stop()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _settle(running: list[BenchTable], timeout: float = 120) -> None:
