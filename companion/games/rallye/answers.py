@@ -37,7 +37,9 @@ def decline(state: State, seat: int, args: c.Decline, draws):
     pending = state.pending
     state = replace(state, pending=None)
     events = [{"type": "declined", "seat": seat, "threat": pending.threat}]
-    if pending.threat == "back":
+    if pending.threat == "back" and pending.own:  # the reverse turn: the player's own move, backwards
+        state = push(state, ("walk", seat, pending.amount, -1))
+    elif pending.threat == "back":
         state = shift(state, seat, pending.amount, -1, events)
     elif pending.threat == "tacks":
         state = catch(state, seat, pending.at)

@@ -217,12 +217,22 @@ def swap(state: State, seat: int, partner: int, at: int, surprise: bool, events:
 
 def back(state: State, draws, events: list[dict], seat: int, steps: int) -> State:
     """An effect sends `seat` back: first the cancel window (none if it cannot move back at all)."""
-    # (ruling) Protection cancels every backward move an effect makes: route effects 1-3 and 6, a failed
-    # 4-ford, oil. Not a swap, a passage, nor a reverse turn (the player's own move). The window opens
-    # whether or not the victim holds protection, and not at all when the move could change nothing.
+    # (ruling) Protection cancels every backward move an effect imposes: route effects 1-3 and 6, a failed
+    # 4-ford, the reverse turn (see `reverse`), oil, tacks' hold. Not a swap nor a passage (part of the
+    # circuit, not an effect). The window opens whether or not the victim holds protection, and not at all
+    # when the move could change nothing.
     if seat in state.ranking or not can_go_back(state, seat):
         return state
     return ask(state, seat, "back", steps)
+
+
+def reverse(state: State, draws, events: list[dict], seat: int, steps: int) -> State:
+    """The reverse turn: `seat` walks back by its roll, unless it cancels that with protection."""
+    if seat in state.ranking:
+        return state
+    if not can_go_back(state, seat):  # nothing lies behind: the move changes nothing, no question
+        return push(state, ("walk", seat, steps, -1))
+    return replace(state, pending=Pending("cancel", seat, "back", steps, -1, own=True))
 
 
 def forward(state: State, draws, events: list[dict], seat: int, steps: int) -> State:

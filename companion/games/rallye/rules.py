@@ -12,7 +12,7 @@ from companion.gamekit import N_, NOT_NOW, Command, IllegalMove, rules
 from companion.games.rallye import answers, layout, race, surprises
 from companion.games.rallye.commands import COMMANDS
 from companion.games.rallye.deck import PASSAGE_CARDS, Route, Surprises
-from companion.games.rallye.state import START, State, plain_positions, trimming
+from companion.games.rallye.state import START, State, trimming
 
 HAND = 2  # surprise cards dealt to each player
 CARD_PLAYS = ("key", "lock", "access", "swap_cards", "lay")
@@ -125,7 +125,8 @@ def may_play_cards(state: State, seat: int | None) -> bool:
 
 def card_kinds(state: State) -> list[str]:
     """The card plays with somewhere to go: public facts only (never which cards a hand holds)."""
-    targets = {"key": surprises.key_targets, "lock": surprises.lock_targets, "swap_cards": plain_positions,
+    targets = {"key": surprises.key_targets, "lock": surprises.lock_targets,
+               "swap_cards": surprises.swap_targets,
                "access": surprises.access_targets, "lay": surprises.lay_targets}
     return [kind for kind in CARD_PLAYS if targets[kind](state)]
 

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from companion.gamekit import QR_MIN_HEIGHT, Box, Canvas, TableInfo, die_face, standard_frame
+from companion.gamekit import (
+    QR_MIN_HEIGHT,
+    Box,
+    Canvas,
+    TableInfo,
+    die_face,
+    marked_name,
+    pawn_mark,
+    standard_frame,
+)
 from companion.games.rallye import controls
 from companion.games.rallye.names import (
     CARD_NAMES,
@@ -10,7 +19,6 @@ from companion.games.rallye.names import (
     EFFECT_NAMES,
     ENTRANCE_ICON,
     EXIT_ICON,
-    LETTERS,
     STATUSES,
     THREATS,
     effect_text,
@@ -25,12 +33,13 @@ WIDE = 420  # px: a body at least this wide puts the last effect and the players
 
 
 def player(view: dict, seat: int, _, table: TableInfo) -> str:
-    """"B Anna", or "B Blue" when no phone chose a name."""
-    return f"{LETTERS[seat]} {table.name(seat, COLOURS, _)}"
+    """"❷ Anna", or "❷ Blue" when no phone chose a name: never a letter, which a button also bears."""
+    return marked_name(seat, table.name(seat, COLOURS, _))
 
 
 def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
-    body = standard_frame(canvas, _("Le rallye hasardeux"), _status(view, _, table), table)
+    small = canvas.size[1] < QR_MIN_HEIGHT
+    body = standard_frame(canvas, _("Le rallye hasardeux"), _status(view, _, table, small), table)
     if canvas.size[1] < QR_MIN_HEIGHT:
         _summary(canvas, body, view, _, table)
         return
@@ -70,13 +79,15 @@ def _regions(canvas: Canvas, body: Box, gap: int) -> tuple[Box, Box]:
     return Box(body.x0, body.y0, body.x1, under - gap), Box(body.x0, under, right, body.y1)
 
 
-def _status(view: dict, _, table: TableInfo) -> str:
+def _status(view: dict, _, table: TableInfo, small: bool = False) -> str:
+    """Whose turn and lap; on the pHATs by pawn mark only (the prompt under it names the player)."""
     if view["phase"] == "placing":
         return _("Passages to place: {n}", n=len(view["row"]))
     if view["phase"] == "over":
         return _("Winner: {player}", player=player(view, view["ranking"][0], _, table))
     pawn = view["pawns"][view["turn"]]
-    return _("Turn: {player}, lap {lap}/{laps}", player=player(view, view["turn"], _, table),
+    who = pawn_mark(view["turn"]) if small else player(view, view["turn"], _, table)
+    return _("Turn: {player}, lap {lap}/{laps}", player=who,
              lap=min(pawn["lap"] + 1, view["laps"]), laps=view["laps"])
 
 
@@ -170,8 +181,8 @@ def _short(view: dict, seat: int) -> str:
     """A player in a few characters: letter, card and lap ("B 12 2/4"), or its place once arrived."""
     pawn = view["pawns"][seat]
     if pawn["finished"] or view["phase"] == "over":
-        return f"{LETTERS[seat]} #{view['ranking'].index(seat) + 1}"
-    return f"{LETTERS[seat]} {pawn['position']} {min(pawn['lap'] + 1, view['laps'])}/{view['laps']}" \
+        return f"{pawn_mark(seat)} #{view['ranking'].index(seat) + 1}"
+    return f"{pawn_mark(seat)} {pawn['position']} {min(pawn['lap'] + 1, view['laps'])}/{view['laps']}" \
         + STATUS_ICONS.get(pawn["status"], "")
 
 
@@ -190,7 +201,7 @@ def _players(canvas: Canvas, box: Box, view: dict, _, table: TableInfo) -> None:
 
 def _player_line(view: dict, seat: int, _, table: TableInfo, full: bool, shown=str) -> str:
     pawn = view["pawns"][seat]
-    name = f"{LETTERS[seat]} {shown(table.name(seat, COLOURS, _))}"
+    name = marked_name(seat, shown(table.name(seat, COLOURS, _)))
     if pawn["finished"] or view["phase"] == "over":
         return _("{place}. {player}", place=view["ranking"].index(seat) + 1, player=name)
     lap = min(pawn["lap"] + 1, view["laps"])
@@ -215,7 +226,7 @@ def _summary(canvas: Canvas, body: Box, view: dict, _, table: TableInfo) -> None
     _wrapped(canvas, boxes[0], prompt(view, _, table), 2, bold=True, role="accent")
     if effect is not None:
         name = effect["effect"]
-        canvas.text(boxes[1], f"{LETTERS[effect['seat']]} {effect['position']}: {_(EFFECT_NAMES[name])}",
+        canvas.text(boxes[1], f"{pawn_mark(effect['seat'])} {effect['position']}: {_(EFFECT_NAMES[name])}",
                     align="left")
     _wrapped(canvas, boxes[-1], " \u00b7 ".join(_short(view, s) for s in _order(view)), 2)
 

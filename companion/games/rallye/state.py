@@ -36,6 +36,7 @@ class Pending:
     choices: tuple[int, ...] = ()
     optional: bool = False
     surprise: bool = False  # swap_any: the card shows the surprise symbol (the partner draws too)
+    own: bool = False  # "back": the player's own reverse turn (declined, it walks `amount` and arrives)
 
 
 @dataclass(frozen=True)

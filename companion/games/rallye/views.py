@@ -14,7 +14,6 @@ from companion.games.rallye.state import (
     hazard_at,
     kind_at,
     passage_of,
-    plain_positions,
     trimming,
 )
 
@@ -193,7 +192,7 @@ def plays(state: State, seat: int) -> list[PlayView]:
     if may_play_cards(state, seat):
         where = {"key": ("key", surprises.key_targets), "lock": ("lock", surprises.lock_targets),
                  "passage_access": ("access", surprises.access_targets),
-                 "swap": ("swap_cards", plain_positions), "tacks": ("lay", surprises.lay_targets),
+                 "swap": ("swap_cards", surprises.swap_targets), "tacks": ("lay", surprises.lay_targets),
                  "oil_roll": ("lay", surprises.lay_targets), "oil_5": ("lay", surprises.lay_targets)}
         for card in sorted(set(hand) & set(where)):
             command, targets = where[card]
