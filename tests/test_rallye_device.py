@@ -24,7 +24,7 @@ from companion.devices.panels import PANELS, panel
 from companion.frames import render
 from companion.gamekit import PAWN_MARKS, ScriptedDraws, pawn_mark
 from companion.gamekit.contract import Command, TableInfo
-from companion.games.rallye import SPEC, controls, rules, views
+from companion.games.rallye import SPEC, controls, rules, screen, views
 from companion.games.rallye.names import CARD_NAMES, EFFECT_NAMES, ICONS
 from companion.games.rallye.screen import STATUS_ICONS
 from companion.games.rallye.state import passage_of
@@ -335,7 +335,8 @@ def test_the_last_effect_is_in_large_type_with_its_text_in_each_language():
         assert title.box.height >= 20
         said = " ".join(e.label for e in canvas.elements if e.kind == "text")
         who = NAMES[effect["seat"]] or _("Blue")
-        assert _("{player}, card {n}:", player=pawn_mark(effect["seat"]) + " " + who, n=effect["position"]) in said
+        player = pawn_mark(effect["seat"]) + " " + who
+        assert _("{player}, card {n}:", player=player, n=effect["position"]) in said
 
 
 def test_the_frames_say_what_to_press_and_who_is_held_back():
@@ -462,3 +463,20 @@ def test_a_choice_on_the_glass_names_the_player_by_mark_and_name_and_its_button_
         key = next(k for k in "ABCD" if f"{k}\u202f: {label}" in said or f"{k}: {label}" in said)
         assert Device(SPEC, view).press(key.lower()) == Command("choose", {"seat": seat}), (key, label)
     assert f"{pawn_mark(A)} Anna" in said and not any(f"{k} Anna" in said for k in "ABCD")
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("fr", ("2 tours à passer", "1 tour à passer", "repart au prochain tour")),
+    ("en", ("2 turns to sit out", "1 turn to sit out", "sets off next turn"))])
+def test_the_turns_tacks_still_hold_a_player_take_the_languages_plural_forms(lang, words):
+    """Issue 24, problem 10: "(1 tours)" and "(0 tours)" on the glass."""
+    state = at(track(". . . . . . . . . .", players=3, status=("tacks", "tacks", "tacks"),
+                     blocked=(2, 1, 0), hazards=((3, "tacks"), (5, "tacks"), (7, "tacks"))), 3, 5, 7)
+    _ = translator(lang, registry.get("rallye"))
+    view, info = public(state), TableInfo(URL, "K7QF", NAMES[:3])
+    said = " ".join(screen._player_line(view, s, _, info, True) for s in range(3))  # the full lines
+    for seat, text in enumerate(words):
+        assert f"({text})" in said, (seat, text, said)
+    assert "1 tours" not in said and "0 tour" not in said and "0 turns" not in said
+    short = " ".join(_texts(public(state), lang))  # the short lines: the sign, and the turns left if any
+    assert "\u27362 " in short and "\u27361 " in short and "\u27360" not in short

@@ -109,6 +109,12 @@ def test_the_pages_carry_the_games_fragments_and_the_printable_track(tmp_path):
         assert track.get_data() == printable.PDF.read_bytes()
         history = json.loads(page.split('id="history-lines">')[1].split("</script>")[0])
         assert history["decline"] == "Le coup a frappé {who}"
+        strings = json.loads(page.split('id="rallye-strings">')[1].split("</script>")[0])
+        # the turns tacks still hold, by French plural forms (issue 24: "(1 tours)", "(0 tours)")
+        assert strings["turns"] == ["repart au prochain tour", "1 tour à passer", "2 tours à passer"]
+        english = client.get("/?lang=en").get_data(as_text=True)
+        strings = json.loads(english.split('id="rallye-strings">')[1].split("</script>")[0])
+        assert strings["turns"] == ["sets off next turn", "1 turn to sit out", "2 turns to sit out"]
 
 
 def test_the_printable_track_is_made_by_its_script_and_holds_every_card(tmp_path):

@@ -206,15 +206,22 @@ def _player_line(view: dict, seat: int, _, table: TableInfo, full: bool, shown=s
         return _("{place}. {player}", place=view["ranking"].index(seat) + 1, player=name)
     lap = min(pawn["lap"] + 1, view["laps"])
     if not full:
-        held = f"{pawn['blocked']}" if pawn["status"] == "tacks" else ""  # turns still held
+        held = f"{pawn['blocked']}" if pawn["status"] == "tacks" and pawn["blocked"] else ""  # turns left
         sign = STATUS_ICONS.get(pawn["status"], "") + held
         return f"{name}: {pawn['position']} ({lap}/{view['laps']}){sign}"
     line = _("{player}: card {n}, lap {lap}/{laps}, cards in hand: {cards}", player=name, n=pawn["position"],
              lap=lap, laps=view["laps"], cards=pawn["cards"])
     status = pawn["status"]
     if status == "tacks":
-        return f"{line}, {_(STATUSES[status])} ({_('{n} turns', n=pawn['blocked'])})"
+        return f"{line}, {_(STATUSES[status])} ({held_turns(pawn['blocked'], _)})"
     return f"{line}, {_(STATUSES[status])}" if status else line
+
+
+def held_turns(turns: int, _) -> str:
+    """The turns tacks still hold a player, by the language's plural forms; 0: it leaves next turn."""
+    if turns <= 0:
+        return _("sets off next turn")
+    return _.ngettext("{n} turn to sit out", "{n} turns to sit out", turns)
 
 
 def _summary(canvas: Canvas, body: Box, view: dict, _, table: TableInfo) -> None:

@@ -121,7 +121,7 @@ Companion.games.rallye = {
     const order = [...view.ranking, ...view.pawns.map((p) => p.seat).filter((seat) => !view.ranking.includes(seat))];
     root.querySelector("#rallye-players tbody").replaceChildren(...order.map((seat) => {
       const pawn = view.pawns[seat];
-      const held = pawn.status ? s.statuses[pawn.status] + (pawn.status === "tacks" ? ` (${fill(s.turns, { n: pawn.blocked })})` : "") : "";
+      const held = pawn.status ? s.statuses[pawn.status] + (pawn.status === "tacks" ? ` (${s.turns[Math.min(pawn.blocked, s.turns.length - 1)]})` : "") : "";
       const place = view.ranking.indexOf(seat);
       const who = el("th", { scope: "row" }, [
         el("span", { class: "swatch", style: `--seat: ${this.seat(payload, seat).ink || "currentColor"}`, "aria-hidden": "true" }),
