@@ -429,9 +429,11 @@ def test_the_cancel_question_is_asked_whether_or_not_the_victim_holds_a_card():
     for s in (state, holding):
         asked, _ = play(s, "roll", dice=[2, 4])
         view = views.public_view(asked)
-        assert view.pending == views.PendingView("cancel", B, "back", 4, [], ["protection"], seconds=20)
-        assert rules.legal(asked, None) == ["decline"] and rules.legal(asked, B) == ["cancel", "decline"]
-        assert rules.legal(asked, C) == [] and rules.legal(asked, A) == []
+        assert view.pending == views.PendingView("cancel", B, "back", 4, [], ["protection"], seconds=20,
+                                                 asked=[B, C])
+        assert rules.legal(asked, None) == ["decline", "close"]
+        assert rules.legal(asked, B) == ["cancel", "decline"]
+        assert rules.legal(asked, C) == ["cancel", "decline"] and rules.legal(asked, A) == []
     asked, _ = play(holding, "roll", dice=[2, 4])
     assert views.private_view(asked, B).plays == [views.PlayView("cancel", "protection")]
     state, events = play(asked, "cancel", {"card": "protection"}, seat=B)
@@ -440,11 +442,40 @@ def test_the_cancel_question_is_asked_whether_or_not_the_victim_holds_a_card():
     assert state.pending.seat == C
 
 
+def test_the_victims_of_one_effect_are_asked_together_and_the_window_closes_once_all_answered():
+    """Issue 24, problem 4: one window for every victim of an effect, not one after another."""
+    state = give(at(track(". . others_back " + EIGHT, players=4), 1, 6, 8, 9), D, "protection")
+    asked, _ = play(state, "roll", dice=[2, 4])
+    assert asked.pending.asked() == (B, C, D) and SPEC.waiting_on(asked) == [B, C, D]
+    assert all(rules.legal(asked, s) == ["cancel", "decline"] for s in (B, C, D))
+    assert rules.deadline(asked) == (20, Command("close"))
+    # any order: D cancels, then C, then B says no; the window closes with the last answer
+    state, _ = play(asked, "cancel", {"card": "protection"}, seat=D)
+    assert state.pending.asked() == (B, C) and state.places[D] == 9
+    assert rules.deadline(state) == (20, Command("close"))
+    state, _ = play(state, "decline", seat=C)
+    assert state.pending.asked() == (B,) and state.places[C] == 4
+    state, _ = play(state, "decline", seat=B)
+    assert state.pending is None and state.places[:3] == (3, 2, 4) and state.turn == B
+    # the table's default closes the window at once: no for every one still asked
+    closed, events = play(asked, "close")
+    assert closed.pending is None and closed.places == (3, 2, 4, 5) and closed.turn == B
+    assert [e["seat"] for e in events if e["type"] == "declined"] == [B, C, D]
+    # the seat policy: the table closes no window in which a phone's seat is asked
+    with pytest.raises(IllegalMove, match="Seat 3 plays from its own phone"):
+        SPEC.play(asked, Command("close", {}), ScriptedDraws(0), phones={C})
+    # one victim alone: its own window, as before
+    alone = at(track(". . others_back " + EIGHT, players=3), 1, 0, 8)
+    alone, _ = play(alone, "roll", dice=[2, 4])
+    assert alone.pending.asked() == (C,) and not alone.pending.seats
+    assert rules.deadline(alone) == (20, Command("decline"))
+
+
 def test_only_the_victim_or_the_table_answers():
     state = give(at(track(". . others_back " + EIGHT), 1, 6, 8), B, "protection")
     asked, _ = play(state, "roll", dice=[2, 4])
-    with pytest.raises(IllegalMove, match="Player 2 must act now, not you"):
-        play(asked, "decline", seat=C)
+    with pytest.raises(IllegalMove, match="must act now, not you"):
+        play(asked, "decline", seat=A)
     with pytest.raises(IllegalMove, match="table may only answer no"):
         play(asked, "cancel", {"card": "protection"})
     with pytest.raises(IllegalMove, match="wait for their answer"):
@@ -671,10 +702,10 @@ def test_surprise_cards_are_played_out_of_turn_but_wait_while_a_question_is_open
     laid, _ = play(state, "lay", {"card": "tacks", "at": 9}, seat=C)
     assert laid.hazards == ((9, "tacks"),) and laid.turn == A
     asked, _ = play(laid, "roll", dice=[2, 4])  # A arrives on others_back: B is asked first
-    assert asked.pending.kind == "cancel" and rules.legal(asked, C) == []
-    with pytest.raises(IllegalMove, match="Player 2 must act now, not you"):
+    assert asked.pending.kind == "cancel" and rules.legal(asked, C) == ["cancel", "decline"]
+    with pytest.raises(IllegalMove, match="wait for their answer"):
         play(asked, "lay", {"card": "tacks", "at": 5}, seat=C)
-    then = answer_no(asked)  # B answered: C is asked in turn, and so still waits
+    then = answer_no(asked)  # B answered: C, asked in the same window, still has to answer
     assert then.pending.seat == C and views.private_view(then, C).plays == []
     done = answer_no(then)
     assert done.pending is None and done.turn == B and rules.may_play_cards(done, C)

@@ -164,7 +164,7 @@ def effect(state: State, draws, events: list[dict], seat: int, name: str, at: in
         if name == "one_back":  # (ruling) rolled first, then the player chosen, in the card's order
             return target(state, seat, name, die, others, at, surprise, events)
         victims = clockwise(state, seat) if name == "all_back" else others
-        tasks = tuple(("back", s, die) for s in victims)
+        tasks: tuple[tuple, ...] = (("back_all", tuple(victims), die),)
         if name == "others_back_me_forward":
             tasks += (("forward", seat, die),)
         return push(state, *tasks)
@@ -224,6 +224,17 @@ def back(state: State, draws, events: list[dict], seat: int, steps: int) -> Stat
     if seat in state.ranking or not can_go_back(state, seat):
         return state
     return ask(state, seat, "back", steps)
+
+
+def back_all(state: State, draws, events: list[dict], seats: tuple[int, ...], steps: int) -> State:
+    """An effect sends several players back: one window asks them all together."""
+    # (ruling) The victims of one effect answer at once, each from its own phone, in one answer window that
+    # closes as soon as every one asked has answered (or its time is up: no for whoever has not). Each
+    # move back is its own (an effect's move triggers nothing), so the order of the answers changes nothing.
+    asked = tuple(s for s in seats if s not in state.ranking and can_go_back(state, s))
+    if len(asked) <= 1:
+        return push(state, *(("back", s, steps) for s in asked))
+    return replace(state, pending=Pending("cancel", asked[0], "back", steps, -1, seats=asked))
 
 
 def reverse(state: State, draws, events: list[dict], seat: int, steps: int) -> State:

@@ -25,6 +25,7 @@ TASKS = {
     "draw": effects.draw,
     "effect": effects.effect,
     "back": effects.back,
+    "back_all": effects.back_all,
     "forward": effects.forward,
     "reverse": effects.reverse,
     "end_turn": end_turn,

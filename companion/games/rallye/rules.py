@@ -95,7 +95,7 @@ def deadline(state: State) -> tuple[float, Command] | None:
     if trimming(state) is not None:
         return state.discard_seconds, Command("discard")
     if state.pending is not None and state.pending.kind == "cancel":
-        return state.answer_seconds, Command("decline")
+        return state.answer_seconds, Command("close" if state.pending.seats else "decline")
     if state.pending is not None and state.pending.kind in ("target", "exit"):
         return state.choice_seconds, default_choice(state.pending.kind, state.pending.choices,
                                                     state.pending.optional)
@@ -110,6 +110,14 @@ def default_choice(kind: str, choices, optional: bool) -> Command:
     if kind == "exit":
         return Command("stay") if optional else Command("exit", {"card": choices[0]})
     return Command("choose", {"seat": choices[0]})
+
+
+def waiting(state: State) -> list[int]:
+    """The seats the game waits on: every victim a window asks together, else whoever must act."""
+    if state.phase == "race" and trimming(state) is None and state.pending is not None:
+        return list(state.pending.asked())
+    now = actor(state)
+    return [] if now is None else [now]
 
 
 def may_play_cards(state: State, seat: int | None) -> bool:
@@ -144,10 +152,12 @@ def legal(state: State, seat: int | None) -> list[str]:
         return ["discard", *plays] if seat in (None, now) else []
     pending = state.pending
     if pending is not None:
+        if pending.kind == "cancel" and seat is None:
+            return ["decline", "close"] if pending.seats else ["decline"]
+        if pending.kind == "cancel" and seat in pending.asked():
+            return ["cancel", "decline"]
         if seat not in (None, now):
             return []
-        if pending.kind == "cancel":
-            return ["cancel", "decline"] if seat is not None else ["decline"]
         if pending.kind == "exit":
             return ["exit", "stay"] if pending.optional else ["exit"]
         return ["choose"]
@@ -175,7 +185,7 @@ def _why_not(kind: str) -> Callable[[State, int | None], IllegalMove]:
             return IllegalMove("Discard a surprise card only when you hold more than 3.")
         if trimming(state) is not None or state.pending is not None:
             return _busy(state, kind, now)
-        if kind in ("cancel", "decline"):
+        if kind in ("cancel", "decline", "close"):
             return IllegalMove("There is nothing to cancel now.")
         if kind in ("choose", "exit", "stay"):
             return IllegalMove("There is no choice to make now.")
@@ -210,6 +220,7 @@ HANDLERS = {
     "stay": answers.stay,
     "cancel": answers.cancel,
     "decline": answers.decline,
+    "close": answers.close,
     "discard": surprises.discard,
     "key": surprises.key,
     "lock": surprises.lock,

@@ -110,6 +110,11 @@ def prompt(view: dict, _, table: TableInfo) -> str:
     if kind == "cancel":
         threat = pending["threat"]
         cards = _(" or ").join(_(CARD_NAMES[c]) for c in pending["cards"])
+        if len(pending["asked"]) > 1:
+            return _("{players}: cancel {threat} with {cards}? From the phones; A answers no for {player} "
+                     "({seconds} s).", players=", ".join(player(view, s, _, table) for s in pending["asked"]),
+                     threat=_(THREATS[threat]), cards=cards, player=pawn_mark(view["actor"]),
+                     seconds=pending["seconds"])
         return _("{player}: cancel {threat} with {cards}? From the phone; A answers no ({seconds} s).",
                  player=who, threat=_(THREATS[threat]), cards=cards, seconds=pending["seconds"])
     if kind in ("target", "exit"):

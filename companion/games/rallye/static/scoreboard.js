@@ -44,7 +44,8 @@ Companion.games.rallye = {
     const fill = Companion.fill;
     if (view.phase === "over") return s.over;
     const pending = view.pending;
-    const player = this.name(payload, view.actor);
+    const player = pending && pending.kind === "cancel" && pending.asked.length > 1
+      ? pending.asked.map((seat) => this.name(payload, seat)).join(", ") : this.name(payload, view.actor);
     if (!pending) return fill(s.turn, { player });
     if (pending.kind === "place") return fill(s.placing, { player });
     if (pending.kind === "trim") return fill(s.trim, { player });

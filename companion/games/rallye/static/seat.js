@@ -65,7 +65,9 @@ Companion.seats.rallye = {
     const legal = payload.legal || mine.legal || [];
     const plays = mine.plays || [];
     const pending = view.pending;
-    const asked = pending && pending.seat === payload.seat ? pending.kind : null;
+    const asked = !pending ? null
+      : pending.kind === "cancel" ? ((pending.asked || []).includes(payload.seat) ? "cancel" : null)
+      : pending.seat === payload.seat ? pending.kind : null;
 
     const ask = root.querySelector("#rallye-ask");
     ask.hidden = asked !== "cancel";
