@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -480,3 +481,26 @@ def test_the_turns_tacks_still_hold_a_player_take_the_languages_plural_forms(lan
     assert "1 tours" not in said and "0 tour" not in said and "0 turns" not in said
     short = " ".join(_texts(public(state), lang))  # the short lines: the sign, and the turns left if any
     assert "\u27362 " in short and "\u27361 " in short and "\u27360" not in short
+
+
+PLAYER_LINE = re.compile(r"^(\d+\. )?[\u2776-\u277b] .*(\d/\d|\u2026)|^[\u2776-\u277b] #\d")
+
+
+def player_sizes(canvas) -> list[tuple[str, int]]:
+    return [(e.label, e.size) for e in canvas.elements if e.kind == "text" and PLAYER_LINE.search(e.label)]
+
+
+@pytest.mark.parametrize("name", [n for n in PANELS if PANELS[n].size[1] >= 200])
+def test_the_players_lines_keep_the_tables_type_size_on_every_panel(name):
+    """Issue 24, problem 7: player lines 12-15 px high on the 7.3" panel. Every line the table reads from
+    its chairs (names, positions, laps, hands) is drawn at least at the panel's table size."""
+    model = PANELS[name]
+    for label, (view, entry) in screens().items():
+        if view["phase"] == "over":
+            continue
+        info = TableInfo(URL, "K7QF", NAMES[:view["players"]], entry)
+        canvas = render("rallye", view, model, "fr", info)
+        sizes = player_sizes(canvas)
+        assert sizes, f"{label} on {name}: no player line"
+        small = [(text, size) for text, size in sizes if size < canvas.table_size]
+        assert not small, f"{label} on {name}: under {canvas.table_size} px: {small}"

@@ -10,6 +10,7 @@ from companion.gamekit import (
     die_face,
     marked_name,
     pawn_mark,
+    short_name,
     standard_frame,
 )
 from companion.games.rallye import controls
@@ -54,9 +55,21 @@ def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
         head, circuit = upper.rows(1 + len(asking) / 90, 5, gap=gap)
         _wrapped(canvas, head, asking, 3, bold=True, role="accent", most_size=canvas.px(36))
         draw_circuit(canvas, circuit, view, mark)
-        left, right = lower.cols(1.25, 1, gap=2 * gap)
+        # the players' lines keep the table's type size: the last effect's column gives them room first
+        # (one column of lines, then two: a large table's six lines take half the height)
+        shares = ((1.25, 1), (1, 1), (1, 1.6), (1, 2.6))
+        tries = [(columns, weights) for columns in (1, 2) for weights in shares]
+        best = None
+        for columns, weights in tries:
+            boxes = lower.cols(*weights, gap=2 * gap)
+            plan = _plan_players(canvas, boxes[1], view, _, table, columns)
+            if best is None or (plan[2] or 0) > (best[1][2] or 0):
+                best = (boxes[0], plan)
+            if plan[2] is not None and plan[2] >= canvas.table_size:
+                break
+        left, plan = best
         _story(canvas, left, view, _, table, lines=4)
-        _players(canvas, right, view, _, table)
+        _draw_players(canvas, view, plan)
         return
     # narrow panels: the circuit beside the QR code, the words across the whole width under it
     draw_circuit(canvas, upper, view, mark)
@@ -191,14 +204,28 @@ def _short(view: dict, seat: int) -> str:
         + STATUS_ICONS.get(pawn["status"], "")
 
 
-def _players(canvas: Canvas, box: Box, view: dict, _, table: TableInfo) -> None:
+def _plan_players(canvas: Canvas, box: Box, view: dict, _, table: TableInfo, columns: int = 1):
     """One line per player: card, lap, surprise cards held, and whatever holds them back (shorter lines
-    when the long ones would not fit)."""
+    when the long ones would not fit at the table's type size), in one column or two. Returns (rows, lines,
+    size)."""
     order = _order(view)
-    rows = box.rows(*[1] * max(4, len(order)), gap=canvas.px(2))
-    lines, size = canvas.lines_naming(rows, *(lambda shown, full=full: [
-        _player_line(view, s, _, table, full, shown) for s in order] for full in (True, False)))
-    for seat, row, line in zip(order, rows, lines, strict=False):
+    per = max(4 if columns == 1 else 2, -(-len(order) // columns))
+    rows = [row for col in box.cols(*[1] * columns, gap=canvas.px(8))
+            for row in col.rows(*[1] * per, gap=canvas.px(2))]
+    writers = [lambda shown, full=full: [_player_line(view, s, _, table, full, shown) for s in order]
+               for full in (True, False)]
+    lines, size = canvas.lines_naming(rows, *writers)
+    if size is not None and size < canvas.table_size:  # the short lines, long names cut, at the table's size
+        short = [_player_line(view, s, _, table, False, short_name) for s in order]
+        at = canvas.common_size(list(zip(rows, short, strict=False)))
+        if at is not None and at > size:
+            lines, size = short, at
+    return rows, lines, size
+
+
+def _draw_players(canvas: Canvas, view: dict, plan) -> None:
+    rows, lines, size = plan
+    for seat, row, line in zip(_order(view), rows, lines, strict=False):
         blocked = view["pawns"][seat]["status"] in ("tacks", "caught", "ford_5")
         canvas.text(row, line, align="left", max_size=size, bold=seat == view["actor"],
                     role="accent" if blocked else "ink")
