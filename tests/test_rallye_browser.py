@@ -122,25 +122,27 @@ def test_passages_named_and_a_surprise_card_played_out_of_turn_from_the_seat_pag
         public_ctx.close()
 
 
-def test_the_answer_window_asks_the_victim_with_a_countdown_and_a_card_cancels(browser, tmp_path):
+def test_the_answer_window_asks_the_victims_together_with_a_countdown_and_a_card_cancels(browser, tmp_path):
+    """Issue 24, problem 4: the victims of one effect are asked at once, each on its own page, and the
+    window closes as soon as every one has answered."""
     from playwright.sync_api import expect
 
     options = {"players": 3, "route_cards": 10, "auto_passages": True, "laps": 1, "answer_seconds": 120}
 
-    def victim_can_cancel(state) -> bool:
+    def victims_and_one_can_cancel(state) -> bool:
         pending = state.pending
-        return pending is not None and pending.kind == "cancel" and any(
+        return pending is not None and pending.kind == "cancel" and len(pending.asked()) == 2 and any(
             card in CANCELS[pending.threat] for card in state.hands[pending.seat])
 
-    asked = prepared(tmp_path, options, victim_can_cancel)
-    victim = asked.pending.seat
+    asked = prepared(tmp_path, options, victims_and_one_can_cancel)
+    victim, other_victim = asked.pending.asked()
     with (running_app(tmp_path, game="rallye", keepalive=1.0) as (runtime, app), live_server(app) as srv):
         pages = seat_pages(browser, srv, runtime, 3)
         page = pages[victim][1]
-        expect(page.locator("#rallye-ask")).to_be_visible()
-        for other in range(3):
-            if other != victim:
-                expect(pages[other][1].locator("#rallye-ask")).to_be_hidden()
+        for seat in range(3):  # both victims at once; the player whose card it was, not
+            ask = expect(pages[seat][1].locator("#rallye-ask"))
+            ask.to_be_visible() if seat in (victim, other_victim) else ask.to_be_hidden()
+        expect(pages[other_victim][1].locator("#rallye-countdown")).to_contain_text("s left")
         countdown = page.locator("#rallye-countdown")
         expect(countdown).to_contain_text("s left, then the answer is no")
         first = countdown.inner_text()
@@ -152,7 +154,15 @@ def test_the_answer_window_asks_the_victim_with_a_countdown_and_a_card_cancels(b
         before = read_json(srv.port, "/api/state")["version"]
         cancel.first.click()
         state = shown_after(page, srv.port, before)
-        assert runtime.table.latest.command.kind == "cancel" and state["public"]["pending"] != asked.pending
+        assert runtime.table.latest.command.kind == "cancel"
+        assert state["public"]["pending"]["asked"] == [other_victim]  # still open for the other victim
+        expect(page.locator("#rallye-ask")).to_be_hidden()
+        before = state["version"]
+        pages[other_victim][1].locator("#rallye-ask-buttons button", has_text="No, let it strike").click()
+        state = shown_after(pages[other_victim][1], srv.port, before)
+        assert runtime.table.latest.command.kind == "decline"
+        pending = state["public"]["pending"]  # the window closed with the last answer
+        assert pending is None or pending["kind"] != "cancel" or other_victim not in pending["asked"]
         for ctx, _ in pages:
             ctx.close()
 

@@ -27,7 +27,9 @@ Companion.seats.rallye = {
   // mid-window keeps counting from there); the page counts down from that by its own clock.
   countdown(root) {
     const pending = this.payload && this.payload.public.pending;
-    const open = pending && pending.seconds > 0 && pending.seat === this.payload.seat;
+    const mine = pending && (pending.kind === "cancel" ? (pending.asked || []).includes(this.payload.seat)
+      : pending.seat === this.payload.seat);
+    const open = mine && pending.seconds > 0;
     if (!open) { this.window = null; return; }
     const key = `${pending.kind}:${pending.seat}:${this.payload.public.moves}`;
     if (!this.window || this.window.key !== key) {
