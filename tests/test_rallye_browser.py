@@ -189,3 +189,25 @@ def test_a_choice_counts_down_to_the_tables_default_on_the_choosers_page(browser
                 expect(pages[other][1].locator("#rallye-choose")).to_be_hidden()
         for ctx, _ in pages:
             ctx.close()
+
+
+def test_the_end_screen_flags_only_the_players_who_crossed_the_line(browser, tmp_path):
+    """Issue 24, problem 12: a player who did not finish showed the flag and "1/4"."""
+    from playwright.sync_api import expect
+
+    options = {"players": 2, "route_cards": 10, "auto_passages": True, "laps": 1}
+    over = prepared(tmp_path, options, rules.over, limit=400)
+    winner, left = over.ranking
+    assert over.laps[winner] >= 1 and over.laps[left] == 0
+    with (running_app(tmp_path, game="rallye", keepalive=1.0) as (runtime, app), live_server(app) as srv):
+        ctx, page = open_page(browser, f"http://127.0.0.1:{srv.port}/?lang=fr")
+        rows = page.locator("#rallye-players tbody tr")
+        expect(rows).to_have_count(2)
+        first = page.locator(f'#rallye-players tr[data-seat="{winner}"] td')
+        expect(first.nth(0)).to_have_text("\u2691")
+        expect(first.nth(1)).to_have_text("1/1")
+        last = page.locator(f'#rallye-players tr[data-seat="{left}"] td')
+        expect(last.nth(0)).to_have_text(str(over.places[left]))
+        expect(last.nth(1)).to_have_text("1/1")  # on its first lap of one: not a finished lap
+        check_layout(page, "the end screen")
+        ctx.close()

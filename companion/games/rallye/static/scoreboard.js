@@ -131,8 +131,10 @@ Companion.games.rallye = {
       ]);
       return el("tr", { class: seat === view.actor && view.phase !== "over" ? "turn" : "", "data-seat": String(seat) }, [
         who,
-        el("td", { text: pawn.finished ? "\u2691" : String(pawn.position) }),
-        el("td", { text: `${Math.min(pawn.lap + 1, view.laps)}/${view.laps}` }),
+        // the flag and the full laps only for a player who crossed the line: the one left on the road when
+        // the race ended keeps its card and its lap
+        el("td", { text: pawn.lap >= view.laps ? "\u2691" : String(pawn.position) }),
+        el("td", { text: `${Math.min(pawn.lap + (pawn.lap >= view.laps ? 0 : 1), view.laps)}/${view.laps}` }),
         el("td", { text: String(pawn.cards) }),
       ]);
     }));
