@@ -153,7 +153,9 @@ def test_the_end_says_who_won_and_the_match_what_is_next():
     shown = " ".join(texts(frame(SHOWCASE["match over"], panel("impression-7.3"), "en")))
     assert "Anna wins the match." in shown
     shown = " ".join(texts(frame(SHOWCASE["stalled"], panel("impression-7.3"), "en")))
-    assert "Draw, 0\u20130" in shown and "Stopped: 1 turns without a car out." in shown
+    assert "Draw, 0\u20130" in shown and "Stopped: 1 turn without a car out." in shown  # a plural form
+    french = " ".join(texts(frame(SHOWCASE["stalled"], panel("impression-7.3"), "fr")))
+    assert "1 tour" in french and "1 tours" not in french
     assert "Draw, 1\u20131" in " ".join(texts(frame(SHOWCASE["draw"], panel("what-red"), "en")))
 
 

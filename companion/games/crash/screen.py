@@ -95,7 +95,8 @@ def _doing(view: dict, _, table: TableInfo) -> str:
 def _ended(view: dict, _, table: TableInfo) -> str:
     result, match = view["result"], view["match"]
     if result["reason"] == "stalled":
-        parts = [_("Stopped: {n} turns without a car out.", n=view["stall_turns"])]
+        parts = [_.ngettext("Stopped: {n} turn without a car out.", "Stopped: {n} turns without a car out.",
+                            view["stall_turns"])]
     else:
         empty = [p["seat"] for p in view["players"] if p["in_play"] == 0]
         parts = [_("{name} has no car left.", name=table.name(empty[0], COLOURS, _))] if empty else []
