@@ -159,7 +159,8 @@ def test_the_junkyard_buttons_keep_a_long_name_on_few_lines(browser, tmp_path):
         page.locator("#crash-mark-cars button").first.click()
         places = page.locator("#crash-mark-places button")
         expect(places).to_have_count(3)
-        lines = page.evaluate("""() => [...document.querySelectorAll('#crash-mark-places button')].map((b) => {
+        lines = page.evaluate("""() => [...document.querySelectorAll('#crash-mark-places button')]
+          .map((b) => {
             const range = document.createRange();
             range.selectNodeContents(b);
             const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
