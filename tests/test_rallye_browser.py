@@ -211,3 +211,22 @@ def test_the_end_screen_flags_only_the_players_who_crossed_the_line(browser, tmp
         expect(last.nth(1)).to_have_text("1/1")  # on its first lap of one: not a finished lap
         check_layout(page, "the end screen")
         ctx.close()
+
+
+def test_the_seat_header_and_its_live_badge_keep_to_one_line_at_390_px(browser, tmp_path):
+    """Issue 24, problem 11: "Siège 2 · Le rallye hasardeux" and its badge each wrapped to two lines."""
+    from playwright.sync_api import expect
+
+    with (running_app(tmp_path, game="rallye", options={"players": 4}, keepalive=1.0) as (runtime, app),
+          live_server(app) as srv):
+        ctx, page = open_page(browser, f"{srv.url}seat/{runtime.table.seat_token(1)}")
+        expect(page.locator("#live")).to_have_attribute("data-state", "live")
+        lines = page.evaluate("""() => ['.bar h1', '#live'].map((selector) => {
+            const range = document.createRange();
+            range.selectNodeContents(document.querySelector(selector));
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.bottom))).size;
+        })""")
+        assert lines == [1, 1], lines
+        assert "Le rallye hasardeux" in page.locator(".bar h1").inner_text()
+        check_layout(page, "the seat page's header")
+        ctx.close()
