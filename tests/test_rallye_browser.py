@@ -230,3 +230,35 @@ def test_the_seat_header_and_its_live_badge_keep_to_one_line_at_390_px(browser, 
         assert "Le rallye hasardeux" in page.locator(".bar h1").inner_text()
         check_layout(page, "the seat page's header")
         ctx.close()
+
+
+def test_the_host_form_gives_the_rallyes_expected_length_and_shorter_settings_for_six(browser, tmp_path):
+    """Issue 24, problem 4: the host sees how long the chosen rally lasts, and for 5-6 players a shorter
+    setting one tap away (the model shipped as game data: companion/games/rallye/length.toml)."""
+    from playwright.sync_api import expect
+
+    from companion.games.rallye import length
+
+    with (running_app(tmp_path, game="crash", keepalive=1.0) as (runtime, app), live_server(app) as srv):
+        ctx, page = open_page(browser, f"{srv.url}host?host={runtime.table.host_token()}")
+        page.select_option("#game-choice", "rallye")
+        page.fill("#opt-players", "4")
+        page.locator("#opt-players").dispatch_event("input")
+        said = page.locator("#game-length")
+        expect(said).to_have_text(f"Durée attendue\u202f: environ {length.expected_minutes(4, 30, 4)} min au "
+                                  "rythme d’une table.")
+        expect(page.locator("#game-shorter")).to_be_hidden()
+        page.fill("#opt-players", "6")
+        page.locator("#opt-players").dispatch_event("input")
+        expect(said).to_contain_text(f"environ {length.expected_minutes(6, 30, 4)} min")
+        cards, laps = length.suggestion(6)
+        shorter = page.locator("#game-shorter")
+        expect(shorter).to_have_text(f"Réglages plus courts pour cette table\u202f: environ "
+                                     f"{length.expected_minutes(6, cards, laps)} min")
+        shorter.click()
+        expect(page.locator("#opt-route_cards")).to_have_value(str(cards))
+        expect(page.locator("#opt-laps")).to_have_value(str(laps))
+        expect(said).to_contain_text(f"environ {length.expected_minutes(6, cards, laps)} min")
+        expect(shorter).to_be_hidden()
+        check_layout(page, "the host's form")
+        ctx.close()

@@ -48,3 +48,14 @@ def suggestion(players: int) -> tuple[int, int] | None:
     """Shorter settings (route cards, laps) for a large table, or None when the defaults suit it."""
     shorter = model().get("suggested", {}).get(str(players))
     return (shorter["route_cards"], shorter["laps"]) if shorter else None
+
+
+def schema_hint() -> dict:
+    """The host form's estimate, as an `x-length` keyword of the players option's JSON Schema: the expected
+    minutes for every setting (players, route cards, laps) and, per large table, shorter settings."""
+    from companion.games.rallye.layout import MAX_PLAIN, MIN_PLAIN
+
+    minutes = {f"{p},{c},{laps}": expected_minutes(p, c, laps) for p in range(2, 7)
+               for c in range(MIN_PLAIN, MAX_PLAIN + 1) for laps in range(1, 5)}
+    shorter = {str(p): {"route_cards": s[0], "laps": s[1]} for p in range(2, 7) if (s := suggestion(p))}
+    return {"x-length": {"by": ["players", "route_cards", "laps"], "minutes": minutes, "shorter": shorter}}

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import msgspec
 
 from companion.gamekit import N_, NOT_NOW, Command, IllegalMove, rules
-from companion.games.rallye import answers, layout, race, surprises
+from companion.games.rallye import answers, layout, length, race, surprises
 from companion.games.rallye.commands import COMMANDS
 from companion.games.rallye.deck import PASSAGE_CARDS, Route, Surprises
 from companion.games.rallye.state import START, State, trimming
@@ -24,7 +24,8 @@ class RallyeOptions(msgspec.Struct, forbid_unknown_fields=True):
     `first` is the seat of "the last player to have crossed a snail", chosen by the host.
     """
 
-    players: Annotated[int, msgspec.Meta(ge=2, le=6, title=N_("Players"))] = 4
+    players: Annotated[int, msgspec.Meta(ge=2, le=6, title=N_("Players"),
+                                         extra_json_schema=length.schema_hint())] = 4
     route_cards: Annotated[int, msgspec.Meta(ge=layout.MIN_PLAIN, le=layout.MAX_PLAIN, title=N_(
         "Route cards on the circuit (10-15: 2 passages, 16-30: 4, 31-40: 6)"))] = 30
     laps: Annotated[int, msgspec.Meta(ge=1, le=4, title=N_("Laps to win"))] = 4
