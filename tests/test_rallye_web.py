@@ -77,8 +77,11 @@ def test_a_whole_rally_through_seat_tokens(tmp_path):
                 seat = rng.choice(out_of_turn)
             kind, args = seat_command(mine[seat], public, rng, eager)
             answers = ("decline", "cancel", "choose", "exit", "stay", "discard", "place_passage")
-            if kind in answers and rng.random() < 0.2:  # another seat may not answer for the one asked
-                other = (public["actor"] + 1) % 4
+            pending = public["pending"] or {}
+            asked = pending.get("asked") or [public["actor"]]  # the victims of one effect answer each
+            strangers = [s for s in range(4) if s not in asked and s != public["actor"]]
+            if kind in answers and strangers and rng.random() < 0.2:  # no other seat answers for them
+                other = rng.choice(strangers)
                 status, body = post_json(port, "/api/command", {"kind": kind, "args": args},
                                          {"X-Seat-Token": tokens[other]})
                 assert status == 409 and body["error"], body
