@@ -48,12 +48,19 @@ def catalog(lang: str, game: Domain | None = None) -> gettext.NullTranslations:
 
 
 def translator(lang: str, game: Domain | None = None) -> Callable[..., str]:
-    """`_(msgid, **params)` in `lang`, with `game`'s strings: translated, then `{name}` fields filled."""
-    gettext_ = catalog(lang, game).gettext
+    """`_(msgid, **params)` in `lang`, with `game`'s strings: translated, then `{name}` fields filled;
+    `_.ngettext(singular, plural, n, **params)` for a count."""
+    translations = catalog(lang, game)
+    gettext_ = translations.gettext
 
     def _(msgid: str, **params) -> str:
         text = gettext_(msgid)
         return text.format(**params) if params else text
+
+    def ngettext(singular: str, plural: str, n: int, **params) -> str:
+        """The form of `n` by the language's plural rule (French: 0 and 1 singular), `{n}` filled."""
+        return translations.ngettext(singular, plural, n).format(n=n, **params)
+    _.ngettext = ngettext  # type: ignore[attr-defined]
     return _
 
 

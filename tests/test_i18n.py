@@ -28,8 +28,11 @@ def used() -> dict[str, dict[str, object]]:
     return {name: {m.id: m for m in extract(domain) if m.id} for name, domain in DOMAINS.items()}
 
 
-def fields(text: str) -> set[str]:
-    """The `{name}` fields of a format string ('{{' is a literal brace, not a field)."""
+def fields(text: str | tuple[str, ...]) -> set[str]:
+    """The `{name}` fields of a format string ('{{' is a literal brace, not a field); of a plural, its
+    forms' (every form says the count)."""
+    if not isinstance(text, str):
+        return set().union(*map(fields, text))
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
@@ -80,6 +83,15 @@ def test_the_committed_mo_is_compiled_from_the_po(name, lang):
     assert mo.read_bytes() == compiled(load(lang, DOMAINS[name])), f"{mo} is older than its .po: {FIX}"
 
 
+def test_counts_take_each_languages_plural_forms():
+    """French says "0 tour" and "1 tour", English "0 turns" and "1 turn" (issue 24: "(1 tours)")."""
+    fr, en = (translator(lang, registry.get("rallye")).ngettext for lang in ("fr", "en"))
+    words = ("{n} turn to sit out", "{n} turns to sit out")
+    assert [fr(*words, n) for n in (0, 1, 2)] == ["0 tour à passer", "1 tour à passer", "2 tours à passer"]
+    assert [en(*words, n) for n in (0, 1, 2)] == ["0 turns to sit out", "1 turn to sit out",
+                                                  "2 turns to sit out"]
+
+
 def test_translations_are_served_in_french():
     fr = translator("fr")
     assert fr("Roll {n}", n=3) == "Lancer n° 3"
@@ -106,7 +118,11 @@ def test_every_translated_msgid_is_served_from_the_compiled_catalog(used, name):
     po = load("fr", DOMAINS[name])
     for msgid in used[name]:
         if msgid in po and po[msgid].string:
-            assert fr.gettext(msgid) == po[msgid].string
+            if isinstance(msgid, tuple):  # a plural: its forms, by the language's rule (French: n > 1)
+                forms = po[msgid].string
+                assert (fr.ngettext(*msgid, 1), fr.ngettext(*msgid, 2)) == (forms[0], forms[1])
+            else:
+                assert fr.gettext(msgid) == po[msgid].string
 
 
 @pytest.mark.parametrize("lang", ["de", "", "FR", "english"])

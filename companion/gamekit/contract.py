@@ -314,9 +314,13 @@ class GameSpec:
         return not self.hidden or kind in self.public_moves
 
     def phone_seat(self, state: State, phones: Collection[int]) -> int | None:
-        """The seat a command of the table would act for now, if it is one of `phones`; else None."""
-        seat = self.actor(state) if phones else None
-        return seat if seat is not None and seat in phones else None
+        """The seat a command of the table would act for now, if it is one of `phones`; else None. While
+        the rules wait on several seats at once (`waiting`), any of them: the table may close such a
+        window for all, so it never does while a phone holds one of them."""
+        if not phones:
+            return None
+        seats = [self.actor(state), *self.waiting_on(state)]
+        return next((s for s in seats if s is not None and s in phones), None)
 
     def convert_options(self, given: object) -> msgspec.Struct | None:
         """`given` (plain JSON) as the game's options; IllegalMove says which option is wrong."""

@@ -28,7 +28,7 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = Path(__file__).resolve().parent
 GAMES = ROOT / "companion" / "games"
-KEYWORDS = {"_": None, "N_": None, "IllegalMove": (1,)}
+KEYWORDS = {"_": None, "N_": None, "IllegalMove": (1,), "ngettext": (1, 2)}
 TRANSLATED = ("fr",)
 
 
@@ -93,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.locale.update",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--merge", type=Path, action="append", default=[],
-                        help="JSON file of {msgid: French}; fills (or replaces) those translations")
+                        help="JSON file of {msgid: French} ({singular: [forms]} for a plural); fills (or "
+                             "replaces) those translations")
     parser.add_argument("--game", type=Path, action="append", default=[],
                         help="the package folder of a game shipped on its own (repeatable)")
     args = parser.parse_args(argv)
@@ -119,8 +120,8 @@ def _update(chosen: list[Domain], given: dict[str, dict[str, str]]) -> int:
                 if message.id and not message.string and domain is not PLATFORM and message.id in platform:
                     message.string = platform[message.id].string
             for msgid, text in given.get(lang, {}).items():
-                if msgid in catalog:
-                    catalog[msgid].string = text
+                if msgid in catalog:  # a plural's forms come as a list, keyed by its singular
+                    catalog[msgid].string = tuple(text) if isinstance(text, list) else text
                     unused.discard(msgid)
             # update() stamps the template's date: keep the old one, so an unchanged catalog stays byte-equal.
             catalog.creation_date = created

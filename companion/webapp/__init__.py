@@ -39,7 +39,9 @@ def _(msgid: str, **params) -> str:
 
 
 def _ngettext(singular: str, plural: str, n: int, **params) -> str:
-    return _(singular if n == 1 else plural, n=n, **params)
+    """A count's form by the language's plural rule (French: 0 and 1 singular), `{n}` filled."""
+    tr = translator(request_language(), registry.find(request_game()))
+    return tr.ngettext(singular, plural, n, **params)
 
 
 def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_client: int = 6) -> Flask:

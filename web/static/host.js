@@ -50,6 +50,29 @@
     return Companion.el("div", { class: "field" }, [label, input]);
   }
 
+  // A game's expected length for the options chosen (an `x-length` keyword of an option's schema: minutes
+  // by the values of the options it names, and shorter settings for some player counts), kept up to date.
+  function lengthHint(box, hint) {
+    const text = Companion.el("p", { class: "hint", id: "game-length", "aria-live": "polite" });
+    const shorter = Companion.el("button", { type: "button", id: "game-shorter", class: "secondary" });
+    const value = (name) => { const input = box.querySelector(`[name="${name}"]`); return input ? input.value : ""; };
+    const update = () => {
+      const minutes = hint.minutes[hint.by.map(value).join(",")];
+      text.textContent = minutes === undefined ? "" : Companion.fill(strings.length, { minutes });
+      const better = hint.shorter[value(hint.by[0])];
+      const key = better && hint.by.map((name, i) => (i === 0 ? value(name) : String(better[name]))).join(",");
+      shorter.hidden = !better || key === hint.by.map(value).join(",");
+      if (!shorter.hidden) shorter.textContent = Companion.fill(strings.shorter, { minutes: hint.minutes[key] });
+      shorter.onclick = () => {
+        for (const [name, v] of Object.entries(better || {})) box.querySelector(`[name="${name}"]`).value = String(v);
+        update();
+      };
+    };
+    box.oninput = update;  // one listener, the latest game's
+    setTimeout(update);
+    return Companion.el("div", { class: "field" }, [text, shorter]);
+  }
+
   function showOptions() {
     const game = games.find((g) => g.name === document.getElementById("game-choice").value);
     const box = document.getElementById("game-options");
@@ -68,6 +91,8 @@
       }
       box.append(field);
     }
+    const hint = Object.values(props).map((prop) => prop["x-length"]).find(Boolean);
+    if (hint) box.append(lengthHint(box, hint));
     // The game's data files: each may be replaced by the owner's own copy for this game.
     document.getElementById("data-files").replaceChildren(...(game.data || []).map((file) => {
       const id = `data-${file.key}`;
