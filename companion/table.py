@@ -67,6 +67,7 @@ class Update:
     entry: Entry = None
     pressed: str | None = None
     due: float | None = None  # when the game's deadline passes (the monotonic clock), if it has one
+    seating: int = 0  # seat changes since the table started: a seat change keeps the version, bumps this
 
     @property
     def spec(self) -> GameSpec | None:
@@ -527,8 +528,11 @@ class Table:
         latest = self._latest
         # A phone took the seat the buttons were entering a value for: the value leaves the LED dice.
         entry = None if self._phone_input(latest) is not None else latest.entry
-        self._latest = replace(latest, seats=tuple(self._seats(latest.session)), events=[], command=None,
-                               pressed=pressed, entry=entry)
+        seats = tuple(self._seats(latest.session))
+        # Only a change every page shows (a name, a seat taken or freed) is news to the live pages.
+        seating = latest.seating + (seats != latest.seats)
+        self._latest = replace(latest, seats=seats, events=[], command=None, pressed=pressed, entry=entry,
+                               seating=seating)
         self._publish(self._latest)
         return outcome
 
@@ -536,7 +540,8 @@ class Table:
                 pressed: str | None = None) -> Update:
         public = session.spec.public_json(session.state) if session else {}
         return Update(version, session.game if session else None, public, events, command, None, session,
-                      tuple(self._seats(session)), None, pressed)
+                      tuple(self._seats(session)), None, pressed,
+                      seating=self._latest.seating if hasattr(self, "_latest") else 0)
 
     def _publish(self, update: Update) -> None:
         self._published = update  # what a press is answered with

@@ -80,7 +80,7 @@ class Stream:
         self.token = token  # a seat's page: the link it was opened with, checked before each message
         self.queue: queue.Queue = queue.Queue(maxsize=size)
         self.resync = False  # set by the table thread when this page fell behind
-        self._sent = -1
+        self._sent = (-1, -1)  # the (version, seating) this page was sent last
         self._started = False
         self._closed = False
         # Each queued update is work a player waits on (hub.foreground) until this page has been handed
@@ -181,7 +181,7 @@ class Stream:
         if not self.holds():
             self.close()
             raise StopIteration
-        self._sent = update.version
+        self._sent = (update.version, update.seating)
         return message("snapshot", self._payload(update), update.version)
 
     def _format(self, update: Update) -> bytes | None:
@@ -197,9 +197,10 @@ class Stream:
                 return None
             return message("rejected", {"version": update.version,
                                         **refusal(update.rejected, self.lang, update.game)})
-        if update.version <= self._sent:
+        # A seat change keeps the version and bumps `seating`: it is news to every page all the same.
+        if (update.version, update.seating) <= self._sent:
             return None  # already in the snapshot this page got
-        self._sent = update.version
+        self._sent = (update.version, update.seating)
         if self.seat is None:
             return self.hub.public_message(update, self.lang)
         return message("update", self._payload(update), update.version)
@@ -219,7 +220,7 @@ class Hub:
         self.queue_size = queue_size
         self._streams: list[Stream] = []
         self._lock = threading.Lock()
-        self._encoded: dict[tuple[int, str], bytes] = {}  # the newest updates, as public pages get them
+        self._encoded: dict[tuple[int, int, str], bytes] = {}  # the newest updates, as public pages get them
         self._unsubscribe: Callable[[], None] | None = None
 
     def start(self) -> Hub:
@@ -304,7 +305,7 @@ class Hub:
     def public_message(self, update: Update, lang: str) -> bytes:
         """An update as every public page in `lang` gets it: encoded once for all of them, not once
         per page (24 scoreboards would otherwise encode each command 24 times)."""
-        key = (update.version, lang)
+        key = (update.version, update.seating, lang)
         encoded = self._encoded.get(key)
         if encoded is None:
             encoded = message("update", public_payload(update, lang), update.version)
