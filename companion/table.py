@@ -232,7 +232,8 @@ class Table:
 
     # --- seats ------------------------------------------------------------------------
     def _seats(self, session: Session | None) -> list[dict]:
-        """Every seat as every phone may see it: number, name, colour, whether `session` has it
+        """Every seat as every phone may see it: number, name, colour, place (the game's name for the
+        seat, a msgid, or ""), whether `session` has it
         (`in_game`) and whether it plays now (`playing`: in the game, and taken if seats are optional)."""
         spec = session.spec if session else None
         colours = spec.colours if spec else ()
@@ -244,8 +245,9 @@ class Table:
             # A seat the game leaves out, or a game with no colours of its own, takes the palette.s.
             colour = colours[seat] if seat < len(colours) else SEAT_COLOURS[seat]
             name = self.roster.name(seat)
+            place = spec.seat_names[seat] if spec and seat < len(spec.seat_names) else ""
             out.append({"seat": seat, "name": name, "colour": colour.key, "ink": colour.ink,
-                        "label": colour.label, "in_game": seat < count,
+                        "label": colour.label, "place": place, "in_game": seat < count,
                         "playing": seat < count and (bool(name) or not optional)})
         return out
 

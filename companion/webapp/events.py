@@ -49,10 +49,18 @@ def public_payload(update: Update, lang: str) -> dict:
             "title": tr(update.spec.title) if update.session else None,
             # whose move it is is public (the e-ink shows it): each seat's page says "Your turn" from it
             "waiting": update.spec.waiting_on(update.session.state) if update.session else [],
-            "seats": [{**seat, "label": tr(seat["label"])} for seat in update.seats],
+            "seats": public_seats(update, tr),
             "history": list(update.session.history) if update.session else [],
             "deadline": left,  # seconds until the table sends the game's default itself (see GameSpec)
             "over": update.session is not None and update.session.spec.over(update.session.state)}
+
+
+def public_seats(update: Update, tr) -> list[dict]:
+    """Each seat's public facts with its colour and place in the reader's words (`tr`): a seat the game
+    does not name is "Seat n"."""
+    return [{**seat, "label": tr(seat["label"]),
+             "place": tr(seat["place"]) if seat.get("place") else tr(N_("Seat {n}"), n=seat["seat"] + 1)}
+            for seat in update.seats]
 
 
 def refusal(exc: IllegalMove, lang: str, game: str | None) -> dict:

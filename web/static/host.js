@@ -7,6 +7,7 @@
   const historyLines = JSON.parse(document.getElementById("history-lines").textContent);
   let games = [];
   let latest = JSON.parse(document.getElementById("snapshot").textContent);
+  let phonesUrl = null;
 
   // A button that needs a second tap within a few seconds: it ends or replaces the game.
   function twoTaps(button, action) {
@@ -98,7 +99,8 @@
   }
 
   async function showLink(seat, answer) {
-    const url = new URL(answer.data.link, window.location.href).href;
+    // The address phones reach (the simulator's page may be open on 127.0.0.1, which no other phone can).
+    const url = new URL(answer.data.link, phonesUrl || window.location.href).href;
     document.getElementById("seat-link-for").textContent = strings.link_for.replace("{n}", String(seat + 1));
     const link = document.getElementById("seat-link-url");
     link.href = url;
@@ -129,7 +131,7 @@
     const buttons = s.name ? [renew, free] : [give];
     return Companion.el("li", { "data-seat": String(s.seat), "data-taken": String(Boolean(s.name)), style: `--seat: ${s.ink}` }, [
       Companion.el("span", { class: "swatch", "aria-hidden": "true" }),
-      Companion.el("strong", { text: `${Companion.t("seat_n", { n: s.seat + 1 })} · ${s.label}` }),
+      Companion.el("strong", { text: `${s.place} · ${s.label}` }),
       Companion.el("div", { class: "seat-line" }, [name, ...buttons]),
     ]);
   }
@@ -178,6 +180,7 @@
     }
     document.getElementById("host-controls").hidden = false;
     document.getElementById("join-code").textContent = me.data.join_code;
+    phonesUrl = me.data.url;
     for (const b of document.querySelectorAll("#screen-language button")) {
       b.setAttribute("aria-pressed", String(b.dataset.language === me.data.language));
       b.addEventListener("click", async () => {

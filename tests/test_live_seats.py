@@ -1,0 +1,80 @@
+"""Seats live everywhere: a join, a give, a name change and a free reach every open page at once, in
+chromium against a real waitress server (host, scoreboard, a seat's bar, the join page's list)."""
+
+from __future__ import annotations
+
+import pytest
+from webfixtures import host_of, live_server, post_json, running_app
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+PHONE = {"width": 390, "height": 844}
+
+
+def _phone(browser, url: str, locale: str = "fr-FR"):
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale=locale)
+    page = ctx.new_page()
+    page.goto(url)
+    return ctx, page
+
+
+def test_the_join_page_names_each_seat_by_its_place_and_colour_in_words(browser, tmp_path):
+    """No raw key ("colour_blue") on the first screen every player sees; Crash! names North and South."""
+    from playwright.sync_api import expect
+
+    with running_app(tmp_path, game="crash", keepalive=1.0) as (_, app), live_server(app) as srv:
+        for lang, first, second in (("fr", "Nord · Bleu", "Sud · Rouge"),
+                                    ("en", "North · Blue", "South · Red")):
+            ctx, page = _phone(browser, f"{srv.url}join?lang={lang}")
+            try:
+                expect(page.locator(".seat-choice[data-seat='0']")).to_contain_text(first)
+                expect(page.locator(".seat-choice[data-seat='1']")).to_contain_text(second)
+                assert "colour_" not in page.locator("#seat-picker").inner_text()
+            finally:
+                ctx.close()
+
+
+def test_a_join_a_give_a_rename_and_a_free_reach_every_open_page(browser, tmp_path):
+    from playwright.sync_api import expect
+
+    with running_app(tmp_path, game="crash", keepalive=1.0) as (runtime, app), live_server(app) as srv:
+        table = runtime.table
+        code = table.roster.join_code()
+        status, anna = post_json(srv.port, "/api/join", {"code": code, "seat": 0, "name": "Anna"})
+        assert status == 200
+        pages = []
+        try:
+            for url in (f"host?host={table.host_token()}", "", f"seat/{anna['token']}", "join"):
+                pages.append(_phone(browser, f"{srv.url}{url}"))
+            host, board, seat, join = (page for _, page in pages)
+            expect(host.locator("#seat-admin li[data-seat='0']")).to_have_attribute("data-taken", "true")
+            for page in (board, seat, host, join):
+                expect(page.locator("#live")).to_have_attribute("data-state", "live")
+
+            def everywhere(name: str, taken: bool) -> None:
+                """Seat 1 (South) reads `name` on every open page, without a reload."""
+                shown = name or "Rouge"
+                expect(board.locator("#seats-bar [data-seat='1']")).to_have_text(shown)
+                expect(seat.locator("#seats-bar [data-seat='1']")).to_have_text(shown)
+                expect(host.locator("#seat-admin li[data-seat='1']")).to_have_attribute(
+                    "data-taken", str(taken).lower())
+                expect(join.locator(".seat-choice[data-seat='1']")).to_have_attribute(
+                    "data-taken", str(taken).lower())
+                if name:
+                    expect(join.locator(".seat-choice[data-seat='1']")).to_contain_text(name)
+
+            status, _ = post_json(srv.port, "/api/join", {"code": code, "seat": 1, "name": "Bob"})
+            assert status == 200
+            everywhere("Bob", True)
+            # the join page moved its choice off the seat just taken: no second phone picks it
+            expect(join.locator(".seat-choice[data-seat='1']")).to_be_disabled()
+            host.locator("#seat-admin li[data-seat='1'] button", has_text="Libérer").click()
+            everywhere("", False)
+            status, _ = post_json(srv.port, "/api/seats/1/assign", {"name": "Chloé"}, host_of(runtime))
+            assert status == 200
+            everywhere("Chloé", True)
+            status, _ = post_json(srv.port, "/api/seats/1/assign", {"name": "Chloé B."}, host_of(runtime))
+            assert status == 200
+            everywhere("Chloé B.", True)
+        finally:
+            for ctx, _ in pages:
+                ctx.close()
