@@ -78,3 +78,34 @@ def test_a_join_a_give_a_rename_and_a_free_reach_every_open_page(browser, tmp_pa
         finally:
             for ctx, _ in pages:
                 ctx.close()
+
+
+@pytest.mark.parametrize("game, can", [("dice", True), ("crash", False)])
+def test_the_host_page_tells_before_the_tap_whether_undo_can_take_the_last_move_back(browser, tmp_path,
+                                                                                     game, can):
+    """A roll of Crash! shows the table its dice, so it cannot be undone: Undo says so before it is
+    tapped, by the rule that refuses it; free dice's roll can be, and Undo takes it back."""
+    from playwright.sync_api import expect
+
+    with running_app(tmp_path, game=game, keepalive=1.0) as (runtime, app), live_server(app) as srv:
+        table = runtime.table
+        ctx, host = _phone(browser, f"{srv.url}host?host={table.host_token()}")
+        try:
+            expect(host.locator("#undo")).to_be_disabled()  # a new game: nothing to undo
+            expect(host.locator("#undo-what")).to_have_text("Rien à annuler.")
+            status, answer = post_json(srv.port, "/api/command", {"kind": "roll"}, host_of(runtime))
+            assert status == 200, answer
+            host.wait_for_function(f"() => document.body.dataset.version === '{answer['version']}'")
+            if can:
+                expect(host.locator("#undo")).to_be_enabled()
+                expect(host.locator("#undo-what")).to_be_hidden()
+                host.locator("#undo").click()
+                host.locator("#undo").click()
+                host.wait_for_function(f"() => document.body.dataset.version === '{answer['version'] + 1}'")
+            else:
+                expect(host.locator("#undo")).to_be_disabled()
+                expect(host.locator("#undo-what")).to_contain_text("ne peut pas être annulé")
+                status, refused = post_json(srv.port, "/api/command", {"kind": "undo"}, host_of(runtime))
+                assert status == 409  # the same rule refuses it
+        finally:
+            ctx.close()

@@ -16,6 +16,7 @@ from companion import registry
 from companion.gamekit.contract import IllegalMove
 from companion.i18n import N_, translator
 from companion.seats import MAX_SEATS
+from companion.session import undo_refused
 from companion.table import Table, Update
 
 log = logging.getLogger(__name__)
@@ -52,7 +53,8 @@ def public_payload(update: Update, lang: str) -> dict:
             "seats": public_seats(update, tr),
             "history": list(update.session.history) if update.session else [],
             "deadline": left,  # seconds until the table sends the game's default itself (see GameSpec)
-            "over": update.session is not None and update.session.spec.over(update.session.state)}
+            "over": update.session is not None and update.session.spec.over(update.session.state),
+            "undo": undo_refused(update.session) is None}  # whether the host's Undo would take a move back
 
 
 def public_seats(update: Update, tr) -> list[dict]:

@@ -205,6 +205,7 @@
         shown.textContent = payload.title;
       }
       latest = payload;
+      showUndo();
       renderSeats(payload.seats || []);
       document.body.dataset.version = String(payload.version);
       document.body.dataset.game = payload.game || "";
@@ -220,6 +221,15 @@
     const names = new Map((latest.seats || []).map((s) => [s.seat, s.name || s.label]));
     const last = [...history].reverse().find((entry) => entry.kind !== "undo");
     return last && last.kind !== "new_game" ? Companion.historyLine(last, historyLines, names) : null;
+  }
+  // Whether Undo can take the last move back is the table's to say (`undo`, by the rule that refuses
+  // it): when it cannot, the button is off and the line under it says why, before anyone taps.
+  function showUndo() {
+    const hint = document.getElementById("undo-what");
+    undo.disabled = !latest.undo;
+    hint.textContent = latest.undo ? "" : (lastMove() ? strings.cannot_undo : strings.nothing_to_undo);
+    hint.hidden = Boolean(latest.undo);
+    if (!latest.undo && undoArmed) disarmUndo();
   }
   function disarmUndo() {
     clearTimeout(undoArmed);
