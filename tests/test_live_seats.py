@@ -3,8 +3,9 @@ chromium against a real waitress server (host, scoreboard, a seat's bar, the joi
 
 from __future__ import annotations
 
+import duel
 import pytest
-from webfixtures import host_of, live_server, post_json, running_app
+from webfixtures import host_of, live_server, plug_game, post_json, running_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 PHONE = {"width": 390, "height": 844}
@@ -109,3 +110,37 @@ def test_the_host_page_tells_before_the_tap_whether_undo_can_take_the_last_move_
                 assert status == 409  # the same rule refuses it
         finally:
             ctx.close()
+
+
+def test_at_the_end_each_seat_reads_its_own_place_and_that_the_host_starts_the_next_game(browser, tmp_path,
+                                                                                         monkeypatch):
+    """The shared seat page's end: from the game's Result, the winner reads that they won, the other who
+    won and its own score, and both that the host starts the next game with their seats."""
+    from playwright.sync_api import expect
+
+    plug_game(monkeypatch, duel.SPEC)
+    with running_app(tmp_path, game="duel", options={"rounds": 1}, keepalive=1.0) as (runtime, app), \
+            live_server(app) as srv:
+        code = runtime.table.roster.join_code()
+        tokens = [post_json(srv.port, "/api/join", {"code": code, "seat": seat, "name": name})[1]["token"]
+                  for seat, name in ((0, "Anna"), (1, "Bob"))]
+        pages = [_phone(browser, f"{srv.url}seat/{token}") for token in tokens]
+        try:
+            for (_, page) in pages:
+                expect(page.locator("#live")).to_have_attribute("data-state", "live")
+                expect(page.locator("#game-end")).to_be_hidden()
+            for token, hand, stake in ((tokens[0], "rock", 3), (tokens[1], "scissors", 1)):
+                status, answer = post_json(srv.port, "/api/command", {"kind": "choose", "args": {
+                    "hand": hand, "stake": stake}}, {"X-Seat-Token": token})
+                assert status == 200, answer
+            status, answer = post_json(srv.port, "/api/command", {"kind": "reveal"},
+                                       {"X-Seat-Token": tokens[0]})
+            assert status == 200, answer
+            anna, bob = (page for _, page in pages)
+            expect(anna.locator("#my-place")).to_have_text("Vous avez gagné\u202f! Votre score\u202f: 3")
+            expect(bob.locator("#my-place")).to_have_text("La partie revient à Anna. Votre score\u202f: 0")
+            for page in (anna, bob):
+                expect(page.locator("#next-game")).to_contain_text("L’hôte lance la prochaine partie")
+        finally:
+            for ctx, _ in pages:
+                ctx.close()

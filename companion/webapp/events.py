@@ -54,7 +54,23 @@ def public_payload(update: Update, lang: str) -> dict:
             "history": list(update.session.history) if update.session else [],
             "deadline": left,  # seconds until the table sends the game's default itself (see GameSpec)
             "over": update.session is not None and update.session.spec.over(update.session.state),
-            "undo": undo_refused(update.session) is None}  # whether the host's Undo would take a move back
+            "undo": undo_refused(update.session) is None,  # whether the host's Undo would take a move back
+            "result": game_result(update)}
+
+
+def game_result(update: Update) -> dict | None:
+    """How a finished game ended (the game's `Result`, read from its public view, so public too): each
+    seat's page tells its own place from it. None while the game runs."""
+    session = update.session
+    if session is None or not session.spec.over(session.state):
+        return None
+    try:
+        result = session.spec.result(update.public)
+    except Exception as exc:  # a game's bug: its pages still show the end, without the places
+        log.error("the result of %s failed: %s", update.game, type(exc).__name__)
+        return None
+    return {"winners": list(result.winners), "scores": None if result.scores is None else list(result.scores),
+            "ranks": None if result.ranks is None else list(result.ranks)}
 
 
 def public_seats(update: Update, tr) -> list[dict]:
