@@ -163,9 +163,12 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
     if kind == END_GAME:
         if session is None or session.game == args.get("game", LEGACY_IDLE):
             raise IllegalMove("No game is running: start one first.")
+        ended_game = session.game
         session, _ = advance(None, NEW_GAME, None, {"game": LEGACY_IDLE, **args}, draws)
         count = session.count + 1
-        return (replace(session, history=({"seat": None, "kind": END_GAME},), count=count, made_at=count),
+        # The line names the game ended, so every phone is told which (and its record is kept).
+        ended = {"seat": None, "kind": END_GAME, "game": ended_game}
+        return (replace(session, history=(ended,), count=count, made_at=count),
                 [{"type": "game_ended"}])
     if kind == NEW_GAME:
         spec = _spec(args.get("game"))

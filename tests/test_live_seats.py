@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import duel
 import pytest
-from webfixtures import host_of, live_server, plug_game, post_json, running_app
+from webfixtures import get_json, host_of, live_server, plug_game, post_json, running_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 PHONE = {"width": 390, "height": 844}
@@ -144,3 +144,38 @@ def test_at_the_end_each_seat_reads_its_own_place_and_that_the_host_starts_the_n
         finally:
             for ctx, _ in pages:
                 ctx.close()
+
+
+def test_a_game_the_host_ends_is_announced_to_every_phone_and_kept_as_abandoned(browser, tmp_path):
+    """The host ends a Rallye mid-game: the seat's page and the scoreboard say which game ended, and the
+    game's record is kept, abandoned, the same log as the host's export shows (no 409 for good)."""
+    from playwright.sync_api import expect
+
+    with running_app(tmp_path, keepalive=1.0) as (runtime, app), live_server(app) as srv:
+        status, answer = post_json(srv.port, "/api/command", {"kind": "new_game", "args": {
+            "game": "rallye", "options": {"players": 2}}}, host_of(runtime))
+        assert status == 200, answer
+        code = runtime.table.roster.join_code()
+        anna = post_json(srv.port, "/api/join", {"code": code, "seat": 0, "name": "Anna"})[1]["token"]
+        status, _ = post_json(srv.port, "/api/join", {"code": code, "seat": 1, "name": "Bob"})
+        assert status == 200
+        pages = [_phone(browser, f"{srv.url}seat/{anna}"), _phone(browser, srv.url)]
+        try:
+            for _, page in pages:
+                expect(page.locator("#live")).to_have_attribute("data-state", "live")
+                expect(page.locator("#game-ended")).to_be_hidden()
+            status, answer = post_json(srv.port, "/api/command", {"kind": "end_game"}, host_of(runtime))
+            assert status == 200, answer
+            for _, page in pages:
+                expect(page.locator("#game-ended")).to_contain_text("L’hôte a arrêté Le rallye hasardeux")
+        finally:
+            for ctx, _ in pages:
+                ctx.close()
+        status, record = get_json(srv.port, "/api/record")
+        assert status == 200, record
+        assert record["game"] == "rallye" and record["abandoned"] is True
+        assert record["result"]["winners"] == []
+        assert [p["name"] for p in record["players"]] == ["Anna", "Bob"]
+        status, export = get_json(srv.port, "/api/export", host_of(runtime))
+        assert status == 200 and export["complete"] is True
+        assert [r["version"] for r in export["records"]] == [r["version"] for r in record["records"]]

@@ -215,10 +215,11 @@ def game_record():
     from companion import records
 
     table = runtime().table
-    latest = table.latest
-    if not records.is_over(latest):
-        raise ApiError(409, _("The game is not over yet: its record can be downloaded once it ends."))
-    record = records.build(table.store, latest)
+    try:  # a game that is over, or the one the host ended (kept as abandoned, as the export shows it)
+        record = records.build(table.store, table.latest)
+    except records.RecordError:
+        raise ApiError(409, _("The game is not over yet: its record can be downloaded once it ends.")) \
+            from None
     bgstats = request.args.get("format") == "bgstats"
     body = records.bgstats(record) if bgstats else record
     name = f"{record['id']}.{'bgsplay' if bgstats else 'json'}"

@@ -16,7 +16,7 @@ from companion import registry
 from companion.gamekit.contract import IllegalMove
 from companion.i18n import N_, translator
 from companion.seats import MAX_SEATS
-from companion.session import undo_refused
+from companion.session import END_GAME, undo_refused
 from companion.table import Table, Update
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,18 @@ def public_payload(update: Update, lang: str) -> dict:
             "deadline": left,  # seconds until the table sends the game's default itself (see GameSpec)
             "over": update.session is not None and update.session.spec.over(update.session.state),
             "undo": undo_refused(update.session) is None,  # whether the host's Undo would take a move back
-            "result": game_result(update)}
+            "result": game_result(update),
+            "ended": ended_title(update, lang)}
+
+
+def ended_title(update: Update, lang: str) -> str | None:
+    """The title of the game the host ended, while the game between games its end began is young (its
+    history still opens with the end): every page says so, so no phone switches without a word."""
+    history = update.session.history if update.session is not None else ()
+    if not history or history[0].get("kind") != END_GAME or "game" not in history[0]:
+        return None
+    ended = registry.find(history[0]["game"])
+    return translator(lang, ended)(ended.title) if ended is not None else None
 
 
 def game_result(update: Update) -> dict | None:

@@ -80,6 +80,7 @@
     }
     document.getElementById("not-playing").hidden = !mine || mine.playing;
     showEnd(payload);
+    Companion.showEnded(payload);
     Companion.renderSeats(document.getElementById("seats-bar"), payload.seats, payload.public && payload.public.turn);
     if (renderer) renderer.render(root, payload);
   }
