@@ -351,6 +351,7 @@ def test_seat_changes_reach_an_open_public_stream_with_public_facts_only(server)
         assert status == 200
         msg = _within(client)
         assert msg["event"] == "update" and msg["data"]["seats"][0]["name"] == "Anna"
+        assert msg["data"]["seats"][2]["place"] == "Place\u00a03"  # never split at the end of a line
         status, given = post_json(srv.port, "/api/seats/1/assign", {"name": "Bob"}, host_of(runtime))
         assert status == 200
         assert _within(client)["data"]["seats"][1]["name"] == "Bob"

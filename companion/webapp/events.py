@@ -6,6 +6,7 @@ import contextlib
 import json
 import logging
 import queue
+import re
 import secrets
 import threading
 import time
@@ -87,9 +88,14 @@ def game_result(update: Update) -> dict | None:
 def public_seats(update: Update, tr) -> list[dict]:
     """Each seat's public facts with its colour and place in the reader's words (`tr`): a seat the game
     does not name is "Seat n"."""
-    return [{**seat, "label": tr(seat["label"]),
-             "place": tr(seat["place"]) if seat.get("place") else tr(N_("Seat {n}"), n=seat["seat"] + 1)}
+    return [{**seat, "label": tr(seat["label"]), "place": unbroken(
+                tr(seat["place"]) if seat.get("place") else tr(N_("Seat {n}"), n=seat["seat"] + 1))}
             for seat in update.seats]
+
+
+def unbroken(text: str) -> str:
+    """`text` with a no-break space before each number, so "Seat 3" or "Table 3" never splits on a phone."""
+    return re.sub(r" (?=\d)", "\u00a0", text)
 
 
 def refusal(exc: IllegalMove, lang: str, game: str | None) -> dict:
