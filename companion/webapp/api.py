@@ -195,7 +195,7 @@ def command():
     # A new game's refusal (a bad option, a bad data file) is that game's to word.
     starting = body.args.get("game") if body.kind == NEW_GAME else None
     wording = starting if isinstance(starting, str) and starting in registry.names() else request_game()
-    refused = refusal(result.error, request_language(), wording)
+    refused = refusal(result.error, request_language(), wording, table.latest.seats)
     return error_response(409, refused["error"], msgid=refused["msgid"], version=result.version)
 
 

@@ -11,10 +11,10 @@ import secrets
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from companion import registry
-from companion.gamekit.contract import IllegalMove
+from companion.gamekit.contract import NOT_YOU, NOT_YOU_MANY, PHONE_SEAT, IllegalMove
 from companion.i18n import N_, translator
 from companion.seats import MAX_SEATS
 from companion.session import END_GAME, undo_refused
@@ -98,9 +98,30 @@ def unbroken(text: str) -> str:
     return re.sub(r" (?=\d)", "\u00a0", text)
 
 
-def refusal(exc: IllegalMove, lang: str, game: str | None) -> dict:
-    """A refusal as JSON in `lang`: the readable reason (from the game's catalog first) and its msgid."""
-    return {"error": translator(lang, registry.find(game))(exc.msgid, **exc.params), "msgid": exc.msgid}
+def refusal(exc: IllegalMove, lang: str, game: str | None, seats: Sequence[dict] = ()) -> dict:
+    """A refusal as JSON in `lang`: the readable reason (from the game's catalog first) and its msgid.
+
+    With the table's `seats`, a refusal of the platform's that names seats by number names them as every
+    page does (their chosen name, else their colour)."""
+    tr = translator(lang, registry.find(game))
+    named = _by_name(exc, seats, tr)
+    return {"error": named or tr(exc.msgid, **exc.params), "msgid": exc.msgid}
+
+
+def _by_name(exc: IllegalMove, seats: Sequence[dict], tr) -> str | None:
+    """The platform's seat-numbered refusals (contract.NOT_YOU, NOT_YOU_MANY, PHONE_SEAT) with names."""
+    numbers = {NOT_YOU: "player", NOT_YOU_MANY: "players", PHONE_SEAT: "n"}
+    key = numbers.get(exc.msgid)
+    if key is None or not seats:
+        return None
+    shown = {seat["seat"]: seat["name"] or tr(seat["label"]) for seat in seats}
+    named = [shown.get(int(n) - 1) for n in str(exc.params.get(key, "")).split(", ") if n.isdigit()]
+    if not named or None in named:
+        return None
+    names = ", ".join(named)
+    if exc.msgid == PHONE_SEAT:
+        return tr(N_("{name} plays from their own phone: only that phone may make this move."), name=names)
+    return tr(N_("{names} must act now, not you: wait for them."), names=names)
 
 
 def seat_legal(update: Update, seat: int) -> list[str]:
@@ -239,7 +260,7 @@ class Stream:
             if not mine:
                 return None
             return message("rejected", {"version": update.version,
-                                        **refusal(update.rejected, self.lang, update.game)})
+                                        **refusal(update.rejected, self.lang, update.game, update.seats)})
         # A seat change keeps the version and bumps `seating`: it is news to every page all the same.
         if (update.version, update.seating) <= self._sent:
             return None  # already in the snapshot this page got
