@@ -98,10 +98,13 @@
     return data;
   }
 
-  async function showLink(seat, answer) {
+  async function showLink(seat, answer, name) {
     // The address phones reach (the simulator's page may be open on 127.0.0.1, which no other phone can).
     const url = new URL(answer.data.link, phonesUrl || window.location.href).href;
-    document.getElementById("seat-link-for").textContent = strings.link_for.replace("{n}", String(seat + 1));
+    // The seat as every page names it: its player's name, else its place and colour.
+    const shown = (window.hostSeats || []).find((s) => s.seat === seat);
+    const who = name || (shown ? (shown.name || `${shown.place} · ${shown.label}`) : String(seat + 1));
+    document.getElementById("seat-link-for").textContent = Companion.fill(strings.link_for, { seat: who });
     const link = document.getElementById("seat-link-url");
     link.href = url;
     link.textContent = url;
@@ -117,7 +120,7 @@
     const give = Companion.el("button", { type: "button", class: "secondary", text: strings.give });
     give.addEventListener("click", async () => {
       const answer = await Companion.request("POST", `/api/seats/${s.seat}/assign`, { name: name.value }, H());
-      if (answer.ok) showLink(s.seat, answer);
+      if (answer.ok) showLink(s.seat, answer, name.value.trim());
     });
     const renew = Companion.el("button", { type: "button", class: "secondary", text: strings.new_link });
     renew.addEventListener("click", async () => {
