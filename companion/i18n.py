@@ -57,6 +57,17 @@ def translator(lang: str, game: Domain | None = None) -> Callable[..., str]:
     return _
 
 
+def plural_translator(lang: str, game: Domain | None = None) -> Callable[..., str]:
+    """`ngettext(singular, plural, n, **params)` in `lang`, with `game`'s strings: the form the language's
+    own plural rule picks for `n` (French counts 0 as one, English does not), then `{n}` and the other
+    fields filled. Extracted by `python -m companion.locale.update` under the name `ngettext`."""
+    ngettext = catalog(lang, game).ngettext
+
+    def ngettext_(singular: str, plural: str, n: int, **params) -> str:
+        return ngettext(singular, plural, n).format(n=n, **params)
+    return ngettext_
+
+
 def pick_language(accept: str | None, default: str = DEFAULT_LANGUAGE) -> str:
     """The first of our languages named in an Accept-Language header, else `default`."""
     for part in (accept or "").split(","):

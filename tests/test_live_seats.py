@@ -62,6 +62,9 @@ def test_a_join_a_give_a_rename_and_a_free_reach_every_open_page(browser, tmp_pa
                     "data-taken", str(taken).lower())
                 if name:
                     expect(join.locator(".seat-choice[data-seat='1']")).to_contain_text(name)
+                # the host's count, in French's own plural form
+                count = "2 places prises" if taken else "1 place prise"
+                expect(host.locator("#seats-taken")).to_have_text(count)
 
             status, _ = post_json(srv.port, "/api/join", {"code": code, "seat": 1, "name": "Bob"})
             assert status == 200

@@ -139,8 +139,10 @@
     ]);
   }
 
+  const takenForms = JSON.parse(document.getElementById("seats-taken-forms").textContent);
   function renderSeats(seats) {
     window.hostSeats = seats;
+    document.getElementById("seats-taken").textContent = takenForms[seats.filter((s) => s.name).length] || "";
     const list = document.getElementById("seat-admin");
     // Keep a name being typed: rebuild only when the seats themselves changed.
     const key = JSON.stringify(seats);
