@@ -48,12 +48,15 @@ def catalog(lang: str, game: Domain | None = None) -> gettext.NullTranslations:
 
 
 def translator(lang: str, game: Domain | None = None) -> Callable[..., str]:
-    """`_(msgid, **params)` in `lang`, with `game`'s strings: translated, then `{name}` fields filled."""
+    """`_(msgid, **params)` in `lang`, with `game`'s strings: translated, then `{name}` fields filled;
+    `_.ngettext(singular, plural, n, **params)` for plurals (see plural_translator)."""
     gettext_ = catalog(lang, game).gettext
 
     def _(msgid: str, **params) -> str:
         text = gettext_(msgid)
         return text.format(**params) if params else text
+    # Plurals ride along, so whoever is handed a translator (a game's e-ink screen) has them too.
+    _.ngettext = plural_translator(lang, game)
     return _
 
 

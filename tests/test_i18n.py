@@ -104,6 +104,7 @@ def test_plurals_follow_each_language_s_own_rule():
     assert [en(*taken, n) for n in (0, 1, 2)] == ["0 seats taken", "1 seat taken", "2 seats taken"]
     dice = plural_translator("fr", registry.get("dice"))  # a game's catalog falls back to the platform's
     assert dice(*taken, 3) == "3 places prises"
+    assert translator("fr", registry.get("dice")).ngettext(*taken, 0) == "0 place prise"  # an e-ink's `_`
 
 
 def test_a_games_catalog_falls_back_to_the_platforms():
