@@ -217,6 +217,8 @@ class GameSpec:
     - command_labels: each command kind's button on the generated seat page, a msgid
       ({"add": N_("Add")}); without one, the kind with a capital and spaces ("set_dice": "Set dice"),
       looked up in the game's catalog
+    - seat_names: each seat's place at the table, a msgid in seat order (Crash!: "North", "South"); the
+      join page and the seats' pages show it beside the seat's colour. Without one, "Seat {n}"
     - package: the game's import name: its templates/, static/ and locale/ folders live there
 
     A game without pages of its own gets them generated from `commands`, `public` and `private`: each
@@ -257,6 +259,7 @@ class GameSpec:
     not_now: Mapping[str, str | Callable[[State, int | None], IllegalMove]] = field(default_factory=dict)
     public_moves: frozenset[str] = frozenset()
     command_labels: Mapping[str, str] = field(default_factory=dict)
+    seat_names: tuple[str, ...] = ()
 
     def waiting_on(self, state: State) -> list[int]:
         """The seats the rules wait on now, in seat order: the one contract every page reads for

@@ -7,6 +7,7 @@
   const historyLines = JSON.parse(document.getElementById("history-lines").textContent);
   let games = [];
   let latest = JSON.parse(document.getElementById("snapshot").textContent);
+  let phonesUrl = null;
 
   // A button that needs a second tap within a few seconds: it ends or replaces the game.
   function twoTaps(button, action) {
@@ -122,9 +123,13 @@
     return data;
   }
 
-  async function showLink(seat, answer) {
-    const url = new URL(answer.data.link, window.location.href).href;
-    document.getElementById("seat-link-for").textContent = strings.link_for.replace("{n}", String(seat + 1));
+  async function showLink(seat, answer, name) {
+    // The address phones reach (the simulator's page may be open on 127.0.0.1, which no other phone can).
+    const url = new URL(answer.data.link, phonesUrl || window.location.href).href;
+    // The seat as every page names it: its player's name, else its place and colour.
+    const shown = (window.hostSeats || []).find((s) => s.seat === seat);
+    const who = name || (shown ? (shown.name || `${shown.place} · ${shown.label}`) : String(seat + 1));
+    document.getElementById("seat-link-for").textContent = Companion.fill(strings.link_for, { seat: who });
     const link = document.getElementById("seat-link-url");
     link.href = url;
     link.textContent = url;
@@ -140,7 +145,7 @@
     const give = Companion.el("button", { type: "button", class: "secondary", text: strings.give });
     give.addEventListener("click", async () => {
       const answer = await Companion.request("POST", `/api/seats/${s.seat}/assign`, { name: name.value }, H());
-      if (answer.ok) showLink(s.seat, answer);
+      if (answer.ok) showLink(s.seat, answer, name.value.trim());
     });
     const renew = Companion.el("button", { type: "button", class: "secondary", text: strings.new_link });
     renew.addEventListener("click", async () => {
@@ -154,13 +159,15 @@
     const buttons = s.name ? [renew, free] : [give];
     return Companion.el("li", { "data-seat": String(s.seat), "data-taken": String(Boolean(s.name)), style: `--seat: ${s.ink}` }, [
       Companion.el("span", { class: "swatch", "aria-hidden": "true" }),
-      Companion.el("strong", { text: `${Companion.t("seat_n", { n: s.seat + 1 })} · ${s.label}` }),
+      Companion.el("strong", { text: `${s.place} · ${s.label}` }),
       Companion.el("div", { class: "seat-line" }, [name, ...buttons]),
     ]);
   }
 
+  const takenForms = JSON.parse(document.getElementById("seats-taken-forms").textContent);
   function renderSeats(seats) {
     window.hostSeats = seats;
+    document.getElementById("seats-taken").textContent = takenForms[seats.filter((s) => s.name).length] || "";
     const list = document.getElementById("seat-admin");
     // Keep a name being typed: rebuild only when the seats themselves changed.
     const key = JSON.stringify(seats);
@@ -203,6 +210,7 @@
     }
     document.getElementById("host-controls").hidden = false;
     document.getElementById("join-code").textContent = me.data.join_code;
+    phonesUrl = me.data.url;
     for (const b of document.querySelectorAll("#screen-language button")) {
       b.setAttribute("aria-pressed", String(b.dataset.language === me.data.language));
       b.addEventListener("click", async () => {
@@ -227,6 +235,7 @@
         shown.textContent = payload.title;
       }
       latest = payload;
+      showUndo();
       renderSeats(payload.seats || []);
       document.body.dataset.version = String(payload.version);
       document.body.dataset.game = payload.game || "";
@@ -242,6 +251,15 @@
     const names = new Map((latest.seats || []).map((s) => [s.seat, s.name || s.label]));
     const last = [...history].reverse().find((entry) => entry.kind !== "undo");
     return last && last.kind !== "new_game" ? Companion.historyLine(last, historyLines, names) : null;
+  }
+  // Whether Undo can take the last move back is the table's to say (`undo`, by the rule that refuses
+  // it): when it cannot, the button is off and the line under it says why, before anyone taps.
+  function showUndo() {
+    const hint = document.getElementById("undo-what");
+    undo.disabled = !latest.undo;
+    hint.textContent = latest.undo ? "" : (lastMove() ? strings.cannot_undo : strings.nothing_to_undo);
+    hint.hidden = Boolean(latest.undo);
+    if (!latest.undo && undoArmed) disarmUndo();
   }
   function disarmUndo() {
     clearTimeout(undoArmed);
