@@ -11,7 +11,7 @@ from pathlib import Path
 
 from companion.config import Config, ConfigError
 from companion.gamekit.contract import IllegalMove
-from companion.session import NEW_GAME
+from companion.session import END_GAME, NEW_GAME
 from companion.store import Store
 from companion.table import Table, Update
 
@@ -141,6 +141,8 @@ class Companion:
 
         over = records.is_over(update)
         ended, self._over = over and not self._over, over  # once per game, not at each command after
+        # the host ended a game that was not over: it is kept too, as abandoned
+        ended = ended or update.command.kind == END_GAME
         try:
             if ended:
                 records.write(self.config.state_path, self.store, update)

@@ -48,13 +48,27 @@ def catalog(lang: str, game: Domain | None = None) -> gettext.NullTranslations:
 
 
 def translator(lang: str, game: Domain | None = None) -> Callable[..., str]:
-    """`_(msgid, **params)` in `lang`, with `game`'s strings: translated, then `{name}` fields filled."""
+    """`_(msgid, **params)` in `lang`, with `game`'s strings: translated, then `{name}` fields filled;
+    `_.ngettext(singular, plural, n, **params)` for plurals (see plural_translator)."""
     gettext_ = catalog(lang, game).gettext
 
     def _(msgid: str, **params) -> str:
         text = gettext_(msgid)
         return text.format(**params) if params else text
+    # Plurals ride along, so whoever is handed a translator (a game's e-ink screen) has them too.
+    _.ngettext = plural_translator(lang, game)
     return _
+
+
+def plural_translator(lang: str, game: Domain | None = None) -> Callable[..., str]:
+    """`ngettext(singular, plural, n, **params)` in `lang`, with `game`'s strings: the form the language's
+    own plural rule picks for `n` (French counts 0 as one, English does not), then `{n}` and the other
+    fields filled. Extracted by `python -m companion.locale.update` under the name `ngettext`."""
+    ngettext = catalog(lang, game).ngettext
+
+    def ngettext_(singular: str, plural: str, n: int, **params) -> str:
+        return ngettext(singular, plural, n).format(n=n, **params)
+    return ngettext_
 
 
 def pick_language(accept: str | None, default: str = DEFAULT_LANGUAGE) -> str:

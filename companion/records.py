@@ -10,7 +10,9 @@ from typing import Any
 
 import msgspec
 
-from companion.session import NEW_GAME
+from companion.gamekit.colours import SEAT_COLOURS
+from companion.gamekit.contract import Result
+from companion.session import END_GAME, NEW_GAME, Session, replay
 from companion.store import Store, write_durably
 from companion.table import Update
 
@@ -29,21 +31,50 @@ def is_over(update: Update) -> bool:
 
 
 def build(store: Store, update: Update) -> dict[str, Any]:
-    """The record of the finished game `update` shows: its command log with the draws, the players, the
-    final public view and the result. Only a game that is over has one: before, its log would tell
-    hands and bets."""
-    if not is_over(update):
+    """The record of the game `update` ends: its command log with the draws, the players, the final
+    public view and the result. Only a game that is over has one (before, its log would tell hands and
+    bets), or one the host ended, kept as abandoned while the game between games runs: no winner."""
+    if is_over(update):
+        rows = [r.to_json() for r in store.records_since_last(NEW_GAME) if r.version <= update.version]
+        session = update.session
+        return _record(rows, session, update.public, update.seats, abandoned=False)
+    ended = ended_game(store, update)
+    if ended is None:
         raise RecordError("the game is not over yet: its record is kept once it ends.")
-    rows = [r.to_json() for r in store.records_since_last(NEW_GAME) if r.version <= update.version]
+    rows, session = ended
+    public = session.spec.public_json(session.state)
+    return _record([r.to_json() for r in rows], session, public, update.seats,
+                   abandoned=not session.spec.over(session.state))
+
+
+def ended_game(store: Store, update: Update) -> tuple[list, Session] | None:
+    """The game the host ended, while the game between games its end began runs: its records, up to and
+    with the end, and its last session; None if the running game does not follow such an end."""
+    if update.session is None:
+        return None
+    rows = store.records_since_last(NEW_GAME)
+    cut = next((i for i, row in enumerate(rows) if row.kind == END_GAME and row.version <= update.version),
+               None)
+    if cut is None:
+        return None
+    session, _ = replay(rows[:cut])
+    return (rows[:cut + 1], session) if session is not None else None
+
+
+def _record(rows: list[dict], session: Session, public: dict, seats, *, abandoned: bool) -> dict[str, Any]:
+    spec = session.spec
     first, last = rows[0], rows[-1]
     started = datetime.fromisoformat(first["at"]) if first["at"] else None
     stamp = started.strftime("%Y%m%d-%H%M%S") if started else "00000000-000000"
-    players = [{"seat": s["seat"], "name": s["name"], "colour": s["colour"]}
-               for s in update.seats if s["in_game"]]
-    return {"format": FORMAT, "id": f"{stamp}-{update.game}-v{first['version']}", "game": update.game,
-            "started": first["at"], "ended": last["at"], "players": players,
-            "result": msgspec.to_builtins(update.session.spec.result(update.public)), "final": update.public,
-            "records": rows}
+    count = spec.seats_in_play(session.options)
+    # the seats of the recorded game, coloured as it coloured them (the running game may be another)
+    colours = [*spec.colours, *SEAT_COLOURS[len(spec.colours):]]
+    players = [{"seat": s["seat"], "name": s["name"], "colour": colours[s["seat"]].key}
+               for s in seats if s["seat"] < count]
+    result = Result() if abandoned else spec.result(public)
+    return {"format": FORMAT, "id": f"{stamp}-{session.game}-v{first['version']}", "game": session.game,
+            "started": first["at"], "ended": last["at"], "players": players, "abandoned": abandoned,
+            "result": msgspec.to_builtins(result), "final": public, "records": rows}
 
 
 def folder(state_dir: Path) -> Path:

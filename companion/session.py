@@ -143,6 +143,17 @@ def _legacy_data(spec: GameSpec, options: dict) -> tuple[dict, dict[str, DataTex
     return options, {spec.data[0].key: DataText(name or spec.data[0].bundled, text)}
 
 
+def undo_refused(session: Session | None) -> IllegalMove | None:
+    """Why an undo would be refused now, or None if it would take back the last move: the one rule the
+    undo itself and the host's page (which says so before the tap) read."""
+    if session is None or session.before is None:
+        return IllegalMove("Nothing to undo.")
+    if not session.undoable:
+        return IllegalMove("The last move cannot be undone: it showed the table something new (cards "
+                           "turned up or dice rolled), and nobody may choose again knowing it.")
+    return None
+
+
 def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[str, Any],
             draws: Draws, phones: Collection[int] = (), device: bool = False) -> tuple[Session, list[dict]]:
     """Apply one recorded command to a session. Pure but for `draws`; raises IllegalMove.
@@ -152,9 +163,12 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
     if kind == END_GAME:
         if session is None or session.game == args.get("game", LEGACY_IDLE):
             raise IllegalMove("No game is running: start one first.")
+        ended_game = session.game
         session, _ = advance(None, NEW_GAME, None, {"game": LEGACY_IDLE, **args}, draws)
         count = session.count + 1
-        return (replace(session, history=({"seat": None, "kind": END_GAME},), count=count),
+        # The line names the game ended, so every phone is told which (and its record is kept).
+        ended = {"seat": None, "kind": END_GAME, "game": ended_game}
+        return (replace(session, history=(ended,), count=count),
                 [{"type": "game_ended"}])
     if kind == NEW_GAME:
         spec = _spec(args.get("game"))
@@ -167,11 +181,9 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
     if session is None:
         raise IllegalMove("No game is running: start one first.")
     if kind == UNDO:
-        if session.before is None:
-            raise IllegalMove("Nothing to undo.")
-        if not session.undoable:
-            raise IllegalMove("The last move cannot be undone: it showed the table something new (cards "
-                              "turned up or dice rolled), and nobody may choose again knowing it.")
+        refused = undo_refused(session)
+        if refused is not None:
+            raise refused
         # The history keeps a line saying what was taken back (the undone line itself goes).
         undone = next((line for line in reversed(session.history) if line["kind"] != UNDO), None)
         said = {"seat": undone["seat"], "kind": UNDO, "undone": undone["kind"]} if undone else \

@@ -68,6 +68,7 @@ class Update:
     entry: Entry = None
     pressed: str | None = None
     due: float | None = None  # when the game's deadline passes (the monotonic clock), if it has one
+    seating: int = 0  # seat changes since the table started: a seat change keeps the version, bumps this
 
     @property
     def spec(self) -> GameSpec | None:
@@ -242,7 +243,8 @@ class Table:
 
     # --- seats ------------------------------------------------------------------------
     def _seats(self, session: Session | None) -> list[dict]:
-        """Every seat as every phone may see it: number, name, colour, whether `session` has it
+        """Every seat as every phone may see it: number, name, colour, place (the game's name for the
+        seat, a msgid, or ""), whether `session` has it
         (`in_game`) and whether it plays now (`playing`: in the game, and taken if seats are optional)."""
         spec = session.spec if session else None
         colours = spec.colours if spec else ()
@@ -254,8 +256,9 @@ class Table:
             # A seat the game leaves out, or a game with no colours of its own, takes the palette.s.
             colour = colours[seat] if seat < len(colours) else SEAT_COLOURS[seat]
             name = self.roster.name(seat)
+            place = spec.seat_names[seat] if spec and seat < len(spec.seat_names) else ""
             out.append({"seat": seat, "name": name, "colour": colour.key, "ink": colour.ink,
-                        "label": colour.label, "in_game": seat < count,
+                        "label": colour.label, "place": place, "in_game": seat < count,
                         "playing": seat < count and (bool(name) or not optional)})
         return out
 
@@ -547,8 +550,11 @@ class Table:
         latest = self._latest
         # A phone took the seat the buttons were entering a value for: the value leaves the LED dice.
         entry = None if self._phone_input(latest) is not None else latest.entry
-        self._latest = replace(latest, seats=tuple(self._seats(latest.session)), events=[], command=None,
-                               pressed=pressed, entry=entry)
+        seats = tuple(self._seats(latest.session))
+        # Only a change every page shows (a name, a seat taken or freed) is news to the live pages.
+        seating = latest.seating + (seats != latest.seats)
+        self._latest = replace(latest, seats=seats, events=[], command=None, pressed=pressed, entry=entry,
+                               seating=seating)
         self._publish(self._latest)
         return outcome
 
@@ -556,7 +562,8 @@ class Table:
                 pressed: str | None = None) -> Update:
         public = session.spec.public_json(session.state) if session else {}
         return Update(version, session.game if session else None, public, events, command, None, session,
-                      tuple(self._seats(session)), None, pressed)
+                      tuple(self._seats(session)), None, pressed,
+                      seating=self._latest.seating if hasattr(self, "_latest") else 0)
 
     def _publish(self, update: Update) -> None:
         self._published = update  # what a press is answered with

@@ -11,7 +11,7 @@ import msgspec
 
 from companion.gamekit import ScriptedDraws
 from companion.gamekit.contract import Command
-from companion.games.rallye import SPEC, deck, rules, views
+from companion.games.rallye import SPEC, deck, rules, surprises, views
 from companion.games.rallye.state import plain_positions
 
 FOLDER = files("companion.games.rallye")
@@ -46,7 +46,8 @@ def _plays(state, seat: int) -> list[Command]:
         elif p.command == "swap_cards":
             t = p.targets
             pairs = zip(t, t[1:] + t[:1], strict=True)
-            out += [Command("swap_cards", {"first": a, "second": b}, seat) for a, b in pairs]
+            out += [Command("swap_cards", {"first": a, "second": b}, seat) for a, b in pairs
+                    if surprises.swapped_over(state, a, b) is not None]
         else:
             out += [Command(p.command, {"passage": t}, seat) for t in p.targets]
     return out

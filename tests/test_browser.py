@@ -224,7 +224,10 @@ def test_a_refused_command_shows_the_readable_reason(browser, server):
     runtime, srv = server
     ctx, page = open_page(browser, f"{srv.url}host?host={runtime.table.host_token()}")
     expect(page.locator("#host-controls")).to_be_visible()
-    page.locator("#undo").click()
+    # Undo says so before it is tapped (it is off); a command sent all the same is refused in words.
+    expect(page.locator("#undo")).to_be_disabled()
+    expect(page.locator("#undo-what")).to_have_text("Rien à annuler.")
+    page.evaluate("Companion.command('undo')")
     expect(page.locator("#message")).to_have_text("Rien à annuler.")
     ctx.close()
 

@@ -143,3 +143,32 @@ def test_the_host_page_starts_a_match_and_refuses_a_bad_board_naming_it(browser,
         public = runtime.table.latest.public
         assert runtime.table.latest.game == "crash" and public["match"]["games"] == 2
         ctx.close()
+
+
+def test_the_junkyard_buttons_keep_a_long_name_on_few_lines(browser, tmp_path):
+    """Issue 24, problem 11: "Into Grand-mère Josette's junkyard" wrapped to 7 lines."""
+    from playwright.sync_api import expect
+
+    names = ("Grand-mère Josette", "Maximilien-Alexandre")
+    with (running_app(tmp_path, game="crash", options={"dice_only": True}, keepalive=1.0) as (runtime, app),
+          live_server(app) as srv):
+        for seat, name in enumerate(names):
+            runtime.table.seating(lambda roster, count, seat=seat, name=name: roster.claim(seat, name, count))
+        pages = seat_pages(browser, srv, runtime, 2)
+        page = pages[0][1]
+        page.locator("#crash-mark-cars button").first.click()
+        places = page.locator("#crash-mark-places button")
+        expect(places).to_have_count(3)
+        lines = page.evaluate("""() => [...document.querySelectorAll('#crash-mark-places button')]
+          .map((b) => {
+            const range = document.createRange();
+            range.selectNodeContents(b);
+            const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+            return [b.textContent, tops.size, b.clientHeight];
+        })""")
+        for text, count, height in lines:
+            assert count <= 2 and height >= 44, (text, count, height)
+        assert any("Grand-mère Josette" in text for text, _, _ in lines)
+        check_layout(page, "the junkyard buttons")
+        for ctx, _ in pages:
+            ctx.close()

@@ -31,7 +31,7 @@ def test_a_two_game_match_through_seat_tokens(tmp_path):
                                             {"X-Seat-Token": tokens[1 - seat]})
                 assert status == 409 and refused["version"] == state["version"]
                 assert refused["msgid"] == NOT_YOU and refused["error"] == (
-                    f"Player {seat + 1} must act now, not you: wait for them.")
+                    f"{['Blue', 'Red'][seat]} must act now, not you: wait for them.")  # the seat's name
             body = {"kind": command.kind, "args": dict(command.args)}
             status, answer = post_json(port, "/api/command", body, {"X-Seat-Token": tokens[seat]})
             assert status == 200, answer

@@ -153,7 +153,9 @@ def test_the_end_says_who_won_and_the_match_what_is_next():
     shown = " ".join(texts(frame(SHOWCASE["match over"], panel("impression-7.3"), "en")))
     assert "Anna wins the match." in shown
     shown = " ".join(texts(frame(SHOWCASE["stalled"], panel("impression-7.3"), "en")))
-    assert "Draw, 0\u20130" in shown and "Stopped: 1 turns without a car out." in shown
+    assert "Draw, 0\u20130" in shown and "Stopped: 1 turn without a car out." in shown  # a plural form
+    french = " ".join(texts(frame(SHOWCASE["stalled"], panel("impression-7.3"), "fr")))
+    assert "1 tour" in french and "1 tours" not in french
     assert "Draw, 1\u20131" in " ".join(texts(frame(SHOWCASE["draw"], panel("what-red"), "en")))
 
 
@@ -181,3 +183,15 @@ def test_the_committed_frames_are_the_real_render_path():
 def test_a_view_from_an_old_state_without_moves_still_draws():
     view = replace(showcase()["new game"], moved=())
     assert frame(SPEC.public_json(view), panel("what-black"), "en").elements
+
+
+@pytest.mark.parametrize("name", [n for n in PANELS if PANELS[n].size[1] >= 200])
+def test_the_dice_only_summary_keeps_the_tables_type_size(name):
+    """Issue 24, problem 7: Crash!'s dice-only summary in 12 px lines with half the panel empty."""
+    for label in ("dice only", "dice only, steering"):
+        canvas = frame(SHOWCASE[label], PANELS[name], "fr", names=("Grand-mère Josette", "Anna"))
+        lines = [e for e in canvas.elements if e.kind == "text"
+                 and any(word in e.label for word in ("Grand-mère", "Anna", "casse"))]
+        assert len(lines) >= 2, (label, name)
+        small = [(e.label, e.size) for e in lines if e.size < canvas.table_size]
+        assert not small, f"{label} on {name}: under {canvas.table_size} px: {small}"

@@ -76,7 +76,7 @@ def test_a_game_of_twenty_one_through_seats_pages_the_twin_and_the_e_ink(daemon,
     status, answer = daemon.post("/api/command", {"kind": "add", "args": {"n": 2}},
                                  headers={"X-Seat-Token": tokens[1 - turn]})
     assert status == 409
-    assert answer["error"] == f"C’est au joueur {turn + 1} d’agir, pas à vous\u202f: attendez-le."
+    assert answer["error"] == f"C’est à {['Ada', 'Bob'][turn]} d’agir, pas à vous\u202f: attendez."
     status, answer = daemon.post("/api/command", {"kind": "add", "args": {"n": 2}},
                                  headers={"X-Seat-Token": tokens[turn]})
     assert status == 200

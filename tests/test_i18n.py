@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion import registry
-from companion.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, pick_language, translator
+from companion.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, pick_language, plural_translator, translator
 from companion.locale.update import PLATFORM, TRANSLATED, compiled, domains, extract, load
 
 FIX = "run `python -m companion.locale.update` and fill in the French"
@@ -28,9 +28,21 @@ def used() -> dict[str, dict[str, object]]:
     return {name: {m.id: m for m in extract(domain) if m.id} for name, domain in DOMAINS.items()}
 
 
-def fields(text: str) -> set[str]:
-    """The `{name}` fields of a format string ('{{' is a literal brace, not a field)."""
+def fields(text: str | tuple[str, ...]) -> set[str]:
+    """The `{name}` fields of a format string ('{{' is a literal brace, not a field); of a plural, its
+    forms' (every form says the count)."""
+    if not isinstance(text, str):
+        return set().union(*map(fields, text))
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def same_fields(msgid, msgstr) -> bool:
+    """Whether a translation fills the fields its msgid has: each form of a plural, those of either msgid
+    form ({n} may be left out of the form for one)."""
+    if isinstance(msgid, str):
+        return fields(msgid) == fields(msgstr)
+    known = fields(msgid[0]) | fields(msgid[1])
+    return all(fields(form) <= known and fields(form) >= known - {"n"} for form in msgstr)
 
 
 def test_every_bundled_game_has_a_catalog_of_its_own():
@@ -68,8 +80,7 @@ def test_the_catalog_holds_no_stale_or_fuzzy_entries(used, name, lang):
 @pytest.mark.parametrize(("name", "lang"), CATALOGS)
 def test_placeholders_of_each_translation_match_its_msgid(name, lang):
     po = load(lang, DOMAINS[name])
-    wrong = [(m.id, m.string) for m in po
-             if m.id and m.string and fields(m.id) != fields(m.string)]
+    wrong = [(m.id, m.string) for m in po if m.id and m.string and not same_fields(m.id, m.string)]
     assert not wrong, f"{DOMAINS[name].po_path(lang)}: placeholders differ between msgid and msgstr: {wrong}"
 
 
@@ -80,12 +91,32 @@ def test_the_committed_mo_is_compiled_from_the_po(name, lang):
     assert mo.read_bytes() == compiled(load(lang, DOMAINS[name])), f"{mo} is older than its .po: {FIX}"
 
 
+def test_counts_take_each_languages_plural_forms():
+    """French says "0 tour" and "1 tour", English "0 turns" and "1 turn" (issue 24: "(1 tours)")."""
+    fr, en = (translator(lang, registry.get("rallye")).ngettext for lang in ("fr", "en"))
+    words = ("{n} turn to sit out", "{n} turns to sit out")
+    assert [fr(*words, n) for n in (0, 1, 2)] == ["0 tour à passer", "1 tour à passer", "2 tours à passer"]
+    assert [en(*words, n) for n in (0, 1, 2)] == ["0 turns to sit out", "1 turn to sit out",
+                                                  "2 turns to sit out"]
+
+
 def test_translations_are_served_in_french():
     fr = translator("fr")
     assert fr("Roll {n}", n=3) == "Lancer n° 3"
     assert fr("Unknown game {game}.", game="go") == "Jeu inconnu : go."
     assert translator("fr", registry.get("dice"))("Free dice") == "Dés libres"
     assert fr("Free dice") == "Free dice", "the platform's catalog holds no game's strings"
+
+
+def test_plurals_follow_each_language_s_own_rule():
+    """French counts 0 as one ("0 place prise"), English does not ("0 seats taken")."""
+    fr, en = plural_translator("fr"), plural_translator("en")
+    taken = ("{n} seat taken", "{n} seats taken")
+    assert [fr(*taken, n) for n in (0, 1, 2)] == ["0 place prise", "1 place prise", "2 places prises"]
+    assert [en(*taken, n) for n in (0, 1, 2)] == ["0 seats taken", "1 seat taken", "2 seats taken"]
+    dice = plural_translator("fr", registry.get("dice"))  # a game's catalog falls back to the platform's
+    assert dice(*taken, 3) == "3 places prises"
+    assert translator("fr", registry.get("dice")).ngettext(*taken, 0) == "0 place prise"  # an e-ink's `_`
 
 
 def test_a_games_catalog_falls_back_to_the_platforms():
@@ -105,7 +136,9 @@ def test_every_translated_msgid_is_served_from_the_compiled_catalog(used, name):
     fr = catalog("fr", None if DOMAINS[name] is PLATFORM else registry.get(name))
     po = load("fr", DOMAINS[name])
     for msgid in used[name]:
-        if msgid in po and po[msgid].string:
+        if msgid in po and po[msgid].string and isinstance(msgid, tuple):  # a plural: French's 1 and 2
+            assert [fr.ngettext(*msgid, n) for n in (1, 2)] == list(po[msgid].string)
+        elif msgid in po and po[msgid].string:
             assert fr.gettext(msgid) == po[msgid].string
 
 

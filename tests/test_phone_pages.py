@@ -26,12 +26,14 @@ PHASES_PER_GAME = 7  # the first moments of each kind a game reaches (each costs
 CHECK = """(waiting) => {
   const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
   const small = [];
-  const controls = "button, a.button, nav a, input, select, textarea, summary, [role=button]";
+  const controls = "button, a[href], input, select, textarea, summary, [role=button], label";
   for (const el of document.querySelectorAll(controls)) {
     if (!visible(el) || el.type === "hidden") continue;
-    // a check box is tapped through its whole row (its label)
-    const target = ["checkbox", "radio"].includes(el.type) ? (el.closest("label, .check") || el) : el;
-    const height = target.getBoundingClientRect().height;
+    // a label is tapped as its check box is; a link is a control unless it sits in a line of text
+    if (el.tagName === "LABEL" && !(el.control && ["checkbox", "radio"].includes(el.control.type))) continue;
+    const alone = el.parentElement && el.parentElement.textContent.trim() === el.textContent.trim();
+    if (el.tagName === "A" && !el.matches("a.button, nav a") && !alone) continue;
+    const height = el.getBoundingClientRect().height;
     const words = (el.textContent || el.value || "").trim().slice(0, 25);
     if (height < 44) small.push(`${el.tagName}#${el.id}.${el.className} "${words}" ${height.toFixed(0)}px`);
   }
@@ -145,4 +147,37 @@ def test_every_page_fits_a_phone_in_every_phase(game, browser, tmp_path, seeded_
         finally:
             ctx.close()
     print(f"{game}: phases checked {seen}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_host_form_of_every_game_and_a_given_seat_link_fit_a_phone(browser, tmp_path):
+    """The host's new-game form, with each game's options, and the link of a seat the host gives: every
+    control a thumb can hit, and the link at the address phones reach (not the simulator's 127.0.0.1)."""
+    problems: list[str] = []
+    with running_app(tmp_path, keepalive=1.0) as (runtime, app), live_server(app) as srv:
+        table = runtime.table
+        ctx = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True,
+                                  locale="fr-FR")
+        page = ctx.new_page()
+        try:
+            page.goto(f"{srv.url}host?host={table.host_token()}")
+            page.wait_for_function(f"() => document.body.dataset.version === '{table.version}'")
+            for game in registry.names():
+                page.select_option("#game-choice", game)
+                found = page.evaluate(CHECK, [])
+                if found["small"]:
+                    problems.append(f"/host, {game}'s options: controls under 44 px: {found['small'][:4]}")
+                if found["wide"] > PHONE["width"]:
+                    problems.append(f"/host, {game}'s options: {found['wide']} px wide")
+            page.locator("#seat-admin li[data-seat='1'] input").fill("Bob")
+            page.locator("#seat-admin li[data-seat='1'] button").click()
+            link = page.locator("#seat-link-url")
+            link.wait_for()
+            assert link.inner_text().startswith(runtime.url + "seat/")
+            assert page.locator("#seat-link-for").inner_text().startswith("Lien de la place de Bob")
+            found = page.evaluate(CHECK, [])
+            if found["small"] or found["wide"] > PHONE["width"]:
+                problems.append(f"/host with a seat's link: {found}")
+        finally:
+            ctx.close()
     assert not problems, "\n".join(problems)

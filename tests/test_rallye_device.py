@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -22,9 +23,9 @@ from webfixtures import post_json
 from companion import registry
 from companion.devices.panels import PANELS, panel
 from companion.frames import render
-from companion.gamekit import ScriptedDraws
+from companion.gamekit import PAWN_MARKS, ScriptedDraws, pawn_mark
 from companion.gamekit.contract import Command, TableInfo
-from companion.games.rallye import SPEC, controls, rules, views
+from companion.games.rallye import SPEC, controls, rules, screen, views
 from companion.games.rallye.names import CARD_NAMES, EFFECT_NAMES, ICONS
 from companion.games.rallye.screen import STATUS_ICONS
 from companion.games.rallye.state import passage_of
@@ -338,7 +339,9 @@ def test_the_last_effect_is_in_large_type_with_its_text_in_each_language():
         title = next(e for e in canvas.elements if e.label == _(EFFECT_NAMES[effect["effect"]]))
         assert title.box.height >= 20
         said = " ".join(e.label for e in canvas.elements if e.kind == "text")
-        assert _("{player}, card {n}:", player="B " + _("Blue"), n=effect["position"]) in said
+        who = NAMES[effect["seat"]] or _("Blue")
+        player = pawn_mark(effect["seat"]) + " " + who
+        assert _("{player}, card {n}:", player=player, n=effect["position"]) in said
 
 
 def test_the_frames_say_what_to_press_and_who_is_held_back():
@@ -346,9 +349,9 @@ def test_the_frames_say_what_to_press_and_who_is_held_back():
     assert "cancel oil (roll) with Protection or Shield against oil?" in texts
     assert "A answers no (20 s)" in texts
     texts = " ".join(_texts(screens()["one back, 5 choices"][0]))
-    assert "who moves back 3?" in texts and "ROLL: more" in texts and "D: E Eve" in texts
+    assert "who moves back 3?" in texts and "ROLL: more" in texts and "D: \u277a Eve" in texts
     texts = " ".join(_texts(screens()["one back, more choices"][0], entry={"flow": "page", "page": 1}))
-    assert "A: F Fanny-Marguerite" in texts
+    assert "A: \u277b Fanny-Marguerite" in texts
     texts = " ".join(_texts(screens()["exit or stay"][0]))
     assert "which exit?" in texts and "C: stay" in texts
     # Six lines of words would be under the panel's readable size: each held-back player gets its sign,
@@ -357,12 +360,12 @@ def test_the_frames_say_what_to_press_and_who_is_held_back():
     texts = _texts(view)
     for seat, pawn in enumerate(view["pawns"]):
         if pawn["status"]:
-            line = next(t for t in texts if t.startswith(f"{'ABCDEF'[seat]} ") and "(" in t)
+            line = next(t for t in texts if t.startswith(f"{pawn_mark(seat)} ") and "(" in t)
             sign = STATUS_ICONS[pawn["status"]] + (str(pawn["blocked"]) if pawn["status"] == "tacks" else "")
             assert line.endswith(sign), (line, sign)
     assert any(t.endswith(STATUS_ICONS["tacks"] + "2") for t in texts)
     texts = " ".join(_texts(screens()["over"][0]))
-    assert "Ranking: 1. A Anna, 2. B Blue, 3. C Chloé" in texts
+    assert "Ranking: 1. \u2776 Anna, 2. \u2777 Blue, 3. \u2778 Chloé" in texts
     texts = " ".join(_texts(screens()["placing"][0], entry={"flow": "place", "card": 17}))
     assert "Card 17 (A/B: \u22121/+1, C/D: +6/\u22126); ROLL places it." in texts
     assert CARD_NAMES and B and C and D and E and F
@@ -447,3 +450,61 @@ def test_the_committed_frames_are_the_real_render_path():
                 render("rallye", view, panel(model), "fr", info).image.save(path)
             with Image.open(path) as image:
                 assert f"{image.width}x{image.height}" == size
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("model", ["impression-7.3", "phat-red"])
+def test_a_choice_on_the_glass_names_the_player_by_mark_and_name_and_its_button_picks_them(lang, model):
+    """Issue 24, problem 3: "A: B Bob" read as "press B". No pawn mark is a button's letter, every
+    choice reads "<button>: <mark> <name>", and that button chooses that very player."""
+    assert not set(PAWN_MARKS) & set("ABCDabcd")
+    state = at(track(". . one_back " + ". " * 9, players=4), 1, 4, 5, 6)
+    view = public(play(state, "roll", dice=[2, 3])[0])
+    names = ("Anna", "Bob", "Chloé", "David")
+    canvas = render("rallye", view, panel(model), lang, TableInfo(URL, "K7QF", names))
+    said = " ".join(e.label for e in canvas.elements if e.kind == "text")
+    for seat in (B, C, D):
+        label = f"{pawn_mark(seat)} {names[seat]}"
+        key = next(k for k in "ABCD" if f"{k}\u202f: {label}" in said or f"{k}: {label}" in said)
+        assert Device(SPEC, view).press(key.lower()) == Command("choose", {"seat": seat}), (key, label)
+    assert f"{pawn_mark(A)} Anna" in said and not any(f"{k} Anna" in said for k in "ABCD")
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("fr", ("2 tours à passer", "1 tour à passer", "repart au prochain tour")),
+    ("en", ("2 turns to sit out", "1 turn to sit out", "sets off next turn"))])
+def test_the_turns_tacks_still_hold_a_player_take_the_languages_plural_forms(lang, words):
+    """Issue 24, problem 10: "(1 tours)" and "(0 tours)" on the glass."""
+    state = at(track(". . . . . . . . . .", players=3, status=("tacks", "tacks", "tacks"),
+                     blocked=(2, 1, 0), hazards=((3, "tacks"), (5, "tacks"), (7, "tacks"))), 3, 5, 7)
+    _ = translator(lang, registry.get("rallye"))
+    view, info = public(state), TableInfo(URL, "K7QF", NAMES[:3])
+    said = " ".join(screen._player_line(view, s, _, info, True) for s in range(3))  # the full lines
+    for seat, text in enumerate(words):
+        assert f"({text})" in said, (seat, text, said)
+    assert "1 tours" not in said and "0 tour" not in said and "0 turns" not in said
+    short = " ".join(_texts(public(state), lang))  # the short lines: the sign, and the turns left if any
+    assert "\u27362 " in short and "\u27361 " in short and "\u27360" not in short
+
+
+PLAYER_LINE = re.compile(r"^(\d+\. )?[\u2776-\u277b] .*(\d/\d|\u2026)|^[\u2776-\u277b] #\d")
+
+
+def player_sizes(canvas) -> list[tuple[str, int]]:
+    return [(e.label, e.size) for e in canvas.elements if e.kind == "text" and PLAYER_LINE.search(e.label)]
+
+
+@pytest.mark.parametrize("name", [n for n in PANELS if PANELS[n].size[1] >= 200])
+def test_the_players_lines_keep_the_tables_type_size_on_every_panel(name):
+    """Issue 24, problem 7: player lines 12-15 px high on the 7.3" panel. Every line the table reads from
+    its chairs (names, positions, laps, hands) is drawn at least at the panel's table size."""
+    model = PANELS[name]
+    for label, (view, entry) in screens().items():
+        if view["phase"] == "over":
+            continue
+        info = TableInfo(URL, "K7QF", NAMES[:view["players"]], entry)
+        canvas = render("rallye", view, model, "fr", info)
+        sizes = player_sizes(canvas)
+        assert sizes, f"{label} on {name}: no player line"
+        small = [(text, size) for text, size in sizes if size < canvas.table_size]
+        assert not small, f"{label} on {name}: under {canvas.table_size} px: {small}"

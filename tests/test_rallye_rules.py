@@ -14,7 +14,7 @@ from companion.gamekit.draws import Draws
 from companion.games.rallye import SPEC, deck, layout, rules, views
 from companion.games.rallye.commands import COMMANDS
 from companion.games.rallye.deck import PLAIN_CARDS, Plain
-from companion.games.rallye.state import START, passage_of
+from companion.games.rallye.state import START, Pending, passage_of
 
 A, B, C, D = range(4)
 
@@ -385,7 +385,24 @@ def test_reverse_moves_me_backwards_next_turn():
     state, _ = play(state, "roll", dice=[4])
     assert state.status[A] == "reverse"
     state, _ = play(replace(state, turn=A), "roll", dice=[2])
+    state = answer_no(state)  # the reverse turn is a backward move: asked first (see below)
     assert state.places[A] == 2 and state.status[A] == ""
+
+
+def test_protection_cancels_the_reverse_turn_and_spends_it():
+    """(ruling) « Protégé des retours en arrière »: the reverse turn included; the player stays put."""
+    state = give(at(track(". . . . . . . . . .", status=("reverse", "", "")), 5, 1, 1), A, "protection")
+    asked, events = play(state, "roll", dice=[3])
+    assert asked.pending == Pending("cancel", A, "back", 3, -1, own=True) and asked.places[A] == 5
+    assert views.public_view(asked).pending.cards == ["protection"]
+    assert views.private_view(asked, A).plays == [views.PlayView("cancel", "protection")]
+    kept, _ = play(asked, "cancel", {"card": "protection"}, seat=A)
+    assert kept.places[A] == 5 and kept.status[A] == "" and kept.turn == B and "protection" in kept.discard
+    walked, _ = play(asked, "decline")  # no card: the reverse turn walks back and arrives as before
+    assert walked.places[A] == 2 and walked.status[A] == "" and walked.turn == B
+    stuck = at(track(". . . . . . . . . .", status=("reverse", "", "")), 0, 1, 1)  # nothing behind the line
+    stuck, _ = play(stuck, "roll", dice=[3])
+    assert stuck.pending is None and stuck.places[A] == 0 and stuck.turn == B
 
 
 def test_reverse_goes_forwards_after_an_effect_sent_me_back_first():
@@ -412,9 +429,11 @@ def test_the_cancel_question_is_asked_whether_or_not_the_victim_holds_a_card():
     for s in (state, holding):
         asked, _ = play(s, "roll", dice=[2, 4])
         view = views.public_view(asked)
-        assert view.pending == views.PendingView("cancel", B, "back", 4, [], ["protection"], seconds=20)
-        assert rules.legal(asked, None) == ["decline"] and rules.legal(asked, B) == ["cancel", "decline"]
-        assert rules.legal(asked, C) == [] and rules.legal(asked, A) == []
+        assert view.pending == views.PendingView("cancel", B, "back", 4, [], ["protection"], seconds=20,
+                                                 asked=[B, C])
+        assert rules.legal(asked, None) == ["decline", "close"]
+        assert rules.legal(asked, B) == ["cancel", "decline"]
+        assert rules.legal(asked, C) == ["cancel", "decline"] and rules.legal(asked, A) == []
     asked, _ = play(holding, "roll", dice=[2, 4])
     assert views.private_view(asked, B).plays == [views.PlayView("cancel", "protection")]
     state, events = play(asked, "cancel", {"card": "protection"}, seat=B)
@@ -423,11 +442,40 @@ def test_the_cancel_question_is_asked_whether_or_not_the_victim_holds_a_card():
     assert state.pending.seat == C
 
 
+def test_the_victims_of_one_effect_are_asked_together_and_the_window_closes_once_all_answered():
+    """Issue 24, problem 4: one window for every victim of an effect, not one after another."""
+    state = give(at(track(". . others_back " + EIGHT, players=4), 1, 6, 8, 9), D, "protection")
+    asked, _ = play(state, "roll", dice=[2, 4])
+    assert asked.pending.asked() == (B, C, D) and SPEC.waiting_on(asked) == [B, C, D]
+    assert all(rules.legal(asked, s) == ["cancel", "decline"] for s in (B, C, D))
+    assert rules.deadline(asked) == (20, Command("close"))
+    # any order: D cancels, then C, then B says no; the window closes with the last answer
+    state, _ = play(asked, "cancel", {"card": "protection"}, seat=D)
+    assert state.pending.asked() == (B, C) and state.places[D] == 9
+    assert rules.deadline(state) == (20, Command("close"))
+    state, _ = play(state, "decline", seat=C)
+    assert state.pending.asked() == (B,) and state.places[C] == 4
+    state, _ = play(state, "decline", seat=B)
+    assert state.pending is None and state.places[:3] == (3, 2, 4) and state.turn == B
+    # the table's default closes the window at once: no for every one still asked
+    closed, events = play(asked, "close")
+    assert closed.pending is None and closed.places == (3, 2, 4, 5) and closed.turn == B
+    assert [e["seat"] for e in events if e["type"] == "declined"] == [B, C, D]
+    # the seat policy: the table closes no window in which a phone's seat is asked
+    with pytest.raises(IllegalMove, match="Seat 3 plays from its own phone"):
+        SPEC.play(asked, Command("close", {}), ScriptedDraws(0), phones={C})
+    # one victim alone: its own window, as before
+    alone = at(track(". . others_back " + EIGHT, players=3), 1, 0, 8)
+    alone, _ = play(alone, "roll", dice=[2, 4])
+    assert alone.pending.asked() == (C,) and not alone.pending.seats
+    assert rules.deadline(alone) == (20, Command("decline"))
+
+
 def test_only_the_victim_or_the_table_answers():
     state = give(at(track(". . others_back " + EIGHT), 1, 6, 8), B, "protection")
     asked, _ = play(state, "roll", dice=[2, 4])
-    with pytest.raises(IllegalMove, match="Player 2 must act now, not you"):
-        play(asked, "decline", seat=C)
+    with pytest.raises(IllegalMove, match="must act now, not you"):
+        play(asked, "decline", seat=A)
     with pytest.raises(IllegalMove, match="table may only answer no"):
         play(asked, "cancel", {"card": "protection"})
     with pytest.raises(IllegalMove, match="wait for their answer"):
@@ -630,9 +678,9 @@ def test_a_lock_is_refused_on_the_last_open_exit_and_takes_the_access_card_with_
 
 def test_the_swap_card_swaps_two_route_cards_and_turns_both_over():
     state = give(at(track(". ford_4 . . ^reverse X1 . . . . ."), 2, 9, 9), C, "swap")
-    with pytest.raises(IllegalMove, match="two different route cards"):
-        play(state, "swap_cards", {"first": 2, "second": 6}, seat=C)
-    with pytest.raises(IllegalMove, match="two different route cards"):
+    with pytest.raises(IllegalMove, match="two different cards of the circuit"):
+        play(state, "swap_cards", {"first": 0, "second": 6}, seat=C)
+    with pytest.raises(IllegalMove, match="two different cards of the circuit"):
         play(state, "swap_cards", {"first": 2, "second": 2}, seat=C)
     with pytest.raises(IllegalMove, match="positions 0 to 11"):
         play(state, "swap_cards", {"first": 2, "second": 40}, seat=C)
@@ -644,6 +692,45 @@ def test_the_swap_card_swaps_two_route_cards_and_turns_both_over():
     view = views.public_view(state)
     assert view.circuit[5].effect == "ford_4" and view.circuit[2].effect is None
     assert state.places[A] == 2 and state.status[A] == "" and "swap" in state.discard
+
+
+def test_surprise_cards_are_played_out_of_turn_but_wait_while_a_question_is_open():
+    """(ruling) « À tout moment »: out of turn and between the steps of another's move, except while a
+    question waits for one player's answer in its window; the card is played once it is answered."""
+    state = give(at(track(". . others_back . . . . . . ."), 1, 6, 8), C, "tacks", "tacks")
+    assert "lay" in rules.legal(state, C)  # A’s turn: C plays out of turn
+    laid, _ = play(state, "lay", {"card": "tacks", "at": 9}, seat=C)
+    assert laid.hazards == ((9, "tacks"),) and laid.turn == A
+    asked, _ = play(laid, "roll", dice=[2, 4])  # A arrives on others_back: B is asked first
+    assert asked.pending.kind == "cancel" and rules.legal(asked, C) == ["cancel", "decline"]
+    with pytest.raises(IllegalMove, match="wait for their answer"):
+        play(asked, "lay", {"card": "tacks", "at": 5}, seat=C)
+    then = answer_no(asked)  # B answered: C, asked in the same window, still has to answer
+    assert then.pending.seat == C and views.private_view(then, C).plays == []
+    done = answer_no(then)
+    assert done.pending is None and done.turn == B and rules.may_play_cards(done, C)
+
+
+def test_the_swap_card_moves_and_turns_over_passage_cards_too():
+    """(ruling) « N'importe lesquelles »: passages included; a locked one turned over opens (its keys are
+    discarded), an open one locks (its access card goes too); the last open exit never closes."""
+    state = give(at(track(". ford_4 . E1 . X2 . . . ."), 1, 9, 9), C, "swap", "swap", "swap")
+    state = replace(state, keys=put(state.keys, passage_of(state, 6), 1))
+    exit_card, ford = state.circuit[6], state.circuit[2]
+    assert 6 in views.private_view(state, C).plays[0].targets  # a passage is a place for the swap
+    state, _ = play(state, "swap_cards", {"first": 2, "second": 6}, seat=C)
+    assert state.circuit[2] == exit_card and state.circuit[6] == ford
+    assert state.opened[passage_of(state, 2)] and state.keys[passage_of(state, 2)] == 0
+    assert state.discard.count("key") == 1 and state.face_up[6]  # the ford shows, without its effect
+    assert state.places[A] == 1 and state.status[A] == ""
+    with pytest.raises(IllegalMove, match="At least one exit must stay open"):  # the exit again: it locks
+        play(state, "swap_cards", {"first": 2, "second": 8}, seat=C)
+    state = replace(opened(state, 4), access=put(state.access, passage_of(state, 4), True))
+    entrance = state.circuit[4]
+    state, _ = play(state, "swap_cards", {"first": 4, "second": 9}, seat=C)  # the open entrance locks
+    assert state.circuit[9] == entrance and not state.opened[passage_of(state, 9)]
+    assert not state.access[passage_of(state, 9)] and "passage_access" in state.discard
+    assert state.opened[passage_of(state, 2)] and state.hands[C] == ("swap",)
 
 
 # --- laps, the finish and the ranking --------------------------------------------------------------
@@ -676,7 +763,8 @@ def test_backward_moves_stop_at_the_start_line_on_the_first_lap_or_with_the_opti
 
 def test_a_reverse_turn_backwards_across_the_start_line():
     state = at(track(". . . . . . . . . .", status=("reverse", "", "")), 1, 5, 5, laps=(2, 0, 0))
-    state, events = play(state, "roll", dice=[3])
+    state, _ = play(state, "roll", dice=[3])
+    state, events = play(state, "decline")
     assert state.places[A] == 9 and state.laps[A] == 1
 
 

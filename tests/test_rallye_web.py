@@ -77,8 +77,11 @@ def test_a_whole_rally_through_seat_tokens(tmp_path):
                 seat = rng.choice(out_of_turn)
             kind, args = seat_command(mine[seat], public, rng, eager)
             answers = ("decline", "cancel", "choose", "exit", "stay", "discard", "place_passage")
-            if kind in answers and rng.random() < 0.2:  # another seat may not answer for the one asked
-                other = (public["actor"] + 1) % 4
+            pending = public["pending"] or {}
+            asked = pending.get("asked") or [public["actor"]]  # the victims of one effect answer each
+            strangers = [s for s in range(4) if s not in asked and s != public["actor"]]
+            if kind in answers and strangers and rng.random() < 0.2:  # no other seat answers for them
+                other = rng.choice(strangers)
                 status, body = post_json(port, "/api/command", {"kind": kind, "args": args},
                                          {"X-Seat-Token": tokens[other]})
                 assert status == 409 and body["error"], body
@@ -109,6 +112,12 @@ def test_the_pages_carry_the_games_fragments_and_the_printable_track(tmp_path):
         assert track.get_data() == printable.PDF.read_bytes()
         history = json.loads(page.split('id="history-lines">')[1].split("</script>")[0])
         assert history["decline"] == "Le coup a frappé {who}"
+        strings = json.loads(page.split('id="rallye-strings">')[1].split("</script>")[0])
+        # the turns tacks still hold, by French plural forms (issue 24: "(1 tours)", "(0 tours)")
+        assert strings["turns"] == ["repart au prochain tour", "1 tour à passer", "2 tours à passer"]
+        english = client.get("/?lang=en").get_data(as_text=True)
+        strings = json.loads(english.split('id="rallye-strings">')[1].split("</script>")[0])
+        assert strings["turns"] == ["sets off next turn", "1 turn to sit out", "2 turns to sit out"]
 
 
 def test_the_printable_track_is_made_by_its_script_and_holds_every_card(tmp_path):

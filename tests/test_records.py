@@ -178,6 +178,29 @@ def test_the_daemon_keeps_the_record_and_a_backup_when_a_game_ends(tmp_path, see
     assert json.loads(kept[0].read_text()) == first
 
 
+def test_the_daemon_keeps_a_game_the_host_ends_as_abandoned(tmp_path):
+    """Ended mid-game by the host: kept beside the finished ones, with no winner, and the same record the
+    phones download."""
+    from daemon_process import free_port
+
+    from companion.config import Config
+    from companion.daemon import Companion
+
+    config = Config(state_dir=str(tmp_path), host="127.0.0.1", port=free_port(), backup_minutes=0)
+    companion = Companion(config, simulate=True).start()
+    try:
+        table = companion.table
+        assert table.call(Command(NEW_GAME, {"game": "rallye", "options": {"players": 2}}), host=True).ok
+        assert table.call(Command("end_game"), host=True).ok
+        kept = list((tmp_path / "records").glob("*.json"))
+        assert len(kept) == 1
+        record = json.loads(kept[0].read_text())
+        assert (record["game"], record["abandoned"], record["result"]["winners"]) == ("rallye", True, [])
+        assert record == json.loads(json.dumps(records.build(table.store, table.latest)))
+    finally:
+        companion.stop()
+
+
 def test_the_daemon_backs_up_after_enough_play_keeping_the_newest(tmp_path):
     from daemon_process import free_port
 

@@ -63,7 +63,7 @@ def test_two_streams_both_receive_a_roll(server):
             assert msg["data"]["version"] == start + 1
             assert len(msg["data"]["public"]["last"]) == 2
             assert set(msg["data"]) == {"version", "game", "title", "public", "seats", "history", "waiting",
-                                         "deadline", "over"}  # no args, no events
+                                         "deadline", "over", "undo", "result", "ended"}  # no args, no events
             assert msg["data"]["over"] is False
             assert msg["data"]["history"][-1] == {"seat": None, "kind": "roll"}  # who and what, no values
     finally:
@@ -328,3 +328,42 @@ def test_a_failing_private_view_sends_the_public_one_and_logs_no_secret(tmp_path
             assert "IndexError" in caplog.text and "SECRET" not in caplog.text
         finally:
             hub.close()
+
+
+def _within(client: SSEClient, seconds: float = 5.0) -> dict:
+    """The next message with data, or a failure once `seconds` pass with only keepalives."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        msg = client.next()
+        if msg["data"] is not None:
+            return msg
+    raise AssertionError(f"no event within {seconds} s")
+
+
+def test_seat_changes_reach_an_open_public_stream_with_public_facts_only(server):
+    """A join, a give, a name change and a free each reach a page already open, as the seats it shows."""
+    runtime, srv = server
+    client = SSEClient(srv.port)
+    code = runtime.table.roster.join_code()
+    try:
+        client.next_event()
+        status, joined = post_json(srv.port, "/api/join", {"code": code, "seat": 0, "name": "Anna"})
+        assert status == 200
+        msg = _within(client)
+        assert msg["event"] == "update" and msg["data"]["seats"][0]["name"] == "Anna"
+        assert msg["data"]["seats"][2]["place"] == "Place\u00a03"  # never split at the end of a line
+        status, given = post_json(srv.port, "/api/seats/1/assign", {"name": "Bob"}, host_of(runtime))
+        assert status == 200
+        assert _within(client)["data"]["seats"][1]["name"] == "Bob"
+        status, _ = post_json(srv.port, "/api/seats/1/assign", {"name": "Bobby"}, host_of(runtime))
+        assert status == 200
+        assert _within(client)["data"]["seats"][1]["name"] == "Bobby"
+        status, _ = post_json(srv.port, "/api/seats/0/free", {}, host_of(runtime))
+        assert status == 200
+        last = _within(client)
+        assert last["data"]["seats"][0]["name"] == ""
+        told = json.dumps(last["data"])
+        for secret in (joined["token"], given["token"], code, runtime.table.host_token()):
+            assert secret not in told
+    finally:
+        client.close()

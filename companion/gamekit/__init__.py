@@ -34,9 +34,11 @@ from companion.gamekit.state import put, without
 from companion.i18n import N_
 
 _DRAWING = {"Canvas": "companion.render.layout", "Box": "companion.render.layout",
-            "seat_initials": "companion.render.layout", "die_face": "companion.render.dice",
+            "seat_initials": "companion.render.layout", "short_name": "companion.render.layout",
+            "die_face": "companion.render.dice",
             "font": "companion.render.fonts", "standard_frame": "companion.gamekit.frame",
-            "QR_MIN_HEIGHT": "companion.gamekit.frame"}
+            "QR_MIN_HEIGHT": "companion.gamekit.frame", "PAWN_MARKS": "companion.gamekit.frame",
+            "pawn_mark": "companion.gamekit.frame", "marked_name": "companion.gamekit.frame"}
 
 
 def __getattr__(name: str):
@@ -49,7 +51,7 @@ def __getattr__(name: str):
 
 __all__ = ["BLUE", "Box", "Canvas", "Colour", "Command", "Controls", "DataFile", "DataText", "Draws",
            "Entry", "Field", "GREEN", "GameSpec", "Help", "IllegalMove", "MAX_SEATS", "NOT_NOW", "N_",
-           "ORANGE", "PURPLE", "PerSeat", "QR_MIN_HEIGHT", "RED", "Result", "SEAT_COLOURS",
+           "ORANGE", "PAWN_MARKS", "PURPLE", "PerSeat", "QR_MIN_HEIGHT", "RED", "Result", "SEAT_COLOURS",
            "ScriptedDraws", "Seat", "TableInfo", "YELLOW", "button_map", "checkpoint", "die_face", "font",
-           "load_toml", "number_faces", "parse", "put", "rules", "seat_initials", "standard_frame",
-           "without"]
+           "load_toml", "marked_name", "number_faces", "pawn_mark", "parse", "put", "rules", "seat_initials",
+           "short_name", "standard_frame", "without"]

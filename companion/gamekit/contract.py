@@ -217,6 +217,8 @@ class GameSpec:
     - command_labels: each command kind's button on the generated seat page, a msgid
       ({"add": N_("Add")}); without one, the kind with a capital and spaces ("set_dice": "Set dice"),
       looked up in the game's catalog
+    - seat_names: each seat's place at the table, a msgid in seat order (Crash!: "North", "South"); the
+      join page and the seats' pages show it beside the seat's colour. Without one, "Seat {n}"
     - package: the game's import name: its templates/, static/ and locale/ folders live there
 
     A game without pages of its own gets them generated from `commands`, `public` and `private`: each
@@ -257,6 +259,7 @@ class GameSpec:
     not_now: Mapping[str, str | Callable[[State, int | None], IllegalMove]] = field(default_factory=dict)
     public_moves: frozenset[str] = frozenset()
     command_labels: Mapping[str, str] = field(default_factory=dict)
+    seat_names: tuple[str, ...] = ()
 
     def waiting_on(self, state: State) -> list[int]:
         """The seats the rules wait on now, in seat order: the one contract every page reads for
@@ -314,9 +317,13 @@ class GameSpec:
         return not self.hidden or kind in self.public_moves
 
     def phone_seat(self, state: State, phones: Collection[int]) -> int | None:
-        """The seat a command of the table would act for now, if it is one of `phones`; else None."""
-        seat = self.actor(state) if phones else None
-        return seat if seat is not None and seat in phones else None
+        """The seat a command of the table would act for now, if it is one of `phones`; else None. While
+        the rules wait on several seats at once (`waiting`), any of them: the table may close such a
+        window for all, so it never does while a phone holds one of them."""
+        if not phones:
+            return None
+        seats = [self.actor(state), *self.waiting_on(state)]
+        return next((s for s in seats if s is not None and s in phones), None)
 
     def convert_options(self, given: object) -> msgspec.Struct | None:
         """`given` (plain JSON) as the game's options; IllegalMove says which option is wrong."""

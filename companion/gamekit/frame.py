@@ -9,6 +9,19 @@ from companion.render.layout import Box, Canvas
 # leave no room for the game. Every panel at least this high shows one.
 QR_MIN_HEIGHT = 200
 
+# A pawn's mark on the glass, by seat: a numbered disc, never a letter, so it cannot be read as one of
+# the buttons A-D ("A: B Bob" read as "press B"); the number is the seat's "player 2" of the messages.
+PAWN_MARKS = "\u2776\u2777\u2778\u2779\u277a\u277b"  # ❶ to ❻, glyphs DejaVu Sans draws
+
+
+def pawn_mark(seat: int) -> str:
+    return PAWN_MARKS[seat]
+
+
+def marked_name(seat: int, name: str) -> str:
+    """A player as the glass names them: pawn mark and name ("❷ Bob")."""
+    return f"{PAWN_MARKS[seat]} {name}"
+
 
 def join_link(table: TableInfo) -> str:
     """What the QR code holds: the table's join page with its code, so a scan skips the typing."""

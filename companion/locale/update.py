@@ -6,8 +6,9 @@ package (companion/games/<game>/locale/fr/LC_MESSAGES/<game>.po), so a game is o
 shipped as its own package refreshes its catalog with `--game PATH/TO/ITS/PACKAGE`.
 
 To add French for new strings, put {"msgid": "French", ...} in a JSON file and run it with
-`--merge FILE`. A new msgid that the platform's catalog already translates starts with that
-translation. The run holds a lock on the catalogs, so several people may run it at once.
+`--merge FILE`; a plural (`ngettext(singular, plural, n)`) is {"singular": ["one", "many"]}. A new
+msgid that the platform's catalog already translates starts with that translation. The run holds a
+lock on the catalogs, so several people may run it at once.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = Path(__file__).resolve().parent
 GAMES = ROOT / "companion" / "games"
-KEYWORDS = {"_": None, "N_": None, "IllegalMove": (1,)}
+KEYWORDS = {"_": None, "N_": None, "IllegalMove": (1,), "ngettext": (1, 2)}
 TRANSLATED = ("fr",)
 
 
@@ -71,6 +72,12 @@ def extract(domain: Domain = PLATFORM) -> Catalog:
     return template
 
 
+def translated(message) -> bool:
+    """Whether a catalog entry has its translation: every form of a plural."""
+    forms = message.string if isinstance(message.string, tuple) else (message.string,)
+    return all(forms)
+
+
 def po_path(lang: str, domain: Domain = PLATFORM) -> Path:
     return domain.po_path(lang)
 
@@ -93,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.locale.update",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--merge", type=Path, action="append", default=[],
-                        help="JSON file of {msgid: French}; fills (or replaces) those translations")
+                        help="JSON file of {msgid: French} (a plural: its singular msgid, and a list of "
+                             "the French forms); fills (or replaces) those translations")
     parser.add_argument("--game", type=Path, action="append", default=[],
                         help="the package folder of a game shipped on its own (repeatable)")
     args = parser.parse_args(argv)
@@ -119,8 +127,8 @@ def _update(chosen: list[Domain], given: dict[str, dict[str, str]]) -> int:
                 if message.id and not message.string and domain is not PLATFORM and message.id in platform:
                     message.string = platform[message.id].string
             for msgid, text in given.get(lang, {}).items():
-                if msgid in catalog:
-                    catalog[msgid].string = text
+                if msgid in catalog:  # a plural's msgid is its singular, and its French a list of forms
+                    catalog[msgid].string = tuple(text) if isinstance(text, list) else text
                     unused.discard(msgid)
             # update() stamps the template's date: keep the old one, so an unchanged catalog stays byte-equal.
             catalog.creation_date = created
@@ -132,7 +140,7 @@ def _update(chosen: list[Domain], given: dict[str, dict[str, str]]) -> int:
                 write_po(f, catalog, omit_header=False, no_location=True, sort_output=True,
                          ignore_obsolete=True)
             path.with_suffix(".mo").write_bytes(compiled(catalog))
-            untranslated = [m.id for m in catalog if m.id and not m.string]
+            untranslated = [m.id for m in catalog if m.id and not translated(m)]
             missing += len(untranslated)
             for msgid in untranslated:
                 print(f"{path}: untranslated: {msgid!r}", file=sys.stderr)

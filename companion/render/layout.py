@@ -80,6 +80,9 @@ ELLIPSIS = "\u2026"
 
 REFERENCE_SIZE = 100  # px: where fit() first measures a text
 READABLE_SIZE = 14  # px on the 800x480 reference: the smallest type still read across a table
+# px on the 800x480 reference: the type of what the table reads from its chairs, a metre away (names,
+# positions, counts): capitals about 2.9 mm high on the 7.3" panel. A layout gives way before it does.
+TABLE_SIZE = 20
 NAME_START = 8  # characters of a long name kept before an ellipsis in a line that says more
 NAME_KEEP = 4  # characters a long name keeps at least when it gives way to its table's type size
 
@@ -133,6 +136,13 @@ class Canvas:
         further: one long name must not make a whole table unreadable.
         """
         return max(self.MIN_TEXT, round(READABLE_SIZE * self.scale))
+
+    @property
+    def table_size(self) -> int:
+        """The smallest type size for what the table must read at a metre on this panel (names, positions,
+        hands' counts): layouts give such text room (fewer words, more of the panel) before going under
+        it."""
+        return max(self.MIN_TEXT, round(TABLE_SIZE * self.scale))
 
     def text_height(self, size: int, bold: bool = False) -> int:
         """How tall a line of accented capitals and descenders is at `size` (to size boxes)."""

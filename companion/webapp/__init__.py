@@ -7,7 +7,7 @@ from importlib.resources import files
 from flask import Flask, current_app, g, request
 
 from companion import registry
-from companion.i18n import LANGUAGES, pick_language, translator
+from companion.i18n import LANGUAGES, pick_language, plural_translator, translator
 
 LANG_COOKIE = "lang"
 MAX_BODY = 64 * 1024  # a command is a few hundred bytes; anything bigger is a mistake or an attack
@@ -38,8 +38,9 @@ def _(msgid: str, **params) -> str:
     return translator(request_language(), registry.find(request_game()))(msgid, **params)
 
 
-def _ngettext(singular: str, plural: str, n: int, **params) -> str:
-    return _(singular if n == 1 else plural, n=n, **params)
+def ngettext(singular: str, plural: str, n: int, **params) -> str:
+    """`singular` or `plural` by the reader's language's plural rule, with `{n}` and `params` filled."""
+    return plural_translator(request_language(), registry.find(request_game()))(singular, plural, n, **params)
 
 
 def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_client: int = 6) -> Flask:
@@ -72,7 +73,7 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_c
             hub.panel_stuck(refresher.fault)
     app.jinja_env.add_extension("jinja2.ext.i18n")
     # Old-style callables: `_` is our own function, so `{name}` fields work as they do in Python.
-    app.jinja_env.install_gettext_callables(_, _ngettext, newstyle=False)
+    app.jinja_env.install_gettext_callables(_, ngettext, newstyle=False)
     app.jinja_env.globals["_"] = _
     app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, gamefiles.GameTemplates()])
 

@@ -198,7 +198,7 @@ def command():
     # A new game's refusal (a bad option, a bad data file) is that game's to word.
     starting = body.args.get("game") if body.kind == NEW_GAME else None
     wording = starting if isinstance(starting, str) and starting in registry.names() else request_game()
-    refused = refusal(result.error, request_language(), wording)
+    refused = refusal(result.error, request_language(), wording, table.latest.seats)
     return error_response(409, refused["error"], msgid=refused["msgid"], version=result.version)
 
 
@@ -229,10 +229,11 @@ def game_record():
     from companion import records
 
     table = runtime().table
-    latest = table.latest
-    if not records.is_over(latest):
-        raise ApiError(409, _("The game is not over yet: its record can be downloaded once it ends."))
-    record = records.build(table.store, latest)
+    try:  # a game that is over, or the one the host ended (kept as abandoned, as the export shows it)
+        record = records.build(table.store, table.latest)
+    except records.RecordError:
+        raise ApiError(409, _("The game is not over yet: its record can be downloaded once it ends.")) \
+            from None
     bgstats = request.args.get("format") == "bgstats"
     body = records.bgstats(record) if bgstats else record
     name = f"{record['id']}.{'bgsplay' if bgstats else 'json'}"

@@ -6,16 +6,18 @@ import contextlib
 import json
 import logging
 import queue
+import re
 import secrets
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from companion import registry
-from companion.gamekit.contract import IllegalMove
+from companion.gamekit.contract import NOT_YOU, NOT_YOU_MANY, PHONE_SEAT, IllegalMove
 from companion.i18n import N_, translator
 from companion.seats import MAX_SEATS
+from companion.session import END_GAME, undo_refused
 from companion.table import Table, Update
 
 log = logging.getLogger(__name__)
@@ -52,15 +54,77 @@ def public_payload(update: Update, lang: str) -> dict:
             "title": tr(update.spec.title) if update.session else None,
             # whose move it is is public (the e-ink shows it): each seat's page says "Your turn" from it
             "waiting": update.spec.waiting_on(update.session.state) if update.session else [],
-            "seats": [{**seat, "label": tr(seat["label"])} for seat in update.seats],
+            "seats": public_seats(update, tr),
             "history": list(update.session.history) if update.session else [],
             "deadline": left,  # seconds until the table sends the game's default itself (see GameSpec)
-            "over": update.session is not None and update.session.spec.over(update.session.state)}
+            "over": update.session is not None and update.session.spec.over(update.session.state),
+            "undo": undo_refused(update.session) is None,  # whether the host's Undo would take a move back
+            "result": game_result(update),
+            "ended": ended_title(update, lang)}
 
 
-def refusal(exc: IllegalMove, lang: str, game: str | None) -> dict:
-    """A refusal as JSON in `lang`: the readable reason (from the game's catalog first) and its msgid."""
-    return {"error": translator(lang, registry.find(game))(exc.msgid, **exc.params), "msgid": exc.msgid}
+def ended_title(update: Update, lang: str) -> str | None:
+    """The title of the game the host ended, while the game between games its end began is young (its
+    history still opens with the end): every page says so, so no phone switches without a word."""
+    history = update.session.history if update.session is not None else ()
+    if not history or history[0].get("kind") != END_GAME or "game" not in history[0]:
+        return None
+    ended = registry.find(history[0]["game"])
+    return translator(lang, ended)(ended.title) if ended is not None else None
+
+
+def game_result(update: Update) -> dict | None:
+    """How a finished game ended (the game's `Result`, read from its public view, so public too): each
+    seat's page tells its own place from it. None while the game runs."""
+    session = update.session
+    if session is None or not session.spec.over(session.state):
+        return None
+    try:
+        result = session.spec.result(update.public)
+    except Exception as exc:  # a game's bug: its pages still show the end, without the places
+        log.error("the result of %s failed: %s", update.game, type(exc).__name__)
+        return None
+    return {"winners": list(result.winners), "scores": None if result.scores is None else list(result.scores),
+            "ranks": None if result.ranks is None else list(result.ranks)}
+
+
+def public_seats(update: Update, tr) -> list[dict]:
+    """Each seat's public facts with its colour and place in the reader's words (`tr`): a seat the game
+    does not name is "Seat n"."""
+    return [{**seat, "label": tr(seat["label"]), "place": unbroken(
+                tr(seat["place"]) if seat.get("place") else tr(N_("Seat {n}"), n=seat["seat"] + 1))}
+            for seat in update.seats]
+
+
+def unbroken(text: str) -> str:
+    """`text` with a no-break space before each number, so "Seat 3" or "Table 3" never splits on a phone."""
+    return re.sub(r" (?=\d)", "\u00a0", text)
+
+
+def refusal(exc: IllegalMove, lang: str, game: str | None, seats: Sequence[dict] = ()) -> dict:
+    """A refusal as JSON in `lang`: the readable reason (from the game's catalog first) and its msgid.
+
+    With the table's `seats`, a refusal of the platform's that names seats by number names them as every
+    page does (their chosen name, else their colour)."""
+    tr = translator(lang, registry.find(game))
+    named = _by_name(exc, seats, tr)
+    return {"error": named or tr(exc.msgid, **exc.params), "msgid": exc.msgid}
+
+
+def _by_name(exc: IllegalMove, seats: Sequence[dict], tr) -> str | None:
+    """The platform's seat-numbered refusals (contract.NOT_YOU, NOT_YOU_MANY, PHONE_SEAT) with names."""
+    numbers = {NOT_YOU: "player", NOT_YOU_MANY: "players", PHONE_SEAT: "n"}
+    key = numbers.get(exc.msgid)
+    if key is None or not seats:
+        return None
+    shown = {seat["seat"]: seat["name"] or tr(seat["label"]) for seat in seats}
+    named = [shown.get(int(n) - 1) for n in str(exc.params.get(key, "")).split(", ") if n.isdigit()]
+    if not named or None in named:
+        return None
+    names = ", ".join(named)
+    if exc.msgid == PHONE_SEAT:
+        return tr(N_("{name} plays from their own phone: only that phone may make this move."), name=names)
+    return tr(N_("{names} must act now, not you: wait for them."), names=names)
 
 
 def seat_legal(update: Update, seat: int) -> list[str]:
@@ -83,7 +147,7 @@ class Stream:
         self.token = token  # a seat's page: the link it was opened with, checked before each message
         self.queue: queue.Queue = queue.Queue(maxsize=size)
         self.resync = False  # set by the table thread when this page fell behind
-        self._sent = -1
+        self._sent = (-1, -1)  # the (version, seating) this page was sent last
         self._started = False
         self._closed = False
         # Each queued update is work a player waits on (hub.foreground) until this page has been handed
@@ -186,7 +250,7 @@ class Stream:
         if not self.holds():
             self.close()
             raise StopIteration
-        self._sent = update.version
+        self._sent = (update.version, update.seating)
         snapshot = message("snapshot", self._payload(update), update.version)
         return snapshot + self._panel() if self.hub.panel_fault is not None else snapshot
 
@@ -207,10 +271,11 @@ class Stream:
             if not mine:
                 return None
             return message("rejected", {"version": update.version,
-                                        **refusal(update.rejected, self.lang, update.game)})
-        if update.version <= self._sent:
+                                        **refusal(update.rejected, self.lang, update.game, update.seats)})
+        # A seat change keeps the version and bumps `seating`: it is news to every page all the same.
+        if (update.version, update.seating) <= self._sent:
             return None  # already in the snapshot this page got
-        self._sent = update.version
+        self._sent = (update.version, update.seating)
         if self.seat is None:
             return self.hub.public_message(update, self.lang)
         return message("update", self._payload(update), update.version)
@@ -230,7 +295,7 @@ class Hub:
         self.queue_size = queue_size
         self._streams: list[Stream] = []
         self._lock = threading.Lock()
-        self._encoded: dict[tuple[int, str], bytes] = {}  # the newest updates, as public pages get them
+        self._encoded: dict[tuple[int, int, str], bytes] = {}  # the newest updates, as public pages get them
         self._unsubscribe: Callable[[], None] | None = None
         self.panel_fault: str | None = None  # why the e-ink panel stopped answering, if it did
 
@@ -322,7 +387,7 @@ class Hub:
     def public_message(self, update: Update, lang: str) -> bytes:
         """An update as every public page in `lang` gets it: encoded once for all of them, not once
         per page (24 scoreboards would otherwise encode each command 24 times)."""
-        key = (update.version, lang)
+        key = (update.version, update.seating, lang)
         encoded = self._encoded.get(key)
         if encoded is None:
             encoded = message("update", public_payload(update, lang), update.version)

@@ -267,7 +267,8 @@ def document() -> dict:
                                      "responses": {"200": _ok("The host token and link."),
                                                    "400": _error("Malformed body."),
                                                    "409": _error("Wrong code, or the table has a host.")}}},
-        "/api/host": {"get": {"summary": "The join code and the e-ink's language (host only).",
+        "/api/host": {"get": {"summary": "The join code, the e-ink's language and the phones' address "
+                                         "(host only).",
                               "security": HOST,
                               "responses": {"200": _ok("Host details."),
                                             "403": _error("Missing or wrong host token.")}}},

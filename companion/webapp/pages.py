@@ -9,7 +9,8 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from companion import registry
 from companion.i18n import LANGUAGES, N_, translator
-from companion.webapp import _, request_game, request_language
+from companion.seats import MAX_SEATS
+from companion.webapp import _, ngettext, request_game, request_language
 from companion.webapp.api import device_open, device_state, error_response, seat_of
 from companion.webapp.events import public_payload, seat_legal
 from companion.webapp.gamefiles import assets, translated_help
@@ -93,7 +94,8 @@ def network_help():
 @bp.get("/host")
 def host():
     """The host's controls; the page itself is public, its API calls need the host token."""
-    return render_template("host.html", **_context())
+    taken = [ngettext("{n} seat taken", "{n} seats taken", n) for n in range(MAX_SEATS + 1)]
+    return render_template("host.html", seats_taken=taken, **_context())
 
 
 @bp.get("/device")

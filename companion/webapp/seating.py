@@ -12,7 +12,7 @@ from companion.gamekit.contract import IllegalMove
 from companion.i18n import translator
 from companion.webapp import _, request_game, request_language
 from companion.webapp.api import ApiError, decode, host_token_given, require_host, runtime, same_token
-from companion.webapp.events import refusal
+from companion.webapp.events import public_seats, refusal
 from companion.webapp.openapi import ClaimHostBody, JoinBody, LanguageBody, NameBody, QrBody
 from companion.webapp.schemas import translated
 
@@ -53,7 +53,9 @@ def _seat_link(seat: int, token: str) -> dict:
 @bp.get("/seats")
 def seats():
     table = runtime().table
-    return {"seats": table.latest.seats, "host_claimed": table.roster.host_claimed()}
+    latest = table.latest
+    return {"seats": public_seats(latest, translator(request_language(), latest.spec)),
+            "host_claimed": table.roster.host_claimed()}
 
 
 def _checked_code(code: str) -> None:
@@ -99,11 +101,12 @@ def claim_host():
 
 @bp.get("/host")
 def host():
-    """What only the host sees: the join code to read out, the table's language."""
+    """What only the host sees: the join code to read out, the table's language, and the address phones
+    reach the table at (a seat's link given to another phone starts with it, as the join QR code does)."""
     require_host(host_token_given(), "host")
     rt = runtime()
     return {"ok": True, "join_code": rt.table.roster.join_code(),
-            "language": rt.table.roster.language(rt.language)}
+            "language": rt.table.roster.language(rt.language), "url": rt.url}
 
 
 @bp.post("/seats/<int:seat>/assign")

@@ -180,6 +180,14 @@ const Companion = (() => {
     target.hidden = playing.length === 0;
   }
 
-  return { t, fill, show, historyLine, hostToken, forgetHost, keepHost, hostHeaders, seatToken, keepSeat, forgetSeat, request,
+  // The host ended a game: the page tells which, and what runs until the next one (`ended` is its title).
+  function showEnded(payload) {
+    const notice = document.getElementById("game-ended");
+    if (!notice) return;
+    notice.hidden = !payload.ended;
+    notice.textContent = payload.ended ? t("ended", { game: payload.ended, idle: payload.title || "" }) : "";
+  }
+
+  return { t, fill, show, showEnded, historyLine, hostToken, forgetHost, keepHost, hostHeaders, seatToken, keepSeat, forgetSeat, request,
            command, live, setLive, el, die, renderSeats, games, seats, PIPS };
 })();

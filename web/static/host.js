@@ -7,6 +7,7 @@
   const historyLines = JSON.parse(document.getElementById("history-lines").textContent);
   let games = [];
   let latest = JSON.parse(document.getElementById("snapshot").textContent);
+  let phonesUrl = null;
 
   // A button that needs a second tap within a few seconds: it ends or replaces the game.
   function twoTaps(button, action) {
@@ -50,6 +51,29 @@
     return Companion.el("div", { class: "field" }, [label, input]);
   }
 
+  // A game's expected length for the options chosen (an `x-length` keyword of an option's schema: minutes
+  // by the values of the options it names, and shorter settings for some player counts), kept up to date.
+  function lengthHint(box, hint) {
+    const text = Companion.el("p", { class: "hint", id: "game-length", "aria-live": "polite" });
+    const shorter = Companion.el("button", { type: "button", id: "game-shorter", class: "secondary" });
+    const value = (name) => { const input = box.querySelector(`[name="${name}"]`); return input ? input.value : ""; };
+    const update = () => {
+      const minutes = hint.minutes[hint.by.map(value).join(",")];
+      text.textContent = minutes === undefined ? "" : Companion.fill(strings.length, { minutes });
+      const better = hint.shorter[value(hint.by[0])];
+      const key = better && hint.by.map((name, i) => (i === 0 ? value(name) : String(better[name]))).join(",");
+      shorter.hidden = !better || key === hint.by.map(value).join(",");
+      if (!shorter.hidden) shorter.textContent = Companion.fill(strings.shorter, { minutes: hint.minutes[key] });
+      shorter.onclick = () => {
+        for (const [name, v] of Object.entries(better || {})) box.querySelector(`[name="${name}"]`).value = String(v);
+        update();
+      };
+    };
+    box.oninput = update;  // one listener, the latest game's
+    setTimeout(update);
+    return Companion.el("div", { class: "field" }, [text, shorter]);
+  }
+
   function showOptions() {
     const game = games.find((g) => g.name === document.getElementById("game-choice").value);
     const box = document.getElementById("game-options");
@@ -68,6 +92,8 @@
       }
       box.append(field);
     }
+    const hint = Object.values(props).map((prop) => prop["x-length"]).find(Boolean);
+    if (hint) box.append(lengthHint(box, hint));
     // The game's data files: each may be replaced by the owner's own copy for this game.
     document.getElementById("data-files").replaceChildren(...(game.data || []).map((file) => {
       const id = `data-${file.key}`;
@@ -97,9 +123,13 @@
     return data;
   }
 
-  async function showLink(seat, answer) {
-    const url = new URL(answer.data.link, window.location.href).href;
-    document.getElementById("seat-link-for").textContent = strings.link_for.replace("{n}", String(seat + 1));
+  async function showLink(seat, answer, name) {
+    // The address phones reach (the simulator's page may be open on 127.0.0.1, which no other phone can).
+    const url = new URL(answer.data.link, phonesUrl || window.location.href).href;
+    // The seat as every page names it: its player's name, else its place and colour.
+    const shown = (window.hostSeats || []).find((s) => s.seat === seat);
+    const who = name || (shown ? (shown.name || `${shown.place} · ${shown.label}`) : String(seat + 1));
+    document.getElementById("seat-link-for").textContent = Companion.fill(strings.link_for, { seat: who });
     const link = document.getElementById("seat-link-url");
     link.href = url;
     link.textContent = url;
@@ -115,7 +145,7 @@
     const give = Companion.el("button", { type: "button", class: "secondary", text: strings.give });
     give.addEventListener("click", async () => {
       const answer = await Companion.request("POST", `/api/seats/${s.seat}/assign`, { name: name.value }, H());
-      if (answer.ok) showLink(s.seat, answer);
+      if (answer.ok) showLink(s.seat, answer, name.value.trim());
     });
     const renew = Companion.el("button", { type: "button", class: "secondary", text: strings.new_link });
     renew.addEventListener("click", async () => {
@@ -129,13 +159,15 @@
     const buttons = s.name ? [renew, free] : [give];
     return Companion.el("li", { "data-seat": String(s.seat), "data-taken": String(Boolean(s.name)), style: `--seat: ${s.ink}` }, [
       Companion.el("span", { class: "swatch", "aria-hidden": "true" }),
-      Companion.el("strong", { text: `${Companion.t("seat_n", { n: s.seat + 1 })} · ${s.label}` }),
+      Companion.el("strong", { text: `${s.place} · ${s.label}` }),
       Companion.el("div", { class: "seat-line" }, [name, ...buttons]),
     ]);
   }
 
+  const takenForms = JSON.parse(document.getElementById("seats-taken-forms").textContent);
   function renderSeats(seats) {
     window.hostSeats = seats;
+    document.getElementById("seats-taken").textContent = takenForms[seats.filter((s) => s.name).length] || "";
     const list = document.getElementById("seat-admin");
     // Keep a name being typed: rebuild only when the seats themselves changed.
     const key = JSON.stringify(seats);
@@ -191,6 +223,7 @@
     }
     document.getElementById("host-controls").hidden = false;
     document.getElementById("join-code").textContent = me.data.join_code;
+    phonesUrl = me.data.url;
     for (const b of document.querySelectorAll("#screen-language button")) {
       b.setAttribute("aria-pressed", String(b.dataset.language === me.data.language));
       b.addEventListener("click", async () => {
@@ -216,6 +249,7 @@
         shown.textContent = payload.title;
       }
       latest = payload;
+      showUndo();
       renderSeats(payload.seats || []);
       document.body.dataset.version = String(payload.version);
       document.body.dataset.game = payload.game || "";
@@ -231,6 +265,15 @@
     const names = new Map((latest.seats || []).map((s) => [s.seat, s.name || s.label]));
     const last = [...history].reverse().find((entry) => entry.kind !== "undo");
     return last && last.kind !== "new_game" ? Companion.historyLine(last, historyLines, names) : null;
+  }
+  // Whether Undo can take the last move back is the table's to say (`undo`, by the rule that refuses
+  // it): when it cannot, the button is off and the line under it says why, before anyone taps.
+  function showUndo() {
+    const hint = document.getElementById("undo-what");
+    undo.disabled = !latest.undo;
+    hint.textContent = latest.undo ? "" : (lastMove() ? strings.cannot_undo : strings.nothing_to_undo);
+    hint.hidden = Boolean(latest.undo);
+    if (!latest.undo && undoArmed) disarmUndo();
   }
   function disarmUndo() {
     clearTimeout(undoArmed);

@@ -6,30 +6,41 @@
   const picker = document.getElementById("seat-picker");
   let chosen = null;
 
+  let shown = [];
+
+  // A seat in the table's words: its place (the game's name for it, else "Seat n"), its colour, and
+  // who holds it; the labels come translated in the seats' payload.
   function seatButton(s) {
     const taken = Boolean(s.name);
-    const label = taken ? `${s.name} (${Companion.t("taken")})` : Companion.t(`colour_${s.colour}`);
+    const label = taken ? `${s.name} (${Companion.t("taken")})` : s.label;
     const button = Companion.el("button", {
-      type: "button", class: "seat-choice", "data-seat": String(s.seat), style: `--seat: ${s.ink}`,
-      "aria-pressed": String(chosen === s.seat),
+      type: "button", class: "seat-choice", "data-seat": String(s.seat), "data-taken": String(taken),
+      style: `--seat: ${s.ink}`, "aria-pressed": String(chosen === s.seat),
     }, [Companion.el("span", { class: "swatch", "aria-hidden": "true" }),
-        Companion.el("span", { text: `${Companion.t("seat_n", { n: s.seat + 1 })} · ${label}` })]);
+        Companion.el("span", { text: `${s.place} · ${label}` })]);
     if (taken) button.disabled = true;
     if (!s.in_game) button.append(Companion.el("small", { text: ` (${Companion.t("not_playing")})` }));
-    button.addEventListener("click", () => { chosen = s.seat; load(); });
+    button.addEventListener("click", () => { chosen = s.seat; render(shown); });
     return Companion.el("li", {}, [button]);
+  }
+
+  // The list follows the table live: a seat another phone takes is greyed out at once, and the choice
+  // moves to a free one.
+  function render(seats) {
+    shown = seats || [];
+    if (!shown.length) return;
+    if (chosen === null || shown[chosen].name) {
+      const free = shown.find((s) => s.in_game && !s.name) || shown.find((s) => !s.name);
+      chosen = free ? free.seat : null;
+    }
+    picker.replaceChildren(...shown.map(seatButton));
   }
 
   async function load() {
     // With this browser's host token, if any: a dead one (a long press on D) is dropped on the way.
     const answer = await Companion.request("GET", "/api/seats", undefined, Companion.hostHeaders());
     if (!answer.ok) return;
-    const seats = answer.data.seats;
-    if (chosen === null || seats[chosen].name) {
-      const free = seats.find((s) => s.in_game && !s.name) || seats.find((s) => !s.name);
-      chosen = free ? free.seat : null;
-    }
-    picker.replaceChildren(...seats.map(seatButton));
+    render(answer.data.seats);
     document.getElementById("become-host").hidden = answer.data.host_claimed || Boolean(Companion.hostToken());
   }
 
@@ -67,5 +78,5 @@
 
   load();
   returnLink();
-  Companion.live("/api/events", () => load());
+  Companion.live("/api/events", (payload) => render(payload.seats));
 })();

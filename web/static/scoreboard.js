@@ -24,6 +24,7 @@
     // A finished game's record is everyone's to keep; before it ends it would tell secrets.
     for (const id of ["download-game", "download-bgstats"]) document.getElementById(id).hidden = !payload.over;
     Companion.renderSeats(document.getElementById("seats-bar"), payload.seats, payload.public && payload.public.turn);
+    Companion.showEnded(payload);
     renderHistory(payload.history, payload.seats);
     if (renderer) renderer.render(root, payload.public, payload);
   }

@@ -37,6 +37,33 @@
   }
   document.addEventListener("visibilitychange", keepAwake);
 
+  // The end of the game, from the game's Result (payload.result): this seat's place or score, who won.
+  const ends = JSON.parse(document.getElementById("end-strings").textContent);
+  function myPlace(result, seatList) {
+    const me = seat.seat;
+    const names = (seats) => seats.map((s) => {
+      const found = (seatList || []).find((x) => x.seat === s);
+      return found ? found.name || found.label : String(s + 1);
+    }).join(", ");
+    const lines = [];
+    const others = result.winners.filter((s) => s !== me);
+    if (result.winners.includes(me)) lines.push(others.length ? Companion.fill(ends.shared_win, { names: names(others) }) : ends.won);
+    else if (result.winners.length) lines.push(Companion.fill(ends.won_by, { names: names(result.winners) }));
+    else lines.push(ends.draw);
+    if (result.ranks && me < result.ranks.length && !result.winners.includes(me)) {
+      const rank = result.ranks[me];
+      lines.push(rank === null ? ends.unplaced : Companion.fill(ends.place, { n: rank, count: result.ranks.length }));
+    }
+    if (result.scores && me < result.scores.length) lines.push(Companion.fill(ends.score, { score: result.scores[me] }));
+    return lines.join(" ");
+  }
+
+  function showEnd(payload) {
+    const end = document.getElementById("game-end");
+    end.hidden = !payload.over;
+    document.getElementById("my-place").textContent = payload.over && payload.result ? myPlace(payload.result, payload.seats) : "";
+  }
+
   function render(payload) {
     // Another game started: its fragment and script differ, so load the page afresh.
     if (payload.game !== pageGame) { window.location.reload(); return; }
@@ -52,6 +79,8 @@
       document.documentElement.style.setProperty("--seat", mine.ink);
     }
     document.getElementById("not-playing").hidden = !mine || mine.playing;
+    showEnd(payload);
+    Companion.showEnded(payload);
     Companion.renderSeats(document.getElementById("seats-bar"), payload.seats, payload.public && payload.public.turn);
     if (renderer) renderer.render(root, payload);
   }

@@ -5,7 +5,7 @@ from companion.games.crash.board import load_board
 from companion.games.crash.commands import COMMANDS
 from companion.games.crash.controls import CONTROLS, dice_shown, rolled
 from companion.games.crash.help import HELP
-from companion.games.crash.names import COLOURS
+from companion.games.crash.names import COLOURS, SEAT_NAMES
 from companion.games.crash.rules import NOT_NOW_WORDS, CrashOptions, actor, apply, legal, over, setup
 from companion.games.crash.screen import draw
 from companion.games.crash.views import PrivateView, PublicView, private_view, public_view, result
@@ -30,6 +30,7 @@ SPEC = GameSpec(
     seats=(2, 2),
     options=CrashOptions,
     colours=COLOURS,
+    seat_names=SEAT_NAMES,
     history_lines={
         "roll": N_("{who} rolled the steering dice"),
         "turn": N_("{who} turned a car"),

@@ -6,6 +6,8 @@ from companion.gamekit import BLUE, N_, RED
 
 # The box has blue and red cars. North (seat 0) drives the blue ones; the rulebook's example is red's.
 COLOURS = (BLUE, RED)
+# Where each seat sits at the board: the join page says which place a phone takes.
+SEAT_NAMES = (N_("North"), N_("South"))
 
 # board.DIRECTIONS in order, clockwise from north: a name and an arrow for each.
 DIRECTION_NAMES = {

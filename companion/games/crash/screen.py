@@ -95,7 +95,8 @@ def _doing(view: dict, _, table: TableInfo) -> str:
 def _ended(view: dict, _, table: TableInfo) -> str:
     result, match = view["result"], view["match"]
     if result["reason"] == "stalled":
-        parts = [_("Stopped: {n} turns without a car out.", n=view["stall_turns"])]
+        parts = [_.ngettext("Stopped: {n} turn without a car out.", "Stopped: {n} turns without a car out.",
+                            view["stall_turns"])]
     else:
         empty = [p["seat"] for p in view["players"] if p["in_play"] == 0]
         parts = [_("{name} has no car left.", name=table.name(empty[0], COLOURS, _))] if empty else []
@@ -272,11 +273,29 @@ def _summary(canvas: Canvas, body: Box, view: dict, _, table: TableInfo, small: 
     if doing is not None:
         _paragraph(canvas, doing, _doing(view, _, table), _wrap(canvas, doing, _doing(view, _, table))[0])
     _dice(canvas, dice, None, view, _)
+    seats = range(len(view["players"]))
     rows = players.rows(1, 1, gap=gap)
     lines, size = canvas.lines_naming(rows, lambda shown: [
-        _player_line(view, seat, _, table, small, shown) for seat in range(len(view["players"]))])
-    for row, line, seat in zip(rows, lines, range(len(lines)), strict=True):
-        canvas.text(row, line, align="left", bold=seat == view["actor"], max_size=size)
+        _player_line(view, seat, _, table, small, shown) for seat in seats])
+    bold = [seat == view["actor"] for seat in seats]
+    if not small and any((canvas.fit(line, row, heavy) or 0) < canvas.table_size
+                         for row, line, heavy in zip(rows, lines, bold, strict=False)):
+        # the table's type size before one line a player: the name on one line, its cars on the next
+        rows = players.rows(*[1] * 2 * len(seats), gap=gap)
+        lines, size = canvas.lines_naming(rows, lambda shown: [
+            text for seat in seats
+            for text in (shown(table.name(seat, COLOURS, _)), _details(view, seat, _))])
+        bold = [b for b in bold for _twice in (0, 1)]
+    for row, line, heavy in zip(rows, lines, bold, strict=True):
+        canvas.text(row, line, align="left", bold=heavy, max_size=size)
+
+
+def _details(view: dict, seat: int, _) -> str:
+    """A player's cars in play and junkyard, under its name (dice-only play)."""
+    playing = " ".join(str(c["car"]) for c in view["cars"] if c["seat"] == seat
+                       and c["status"] in ("board", "waiting"))
+    return _("cars {cars} in play, junkyard {junkyard}", cars=playing or "\u2013",
+             junkyard=view["players"][seat]["captured"])
 
 
 def _player_line(view: dict, seat: int, _, table: TableInfo, small: bool, shown=str) -> str:

@@ -16,6 +16,7 @@ from companion.games.rallye.rules import (
     over,
     setup,
     undoable,
+    waiting,
 )
 from companion.games.rallye.screen import draw
 from companion.games.rallye.views import PrivateView, PublicView, private_view, public_view, result
@@ -38,6 +39,7 @@ SPEC = GameSpec(
     dice_shown=dice_shown,
     rolled=rolled,
     deadline=deadline,
+    waiting=waiting,
     undoable=undoable,
     over=over,
     not_now=NOT_NOW_WORDS,
@@ -54,6 +56,7 @@ SPEC = GameSpec(
         "stay": N_("{who} stayed beside the passage"),
         "cancel": N_("{who} cancelled the threat with a surprise card"),
         "decline": N_("The threat struck {who}"),
+        "close": N_("Time was up: the threat struck whoever had not answered"),
         "discard": N_("{who} discarded a surprise card"),
         "key": N_("{who} laid a key on a passage"),
         "lock": N_("{who} locked a passage"),

@@ -20,12 +20,20 @@ WRONG_CANCEL = {
 }
 
 
+def answered(state: State, seat: int) -> State:
+    """`seat` has answered: the window closes once nobody it asked is left to answer."""
+    left = tuple(s for s in state.pending.asked() if s != seat)
+    if not state.pending.seats or not left:
+        return replace(state, pending=None)
+    return replace(state, pending=replace(state.pending, seat=left[0], seats=left))
+
+
 def cancel(state: State, seat: int, args: c.Cancel, draws):
     pending = state.pending
     if args.card not in CANCELS[pending.threat]:
         raise IllegalMove(WRONG_CANCEL[pending.threat])
     state = take(state, seat, args.card)
-    state = replace(state, pending=None, discard=state.discard + (args.card,))
+    state = replace(answered(state, seat), discard=state.discard + (args.card,))
     events = [{"type": "cancelled", "seat": seat, "threat": pending.threat, "card": args.card}]
     if pending.threat in HAZARDS:  # the player passes the hazard by and goes on with the move
         state = push(state, ("walk", seat, pending.amount, pending.direction))
@@ -35,9 +43,11 @@ def cancel(state: State, seat: int, args: c.Cancel, draws):
 def decline(state: State, seat: int, args: c.Decline, draws):
     """No cancel: the threat strikes. Also the platform's default answer once the window is over."""
     pending = state.pending
-    state = replace(state, pending=None)
+    state = answered(state, seat)
     events = [{"type": "declined", "seat": seat, "threat": pending.threat}]
-    if pending.threat == "back":
+    if pending.threat == "back" and pending.own:  # the reverse turn: the player's own move, backwards
+        state = push(state, ("walk", seat, pending.amount, -1))
+    elif pending.threat == "back":
         state = shift(state, seat, pending.amount, -1, events)
     elif pending.threat == "tacks":
         state = catch(state, seat, pending.at)
@@ -57,6 +67,15 @@ def decline(state: State, seat: int, args: c.Decline, draws):
         else:
             state = replace(state, discard=state.discard + (pending.threat,))
     return resume(state, draws, events)
+
+
+def close(state: State, seat: int, args: c.Close, draws):
+    """The window of several victims is over: no for every one still asked, clockwise."""
+    events: list[dict] = []
+    for victim in state.pending.asked():
+        state, more = decline(state, victim, c.Decline(), draws)
+        events += more
+    return state, events
 
 
 def choose(state: State, seat: int, args: c.Choose, draws):

@@ -60,6 +60,10 @@ class Decline(Args):
     """No cancel: the threat strikes. The victim's answer, or the table's once the window is over."""
 
 
+class Close(Args):
+    """The table closes the answer window of several victims: no for every one still asked."""
+
+
 class Discard(Args):
     """Over 3 surprise cards: discard one (none named: the newest, the table's default)."""
 
@@ -85,7 +89,7 @@ class Access(Args):
 
 
 class SwapCards(Args):
-    """Swap two route cards of the circuit; both are turned over."""
+    """Swap two cards of the circuit (route cards or passages, not the start line); both are turned over."""
 
     first: Position
     second: Position
@@ -106,6 +110,7 @@ COMMANDS: dict[str, type[Args]] = {
     "stay": Stay,
     "cancel": Cancel,
     "decline": Decline,
+    "close": Close,
     "discard": Discard,
     "key": Key,
     "lock": Lock,

@@ -164,7 +164,7 @@ def effect(state: State, draws, events: list[dict], seat: int, name: str, at: in
         if name == "one_back":  # (ruling) rolled first, then the player chosen, in the card's order
             return target(state, seat, name, die, others, at, surprise, events)
         victims = clockwise(state, seat) if name == "all_back" else others
-        tasks = tuple(("back", s, die) for s in victims)
+        tasks: tuple[tuple, ...] = (("back_all", tuple(victims), die),)
         if name == "others_back_me_forward":
             tasks += (("forward", seat, die),)
         return push(state, *tasks)
@@ -217,12 +217,33 @@ def swap(state: State, seat: int, partner: int, at: int, surprise: bool, events:
 
 def back(state: State, draws, events: list[dict], seat: int, steps: int) -> State:
     """An effect sends `seat` back: first the cancel window (none if it cannot move back at all)."""
-    # (ruling) Protection cancels every backward move an effect makes: route effects 1-3 and 6, a failed
-    # 4-ford, oil. Not a swap, a passage, nor a reverse turn (the player's own move). The window opens
-    # whether or not the victim holds protection, and not at all when the move could change nothing.
+    # (ruling) Protection cancels every backward move an effect imposes: route effects 1-3 and 6, a failed
+    # 4-ford, the reverse turn (see `reverse`), oil, tacks' hold. Not a swap nor a passage (part of the
+    # circuit, not an effect). The window opens whether or not the victim holds protection, and not at all
+    # when the move could change nothing.
     if seat in state.ranking or not can_go_back(state, seat):
         return state
     return ask(state, seat, "back", steps)
+
+
+def back_all(state: State, draws, events: list[dict], seats: tuple[int, ...], steps: int) -> State:
+    """An effect sends several players back: one window asks them all together."""
+    # (ruling) The victims of one effect answer at once, each from its own phone, in one answer window that
+    # closes as soon as every one asked has answered (or its time is up: no for whoever has not). Each
+    # move back is its own (an effect's move triggers nothing), so the order of the answers changes nothing.
+    asked = tuple(s for s in seats if s not in state.ranking and can_go_back(state, s))
+    if len(asked) <= 1:
+        return push(state, *(("back", s, steps) for s in asked))
+    return replace(state, pending=Pending("cancel", asked[0], "back", steps, -1, seats=asked))
+
+
+def reverse(state: State, draws, events: list[dict], seat: int, steps: int) -> State:
+    """The reverse turn: `seat` walks back by its roll, unless it cancels that with protection."""
+    if seat in state.ranking:
+        return state
+    if not can_go_back(state, seat):  # nothing lies behind: the move changes nothing, no question
+        return push(state, ("walk", seat, steps, -1))
+    return replace(state, pending=Pending("cancel", seat, "back", steps, -1, own=True))
 
 
 def forward(state: State, draws, events: list[dict], seat: int, steps: int) -> State:

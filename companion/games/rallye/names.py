@@ -5,7 +5,6 @@ from __future__ import annotations
 from companion.gamekit import N_, SEAT_COLOURS
 
 COLOURS = SEAT_COLOURS
-LETTERS = "ABCDEF"  # a pawn on the e-ink: its seat's letter
 
 # The icon a face-up card shows, the same on the e-ink and the phones: glyphs DejaVu Sans draws.
 ICONS = {

@@ -25,7 +25,9 @@ TASKS = {
     "draw": effects.draw,
     "effect": effects.effect,
     "back": effects.back,
+    "back_all": effects.back_all,
     "forward": effects.forward,
+    "reverse": effects.reverse,
     "end_turn": end_turn,
 }
 
@@ -68,10 +70,10 @@ def roll(state: State, seat: int, args, draws) -> tuple[State, list[dict]]:
         events.append({"type": "ford_failed", "seat": seat, "ford": status})
     else:
         # (ruling) A reverse turn is an ordinary turn run backwards: its arrival card applies, tacks and oil
-        # catch it, and no protection question is asked (it is the player's own move).
-        direction = -1 if status == "reverse" else 1
+        # catch it. It is a backward move an effect imposes, so protection may cancel it (« protégé des
+        # retours en arrière »): asked first, cancelled the player stays on its card and the reverse is spent.
         state = replace(state, status=put(state.status, seat, ""))
-        tasks.append(("walk", seat, die, direction))
+        tasks.append(("reverse", seat, die) if status == "reverse" else ("walk", seat, die, 1))
     tasks.append(("end_turn", seat))
     state = replace(state, last_roll=(seat, die), agenda=tuple(tasks))
     return run(state, draws, events), events

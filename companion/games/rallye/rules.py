@@ -9,10 +9,10 @@ from typing import Annotated, Any
 import msgspec
 
 from companion.gamekit import N_, NOT_NOW, Command, IllegalMove, rules
-from companion.games.rallye import answers, layout, race, surprises
+from companion.games.rallye import answers, layout, length, race, surprises
 from companion.games.rallye.commands import COMMANDS
 from companion.games.rallye.deck import PASSAGE_CARDS, Route, Surprises
-from companion.games.rallye.state import START, State, plain_positions, trimming
+from companion.games.rallye.state import START, State, trimming
 
 HAND = 2  # surprise cards dealt to each player
 CARD_PLAYS = ("key", "lock", "access", "swap_cards", "lay")
@@ -24,7 +24,8 @@ class RallyeOptions(msgspec.Struct, forbid_unknown_fields=True):
     `first` is the seat of "the last player to have crossed a snail", chosen by the host.
     """
 
-    players: Annotated[int, msgspec.Meta(ge=2, le=6, title=N_("Players"))] = 4
+    players: Annotated[int, msgspec.Meta(ge=2, le=6, title=N_("Players"),
+                                         extra_json_schema=length.schema_hint())] = 4
     route_cards: Annotated[int, msgspec.Meta(ge=layout.MIN_PLAIN, le=layout.MAX_PLAIN, title=N_(
         "Route cards on the circuit (10-15: 2 passages, 16-30: 4, 31-40: 6)"))] = 30
     laps: Annotated[int, msgspec.Meta(ge=1, le=4, title=N_("Laps to win"))] = 4
@@ -101,7 +102,7 @@ def deadline(state: State) -> tuple[float, Command] | None:
     if trimming(state) is not None:
         return state.discard_seconds, Command("discard")
     if state.pending is not None and state.pending.kind == "cancel":
-        return state.answer_seconds, Command("decline")
+        return state.answer_seconds, Command("close" if state.pending.seats else "decline")
     if state.pending is not None and state.pending.kind in ("target", "exit"):
         return state.choice_seconds, default_choice(state.pending.kind, state.pending.choices,
                                                     state.pending.optional)
@@ -118,6 +119,14 @@ def default_choice(kind: str, choices, optional: bool) -> Command:
     return Command("choose", {"seat": choices[0]})
 
 
+def waiting(state: State) -> list[int]:
+    """The seats the game waits on: every victim a window asks together, else whoever must act."""
+    if state.phase == "race" and trimming(state) is None and state.pending is not None:
+        return list(state.pending.asked())
+    now = actor(state)
+    return [] if now is None else [now]
+
+
 def may_play_cards(state: State, seat: int | None) -> bool:
     """Whether `seat` may play a surprise card now (the table never: it cannot see hands)."""
     # (ruling) "At any moment, even out of turn" means between resolutions: any racing seat while the game
@@ -131,7 +140,8 @@ def may_play_cards(state: State, seat: int | None) -> bool:
 
 def card_kinds(state: State) -> list[str]:
     """The card plays with somewhere to go: public facts only (never which cards a hand holds)."""
-    targets = {"key": surprises.key_targets, "lock": surprises.lock_targets, "swap_cards": plain_positions,
+    targets = {"key": surprises.key_targets, "lock": surprises.lock_targets,
+               "swap_cards": surprises.swap_targets,
                "access": surprises.access_targets, "lay": surprises.lay_targets}
     return [kind for kind in CARD_PLAYS if targets[kind](state)]
 
@@ -149,10 +159,12 @@ def legal(state: State, seat: int | None) -> list[str]:
         return ["discard", *plays] if seat in (None, now) else []
     pending = state.pending
     if pending is not None:
+        if pending.kind == "cancel" and seat is None:
+            return ["decline", "close"] if pending.seats else ["decline"]
+        if pending.kind == "cancel" and seat in pending.asked():
+            return ["cancel", "decline"]
         if seat not in (None, now):
             return []
-        if pending.kind == "cancel":
-            return ["cancel", "decline"] if seat is not None else ["decline"]
         if pending.kind == "exit":
             return ["exit", "stay"] if pending.optional else ["exit"]
         return ["choose"]
@@ -180,7 +192,7 @@ def _why_not(kind: str) -> Callable[[State, int | None], IllegalMove]:
             return IllegalMove("Discard a surprise card only when you hold more than 3.")
         if trimming(state) is not None or state.pending is not None:
             return _busy(state, kind, now)
-        if kind in ("cancel", "decline"):
+        if kind in ("cancel", "decline", "close"):
             return IllegalMove("There is nothing to cancel now.")
         if kind in ("choose", "exit", "stay"):
             return IllegalMove("There is no choice to make now.")
@@ -215,6 +227,7 @@ HANDLERS = {
     "stay": answers.stay,
     "cancel": answers.cancel,
     "decline": answers.decline,
+    "close": answers.close,
     "discard": surprises.discard,
     "key": surprises.key,
     "lock": surprises.lock,

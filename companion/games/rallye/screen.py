@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from companion.gamekit import QR_MIN_HEIGHT, Box, Canvas, TableInfo, die_face, standard_frame
+from companion.gamekit import (
+    QR_MIN_HEIGHT,
+    Box,
+    Canvas,
+    TableInfo,
+    die_face,
+    marked_name,
+    pawn_mark,
+    short_name,
+    standard_frame,
+)
 from companion.games.rallye import controls
 from companion.games.rallye.names import (
     CARD_NAMES,
@@ -10,7 +20,6 @@ from companion.games.rallye.names import (
     EFFECT_NAMES,
     ENTRANCE_ICON,
     EXIT_ICON,
-    LETTERS,
     STATUSES,
     THREATS,
     effect_text,
@@ -25,12 +34,13 @@ WIDE = 420  # px: a body at least this wide puts the last effect and the players
 
 
 def player(view: dict, seat: int, _, table: TableInfo) -> str:
-    """"B Anna", or "B Blue" when no phone chose a name."""
-    return f"{LETTERS[seat]} {table.name(seat, COLOURS, _)}"
+    """"❷ Anna", or "❷ Blue" when no phone chose a name: never a letter, which a button also bears."""
+    return marked_name(seat, table.name(seat, COLOURS, _))
 
 
 def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
-    body = standard_frame(canvas, _("Le rallye hasardeux"), _status(view, _, table), table)
+    small = canvas.size[1] < QR_MIN_HEIGHT
+    body = standard_frame(canvas, _("Le rallye hasardeux"), _status(view, _, table, small), table)
     if canvas.size[1] < QR_MIN_HEIGHT:
         _summary(canvas, body, view, _, table)
         return
@@ -45,9 +55,21 @@ def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
         head, circuit = upper.rows(1 + len(asking) / 90, 5, gap=gap)
         _wrapped(canvas, head, asking, 3, bold=True, role="accent", most_size=canvas.px(36))
         draw_circuit(canvas, circuit, view, mark)
-        left, right = lower.cols(1.25, 1, gap=2 * gap)
+        # the players' lines keep the table's type size: the last effect's column gives them room first
+        # (one column of lines, then two: a large table's six lines take half the height)
+        shares = ((1.25, 1), (1, 1), (1, 1.6), (1, 2.6))
+        tries = [(columns, weights) for columns in (1, 2) for weights in shares]
+        best = None
+        for columns, weights in tries:
+            boxes = lower.cols(*weights, gap=2 * gap)
+            plan = _plan_players(canvas, boxes[1], view, _, table, columns)
+            if best is None or (plan[2] or 0) > (best[1][2] or 0):
+                best = (boxes[0], plan)
+            if plan[2] is not None and plan[2] >= canvas.table_size:
+                break
+        left, plan = best
         _story(canvas, left, view, _, table, lines=4)
-        _players(canvas, right, view, _, table)
+        _draw_players(canvas, view, plan)
         return
     # narrow panels: the circuit beside the QR code, the words across the whole width under it
     draw_circuit(canvas, upper, view, mark)
@@ -70,13 +92,15 @@ def _regions(canvas: Canvas, body: Box, gap: int) -> tuple[Box, Box]:
     return Box(body.x0, body.y0, body.x1, under - gap), Box(body.x0, under, right, body.y1)
 
 
-def _status(view: dict, _, table: TableInfo) -> str:
+def _status(view: dict, _, table: TableInfo, small: bool = False) -> str:
+    """Whose turn and lap; on the pHATs by pawn mark only (the prompt under it names the player)."""
     if view["phase"] == "placing":
         return _("Passages to place: {n}", n=len(view["row"]))
     if view["phase"] == "over":
         return _("Winner: {player}", player=player(view, view["ranking"][0], _, table))
     pawn = view["pawns"][view["turn"]]
-    return _("Turn: {player}, lap {lap}/{laps}", player=player(view, view["turn"], _, table),
+    who = pawn_mark(view["turn"]) if small else player(view, view["turn"], _, table)
+    return _("Turn: {player}, lap {lap}/{laps}", player=who,
              lap=min(pawn["lap"] + 1, view["laps"]), laps=view["laps"])
 
 
@@ -99,6 +123,11 @@ def prompt(view: dict, _, table: TableInfo) -> str:
     if kind == "cancel":
         threat = pending["threat"]
         cards = _(" or ").join(_(CARD_NAMES[c]) for c in pending["cards"])
+        if len(pending["asked"]) > 1:
+            return _("{players}: cancel {threat} with {cards}? From the phones; A answers no for {player} "
+                     "({seconds} s).", players=", ".join(player(view, s, _, table) for s in pending["asked"]),
+                     threat=_(THREATS[threat]), cards=cards, player=pawn_mark(view["actor"]),
+                     seconds=pending["seconds"])
         return _("{player}: cancel {threat} with {cards}? From the phone; A answers no ({seconds} s).",
                  player=who, threat=_(THREATS[threat]), cards=cards, seconds=pending["seconds"])
     if kind in ("target", "exit"):
@@ -170,19 +199,33 @@ def _short(view: dict, seat: int) -> str:
     """A player in a few characters: letter, card and lap ("B 12 2/4"), or its place once arrived."""
     pawn = view["pawns"][seat]
     if pawn["finished"] or view["phase"] == "over":
-        return f"{LETTERS[seat]} #{view['ranking'].index(seat) + 1}"
-    return f"{LETTERS[seat]} {pawn['position']} {min(pawn['lap'] + 1, view['laps'])}/{view['laps']}" \
+        return f"{pawn_mark(seat)} #{view['ranking'].index(seat) + 1}"
+    return f"{pawn_mark(seat)} {pawn['position']} {min(pawn['lap'] + 1, view['laps'])}/{view['laps']}" \
         + STATUS_ICONS.get(pawn["status"], "")
 
 
-def _players(canvas: Canvas, box: Box, view: dict, _, table: TableInfo) -> None:
+def _plan_players(canvas: Canvas, box: Box, view: dict, _, table: TableInfo, columns: int = 1):
     """One line per player: card, lap, surprise cards held, and whatever holds them back (shorter lines
-    when the long ones would not fit)."""
+    when the long ones would not fit at the table's type size), in one column or two. Returns (rows, lines,
+    size)."""
     order = _order(view)
-    rows = box.rows(*[1] * max(4, len(order)), gap=canvas.px(2))
-    lines, size = canvas.lines_naming(rows, *(lambda shown, full=full: [
-        _player_line(view, s, _, table, full, shown) for s in order] for full in (True, False)))
-    for seat, row, line in zip(order, rows, lines, strict=False):
+    per = max(4 if columns == 1 else 2, -(-len(order) // columns))
+    rows = [row for col in box.cols(*[1] * columns, gap=canvas.px(8))
+            for row in col.rows(*[1] * per, gap=canvas.px(2))]
+    writers = [lambda shown, full=full: [_player_line(view, s, _, table, full, shown) for s in order]
+               for full in (True, False)]
+    lines, size = canvas.lines_naming(rows, *writers)
+    if size is not None and size < canvas.table_size:  # the short lines, long names cut, at the table's size
+        short = [_player_line(view, s, _, table, False, short_name) for s in order]
+        at = canvas.common_size(list(zip(rows, short, strict=False)))
+        if at is not None and at > size:
+            lines, size = short, at
+    return rows, lines, size
+
+
+def _draw_players(canvas: Canvas, view: dict, plan) -> None:
+    rows, lines, size = plan
+    for seat, row, line in zip(_order(view), rows, lines, strict=False):
         blocked = view["pawns"][seat]["status"] in ("tacks", "caught", "ford_5")
         canvas.text(row, line, align="left", max_size=size, bold=seat == view["actor"],
                     role="accent" if blocked else "ink")
@@ -190,20 +233,27 @@ def _players(canvas: Canvas, box: Box, view: dict, _, table: TableInfo) -> None:
 
 def _player_line(view: dict, seat: int, _, table: TableInfo, full: bool, shown=str) -> str:
     pawn = view["pawns"][seat]
-    name = f"{LETTERS[seat]} {shown(table.name(seat, COLOURS, _))}"
+    name = marked_name(seat, shown(table.name(seat, COLOURS, _)))
     if pawn["finished"] or view["phase"] == "over":
         return _("{place}. {player}", place=view["ranking"].index(seat) + 1, player=name)
     lap = min(pawn["lap"] + 1, view["laps"])
     if not full:
-        held = f"{pawn['blocked']}" if pawn["status"] == "tacks" else ""  # turns still held
+        held = f"{pawn['blocked']}" if pawn["status"] == "tacks" and pawn["blocked"] else ""  # turns left
         sign = STATUS_ICONS.get(pawn["status"], "") + held
         return f"{name}: {pawn['position']} ({lap}/{view['laps']}){sign}"
     line = _("{player}: card {n}, lap {lap}/{laps}, cards in hand: {cards}", player=name, n=pawn["position"],
              lap=lap, laps=view["laps"], cards=pawn["cards"])
     status = pawn["status"]
     if status == "tacks":
-        return f"{line}, {_(STATUSES[status])} ({_('{n} turns', n=pawn['blocked'])})"
+        return f"{line}, {_(STATUSES[status])} ({held_turns(pawn['blocked'], _)})"
     return f"{line}, {_(STATUSES[status])}" if status else line
+
+
+def held_turns(turns: int, _) -> str:
+    """The turns tacks still hold a player, by the language's plural forms; 0: it leaves next turn."""
+    if turns <= 0:
+        return _("sets off next turn")
+    return _.ngettext("{n} turn to sit out", "{n} turns to sit out", turns)
 
 
 def _summary(canvas: Canvas, body: Box, view: dict, _, table: TableInfo) -> None:
@@ -215,7 +265,7 @@ def _summary(canvas: Canvas, body: Box, view: dict, _, table: TableInfo) -> None
     _wrapped(canvas, boxes[0], prompt(view, _, table), 2, bold=True, role="accent")
     if effect is not None:
         name = effect["effect"]
-        canvas.text(boxes[1], f"{LETTERS[effect['seat']]} {effect['position']}: {_(EFFECT_NAMES[name])}",
+        canvas.text(boxes[1], f"{pawn_mark(effect['seat'])} {effect['position']}: {_(EFFECT_NAMES[name])}",
                     align="left")
     _wrapped(canvas, boxes[-1], " \u00b7 ".join(_short(view, s) for s in _order(view)), 2)
 

@@ -20,7 +20,8 @@ class Pending:
     """What the game waits for from one seat, besides a roll.
 
     - "cancel": the victim of a cancellable threat ("back", an oil or tacks) answers cancel or decline.
-      Asked whether or not the victim holds a card that cancels it, so the question tells nothing.
+      Asked whether or not the victim holds a card that cancels it, so the question tells nothing. The
+      victims of one route effect (1-3) are asked together, in one window (`seats`).
       For a hazard, `amount`/`direction` are the steps left in the move it stopped, `at` its card.
     - "target": the seat choosing a player for `threat` (one_back, with `amount` rolled, or swap_any).
     - "exit": the seat choosing an open exit among `choices`; `optional` when an access card led
@@ -36,6 +37,12 @@ class Pending:
     choices: tuple[int, ...] = ()
     optional: bool = False
     surprise: bool = False  # swap_any: the card shows the surprise symbol (the partner draws too)
+    own: bool = False  # "back": the player's own reverse turn (declined, it walks `amount` and arrives)
+    seats: tuple[int, ...] = ()  # "back" of effects 1-3: every victim still to answer, `seat` the first
+
+    def asked(self) -> tuple[int, ...]:
+        """The seats this window waits on: the victims of one effect together, else the one seat."""
+        return self.seats or (self.seat,)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.gamekit import Box, Canvas
+from companion.gamekit import Box, Canvas, pawn_mark
 from companion.games.rallye.names import (
     ACCESS_ICON,
     ENTRANCE_ICON,
@@ -12,7 +12,6 @@ from companion.games.rallye.names import (
     HAZARD_ICONS,
     ICONS,
     KEY_ICON,
-    LETTERS,
     OPEN_ICON,
     START_ICON,
     SURPRISE_ICON,
@@ -111,7 +110,7 @@ def _card(canvas: Canvas, box: Box, card: dict, seats: list[int], actor: int | N
                         role=_face_role(card), max_size=sizes["face"])
     if not seats:
         return
-    text = "".join(LETTERS[s] for s in seats)
+    text = "".join(pawn_mark(s) for s in seats)
     if len(parts) == 3 and canvas.fit(text, parts[2], bold=True) is not None:
         canvas.text(parts[2], text, bold=True, role="highlight" if actor in seats else "ink",
                     max_size=sizes["pawns"])

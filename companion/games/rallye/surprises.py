@@ -14,7 +14,6 @@ from companion.games.rallye.state import (
     open_exits,
     passage_of,
     pawns_at,
-    plain_positions,
 )
 
 
@@ -112,19 +111,56 @@ def access(state: State, seat: int, args: c.Access, draws):
     return resume(state, draws, [{"type": "access", "seat": seat, "position": at}])
 
 
+def swap_targets(state: State) -> list[int]:
+    """Every card of the circuit but the start line: route cards and passages alike."""
+    return list(range(1, len(state.circuit)))
+
+
+def _turned_over(state: State, position: int) -> State:
+    """The card at `position` turned over where it lies: a route card shows its face or hides it, a passage
+    changes between locked and open."""
+    passage = passage_of(state, position)
+    if passage is None:
+        return replace(state, face_up=put(state.face_up, position, not state.face_up[position]))
+    if state.opened[passage]:  # locked again, as the lock card does: an access card on it goes too
+        thrown = ("passage_access",) if state.access[passage] else ()
+        return replace(state, opened=put(state.opened, passage, False),
+                       access=put(state.access, passage, False), discard=state.discard + thrown)
+    # opened: the keys already laid on it go to the discards
+    return replace(state, opened=put(state.opened, passage, True), keys=put(state.keys, passage, 0),
+                   discard=state.discard + ("key",) * state.keys[passage])
+
+
+def swapped_over(state: State, a: int, b: int) -> State | None:
+    """The circuit once the cards at `a` and `b` changed places and were turned over; None if that would
+    leave no exit open while a passage is open, or close the last open exit."""
+    before = bool(open_exits(state))
+    swapped = replace(state, circuit=put(put(state.circuit, a, state.circuit[b]), b, state.circuit[a]),
+                      face_up=put(put(state.face_up, a, state.face_up[b]), b, state.face_up[a]))
+    swapped = _turned_over(_turned_over(swapped, a), b)
+    any_open = any(swapped.opened[passage_of(swapped, p)] for p in swap_targets(swapped)
+                   if passage_of(swapped, p) is not None)
+    return None if not open_exits(swapped) and (before or any_open) else swapped
+
+
 def swap_cards(state: State, seat: int, args: c.SwapCards, draws):
-    """Two route cards change places and are both turned over."""
-    # (ruling) Only plain route cards: a passage's sides are its lock, which only keys and the lock card
-    # change. Pawns and tacks or oil stay where they are; a ford's hold stays with the player on it.
+    """Two cards of the circuit change places and are both turned over."""
+    # (ruling) « Permuter 2 cartes du circuit (n'importe lesquelles) »: any two cards but the start line,
+    # passage cards included. Each takes the other's place and is turned over: a face-down route card shows
+    # its face without its effect (nobody arrived), a face-up one goes face down; a locked passage opens
+    # (keys on it are discarded), an open one locks as the lock card does. A swap that would leave no exit
+    # open while a passage is open, or close the last open exit, is refused as the lock card's rule
+    # requires. Pawns and tacks or oil stay where they are; a ford's hold stays with the player on it.
     a, b = args.first, args.second
     _position(state, max(a, b))
-    plain = plain_positions(state)
-    if a == b or a not in plain or b not in plain:
-        raise IllegalMove("Choose two different route cards (not the start line, not a passage) to swap.")
-    state = take(state, seat, "swap")
-    circuit = put(put(state.circuit, a, state.circuit[b]), b, state.circuit[a])
-    face_up = put(put(state.face_up, a, not state.face_up[b]), b, not state.face_up[a])
-    state = replace(state, circuit=circuit, face_up=face_up, discard=state.discard + ("swap",))
+    if a == b or a == 0 or b == 0:
+        raise IllegalMove("Choose two different cards of the circuit (not the start line) to swap.")
+    swapped = swapped_over(state, a, b)
+    if swapped is None:
+        raise IllegalMove("At least one exit must stay open: this swap would lock the last one. Swap other "
+                          "cards.")
+    state = take(swapped, seat, "swap")
+    state = replace(state, discard=state.discard + ("swap",))
     return resume(state, draws, [{"type": "cards_swapped", "seat": seat, "first": a, "second": b}])
 
 

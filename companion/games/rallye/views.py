@@ -14,7 +14,6 @@ from companion.games.rallye.state import (
     hazard_at,
     kind_at,
     passage_of,
-    plain_positions,
     trimming,
 )
 
@@ -66,6 +65,7 @@ class PendingView(msgspec.Struct):
     optional: bool = False
     seconds: int = 0  # the window before the table answers itself (cancel: no; trim: the newest card;
     # a choice: rules.default_choice)
+    asked: list[int] = []  # cancel: every seat the window asks (the victims of one effect together)
 
 
 class RollView(msgspec.Struct):
@@ -162,7 +162,9 @@ def _pending(state: State) -> PendingView | None:
     cards = list(CANCELS[p.threat]) if p.kind == "cancel" else []
     seconds = state.answer_seconds if p.kind == "cancel" else state.choice_seconds if p.kind in (
         "target", "exit") else 0
-    return PendingView(p.kind, p.seat, p.threat, p.amount, list(p.choices), cards, p.optional, seconds)
+    asked = list(p.asked()) if p.kind == "cancel" else []
+    return PendingView(p.kind, p.seat, p.threat, p.amount, list(p.choices), cards, p.optional, seconds,
+                       asked)
 
 
 def public_view(state: State) -> PublicView:
@@ -186,14 +188,15 @@ def plays(state: State, seat: int) -> list[PlayView]:
     hand = state.hands[seat]
     out = []
     pending = state.pending
-    if pending is not None and pending.kind == "cancel" and pending.seat == seat and trimming(state) is None:
+    asked = pending is not None and pending.kind == "cancel" and seat in pending.asked()
+    if asked and trimming(state) is None:
         out += [PlayView("cancel", card) for card in CANCELS[pending.threat] if card in hand]
     if trimming(state) == seat:
         out += [PlayView("discard", card) for card in sorted(set(hand))]
     if may_play_cards(state, seat):
         where = {"key": ("key", surprises.key_targets), "lock": ("lock", surprises.lock_targets),
                  "passage_access": ("access", surprises.access_targets),
-                 "swap": ("swap_cards", plain_positions), "tacks": ("lay", surprises.lay_targets),
+                 "swap": ("swap_cards", surprises.swap_targets), "tacks": ("lay", surprises.lay_targets),
                  "oil_roll": ("lay", surprises.lay_targets), "oil_5": ("lay", surprises.lay_targets)}
         for card in sorted(set(hand) & set(where)):
             command, targets = where[card]

@@ -44,7 +44,8 @@ Companion.games.rallye = {
     const fill = Companion.fill;
     if (view.phase === "over") return s.over;
     const pending = view.pending;
-    const player = this.name(payload, view.actor);
+    const player = pending && pending.kind === "cancel" && pending.asked.length > 1
+      ? pending.asked.map((seat) => this.name(payload, seat)).join(", ") : this.name(payload, view.actor);
     if (!pending) return fill(s.turn, { player });
     if (pending.kind === "place") return fill(s.placing, { player });
     if (pending.kind === "trim") return fill(s.trim, { player });
@@ -121,7 +122,7 @@ Companion.games.rallye = {
     const order = [...view.ranking, ...view.pawns.map((p) => p.seat).filter((seat) => !view.ranking.includes(seat))];
     root.querySelector("#rallye-players tbody").replaceChildren(...order.map((seat) => {
       const pawn = view.pawns[seat];
-      const held = pawn.status ? s.statuses[pawn.status] + (pawn.status === "tacks" ? ` (${fill(s.turns, { n: pawn.blocked })})` : "") : "";
+      const held = pawn.status ? s.statuses[pawn.status] + (pawn.status === "tacks" ? ` (${s.turns[Math.min(pawn.blocked, s.turns.length - 1)]})` : "") : "";
       const place = view.ranking.indexOf(seat);
       const who = el("th", { scope: "row" }, [
         el("span", { class: "swatch", style: `--seat: ${this.seat(payload, seat).ink || "currentColor"}`, "aria-hidden": "true" }),
@@ -130,8 +131,10 @@ Companion.games.rallye = {
       ]);
       return el("tr", { class: seat === view.actor && view.phase !== "over" ? "turn" : "", "data-seat": String(seat) }, [
         who,
-        el("td", { text: pawn.finished ? "\u2691" : String(pawn.position) }),
-        el("td", { text: `${Math.min(pawn.lap + 1, view.laps)}/${view.laps}` }),
+        // the flag and the full laps only for a player who crossed the line: the one left on the road when
+        // the race ended keeps its card and its lap
+        el("td", { text: pawn.lap >= view.laps ? "\u2691" : String(pawn.position) }),
+        el("td", { text: `${Math.min(pawn.lap + (pawn.lap >= view.laps ? 0 : 1), view.laps)}/${view.laps}` }),
         el("td", { text: String(pawn.cards) }),
       ]);
     }));

@@ -27,7 +27,9 @@ Companion.seats.rallye = {
   // mid-window keeps counting from there); the page counts down from that by its own clock.
   countdown(root) {
     const pending = this.payload && this.payload.public.pending;
-    const open = pending && pending.seconds > 0 && pending.seat === this.payload.seat;
+    const mine = pending && (pending.kind === "cancel" ? (pending.asked || []).includes(this.payload.seat)
+      : pending.seat === this.payload.seat);
+    const open = mine && pending.seconds > 0;
     if (!open) { this.window = null; return; }
     const key = `${pending.kind}:${pending.seat}:${this.payload.public.moves}`;
     if (!this.window || this.window.key !== key) {
@@ -65,7 +67,9 @@ Companion.seats.rallye = {
     const legal = payload.legal || mine.legal || [];
     const plays = mine.plays || [];
     const pending = view.pending;
-    const asked = pending && pending.seat === payload.seat ? pending.kind : null;
+    const asked = !pending ? null
+      : pending.kind === "cancel" ? ((pending.asked || []).includes(payload.seat) ? "cancel" : null)
+      : pending.seat === payload.seat ? pending.kind : null;
 
     const ask = root.querySelector("#rallye-ask");
     ask.hidden = asked !== "cancel";
