@@ -20,8 +20,7 @@ def running_simulator(state_dir: Path, *, first_frame: bool = False, **settings)
     config = Config(state_dir=str(state_dir), host="127.0.0.1", port=free_port(), **settings)
     running = Companion(config, simulate=True).start()
     try:
-        if "game" in settings:
-            wait_for(lambda: running.table.latest.game == settings["game"])
+        wait_for(lambda: running.table.latest.game == config.game)
         if first_frame:
             wait_for(lambda: running.display.png)
         yield running

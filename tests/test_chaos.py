@@ -19,7 +19,7 @@ from urllib.parse import quote
 import pytest
 from daemon_process import DaemonProcess
 
-from companion import registry
+from companion import registry, storefiles
 from companion.gamekit.contract import Command
 from companion.gamekit.draws import Draws
 from companion.session import NEW_GAME, advance
@@ -36,9 +36,11 @@ def read_records(db: Path, after: int = 0) -> list[Record]:
     try:
         rows = con.execute("SELECT version, kind, seat, args, draws, at FROM records WHERE version > ? "
                            "ORDER BY version", (after,)).fetchall()
+        # A new game's data files are kept once, by hash: its record gets their texts back, as the store's.
+        return [Record(v, k, s, storefiles.restored(con, k, json.loads(a)), json.loads(d), at)
+                for v, k, s, a, d, at in rows]
     finally:
         con.close()
-    return [Record(v, k, s, json.loads(a), json.loads(d), at) for v, k, s, a, d, at in rows]
 
 
 class Mirror:
