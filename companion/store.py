@@ -304,10 +304,17 @@ def create(path: Path, table_id: str, rows: list[tuple] = (), meta: dict[str, st
     write_durably(id_file_of(path), table_id + "\n")
 
 
-def write_durably(path: Path, text: str) -> None:
-    """Write a small file whole or not at all: temp file, fsync, rename, fsync the directory."""
+def write_durably(path: Path, text: str, mode: int | None = None) -> None:
+    """Write a small file whole or not at all: temp file, fsync, rename, fsync the directory. `mode`: its
+    permissions from the start (a file holding a password is never readable by others, even briefly)."""
     temp = path.with_name(path.name + ".part")
-    temp.write_text(text, encoding="utf-8")
+    if mode is None:
+        temp.write_text(text, encoding="utf-8")
+    else:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        os.fchmod(fd, mode)  # the umask may have taken bits away, and a left-over .part kept its own
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
     fsync(temp)
     os.replace(temp, path)
     fsync(path.parent)

@@ -149,3 +149,19 @@ def test_the_host_of_a_table_without_a_venue_is_told_so(tmp_path):
         host = {"X-Host-Token": running.table.roster.host_token()}
         assert create_app(running).test_client().get("/api/venue", headers=host).get_json() == {
             "ok": True, "venue": None}
+
+
+def test_the_venue_commands_keep_every_broker_password_to_the_venues_owner(tmp_path, capsys):
+    from companion.cli import main
+
+    folder = tmp_path / "club"
+    assert main(["venue", "init", "--dir", str(folder), "--name", "club"]) == 0
+    assert main(["venue", "add-table", "t1", "--dir", str(folder)]) == 0
+    assert main(["venue", "add-table", "t2", "--dir", str(folder)]) == 0
+    for secret in (folder / "venue.toml", folder / "tables" / "t1.toml", folder / "tables" / "t2.toml"):
+        assert secret.stat().st_mode & 0o777 == 0o600, secret
+        assert "password = " in secret.read_text()
+    assert folder.joinpath("passwd").stat().st_mode & 0o077 in (0, 0o040)  # the broker's group may read it
+    acl = folder.joinpath("acl").read_text()
+    assert "user t1" in acl and "user t2" in acl
+    assert not list(folder.rglob("*.part"))

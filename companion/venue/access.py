@@ -14,6 +14,9 @@ from companion.venue import topics
 DASHBOARD = "dashboard"
 
 
+SECRET = 0o600  # the files that hold a broker password: the venue's owner alone reads them
+
+
 def acl(venue: str, tables: list[str]) -> str:
     """The ACL file's text: the dashboard reads the venue and writes acknowledgements; a table writes its
     status, snapshot and updates, and reads its acknowledgements, nothing else."""
@@ -71,7 +74,7 @@ def _write_venue(folder: Path, venue: dict) -> None:
     write_durably(venue_file(folder),
                   f'name = {json.dumps(venue["name"])}\nbroker = {json.dumps(venue["broker"])}\n'
                   f'port = {venue["port"]}\npassword = {json.dumps(venue["password"])}\n'
-                  f'tables = [{tables}]\n')
+                  f'tables = [{tables}]\n', mode=SECRET)
     write_durably(folder / "acl", acl(venue["name"], venue["tables"]))
 
 
@@ -111,5 +114,5 @@ def add_table(folder: Path, name: str) -> Path:
     section = folder / "tables" / f"{name}.toml"
     write_durably(section, f'[venue]\nname = {json.dumps(venue["name"])}\ntable = {json.dumps(name)}\n'
                   f'broker = {json.dumps(venue["broker"])}\nport = {venue["port"]}\n'
-                  f'password = {json.dumps(password)}\n')
+                  f'password = {json.dumps(password)}\n', mode=SECRET)
     return section
