@@ -137,3 +137,17 @@ def venv_daemon(venv: Path, tmp_path_factory) -> Iterator[DaemonProcess]:
         yield running
     finally:
         running.stop()
+
+
+def assert_a_restart_serves(daemon: DaemonProcess, records: list) -> None:
+    """Start `daemon` again and check it serves the game `records` (read from its store) replay to."""
+    from companion.session import replay
+
+    session, version = replay(records)
+    daemon.start()
+    try:
+        state = daemon.get("/api/state")
+    finally:
+        daemon.stop()
+    assert state["version"] == version
+    assert state["public"] == session.spec.public_json(session.state)

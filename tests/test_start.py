@@ -13,7 +13,7 @@ import sys
 import textwrap
 
 import pytest
-from daemon_process import DaemonProcess
+from daemon_process import DaemonProcess, assert_a_restart_serves
 
 from companion import snapshots
 from companion.gamekit.contract import Command
@@ -124,16 +124,10 @@ def test_kill_9_between_commands_of_a_long_game_with_undos_resumes_it_whole(tmp_
     try:
         assert set(acked) <= {r.version for r in store.records_from(0)}
         assert len(list(store.snapshots(0))) >= 2
-        session, version = replay(store.records_since_last(NEW_GAME))
+        records = store.records_since_last(NEW_GAME)
     finally:
         store.close()
-    daemon.start()
-    try:
-        state = daemon.get("/api/state")
-    finally:
-        daemon.stop()
-    assert state["version"] == version
-    assert state["public"] == session.spec.public_json(session.state)
+    assert_a_restart_serves(daemon, records)
 
 
 def notices(listener: socket.socket) -> list[str]:
