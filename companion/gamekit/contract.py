@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from importlib.resources import files
@@ -202,7 +202,10 @@ class GameSpec:
       (plain JSON), for the game's record: a game that never ends keeps the default
     - deadline(state) -> (seconds, command) or None: if no other command comes within that time,
       the table sends `command` itself (an answer window closing with its default, say); it is
-      recorded like any command, so a replay needs no clock
+      recorded like any command, so a replay needs no clock. Each state change starts the time anew,
+      unless the deadline names its window, (seconds, command, window) with `window` a hashable key
+      read from the state: while the next state's deadline names the same window, its clock runs on
+      (the victims still to answer get no fresh time when one answers); a new key starts a new window
     - colours: the seats' colours, in seat order; how many seats play comes from the `players` option
     - history_lines: each command kind's line in the public history, a msgid with `{who}`
     - not_now: for a command kind, what its sender is told when the kind is not legal for them now and
@@ -244,7 +247,8 @@ class GameSpec:
     controls: Controls
     dice_shown: Callable[[View], Faces] = lambda view: []
     rolled: Callable[[list[dict]], bool] = lambda events: False
-    deadline: Callable[[State], tuple[float, Command] | None] = lambda state: None
+    deadline: Callable[[State], tuple[float, Command] | tuple[float, Command, Hashable] | None] = \
+        lambda state: None
     undoable: Callable[[list[dict]], bool] = lambda events: True
     waiting: Callable[[State], Sequence[int]] | None = None
     over: Callable[[State], bool] = lambda state: False
