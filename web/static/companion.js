@@ -9,8 +9,9 @@ const Companion = (() => {
   const SEAT_KEY = "companion.seat";
 
   // A string's {name} fields filled from `params`: every page and game script fills templates with this.
+  // A plural comes as its forms for n = 0, 1 and more (the template's plural_forms): `params.n` picks one.
   function fill(template, params) {
-    let text = template;
+    let text = Array.isArray(template) ? template[Math.min(Math.max(Number(params.n) || 0, 0), 2)] : template;
     for (const [name, value] of Object.entries(params || {})) text = text.split(`{${name}}`).join(String(value));
     return text;
   }
