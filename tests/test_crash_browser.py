@@ -205,3 +205,65 @@ def test_the_stall_stop_counts_its_turns_in_the_readers_plural(browser, tmp_path
         expect(page.locator("#crash-doing")).to_have_text(STOPPED[locale, n])
         check_layout(page, "the stall stop")
         ctx.close()
+
+
+MATCH_LINES = {
+    "en-GB": ("Game 1 of 2. Next: game 2 of the match, when someone starts it.",
+              "Game 2 of 2: the match goes to Blue."),
+    "fr-FR": ("Partie 1 sur 2. Ensuite\u202f: la partie 2 du match, quand quelqu’un la lance.",
+              "Partie 2 sur 2\u202f: le match revient à Bleu."),
+}
+
+
+@pytest.mark.parametrize("locale", sorted(MATCH_LINES))
+def test_each_game_of_a_match_ends_saying_which_game_and_what_comes_next(browser, tmp_path, locale):
+    """The seat page's end box and the scoreboard say "Game 1 of 2" and the next game, then the match's
+    winner after the last game, at 390 px."""
+    from playwright.sync_api import expect
+
+    between, last = MATCH_LINES[locale]
+    options = {"games": 2, "dice_only": True, "stall_turns": 1}
+    with (running_app(tmp_path, game="crash", options=options, keepalive=1.0) as (runtime, app),
+          live_server(app) as srv):
+        table = runtime.table
+        seat_ctx, seat_page = open_page(browser, f"{srv.url}seat/{table.seat_token(0)}", locale=locale)
+        board_ctx, board = open_page(browser, srv.url, locale=locale)
+        pages = (seat_page, board)
+
+        def shown(version: int) -> None:
+            for page in pages:
+                expect(page.locator("body")).to_have_attribute("data-version", str(version))
+
+        def quiet_turn() -> None:  # a turn with no car out: with stall_turns 1 the game stops
+            seat = table.session.state.turn
+            assert table.call(Command("roll", {}, seat)).ok and table.call(Command("end", {}, seat)).ok
+
+        shown(table.version)
+        expect(seat_page.locator("#game-end")).to_be_hidden()
+        expect(board.locator("#match-game")).to_be_hidden()
+        quiet_turn()
+        shown(table.version)
+        expect(seat_page.locator("#game-end")).to_be_visible()
+        expect(seat_page.locator("#match-game")).to_have_text(between)
+        expect(seat_page.locator("#next-game")).to_be_hidden()  # not the platform's "next game": the match's
+        expect(board.locator("#match-game")).to_have_text(between)
+        for page in pages:
+            check_layout(page, "between two games of a match")
+        assert table.call(Command("next_game", {}, 0)).ok
+        shown(table.version)
+        expect(seat_page.locator("#game-end")).to_be_hidden()
+        expect(board.locator("#match-game")).to_be_hidden()
+        seat = table.session.state.turn  # the second game: a car of South's goes to North's junkyard
+        assert table.call(Command("roll", {}, seat)).ok
+        assert table.call(Command("mark_out", {"owner": 1, "car": 4, "by": 0}, seat)).ok
+        assert table.call(Command("end", {}, seat)).ok  # South's turn passes with no car out: it stops
+        assert table.session.state.match.over
+        shown(table.version)
+        expect(seat_page.locator("#game-end")).to_be_visible()
+        expect(seat_page.locator("#match-game")).to_have_text(last)
+        expect(seat_page.locator("#next-game")).to_be_visible()
+        expect(board.locator("#match-game")).to_have_text(last)
+        for page in pages:
+            check_layout(page, "the match's end")
+        seat_ctx.close()
+        board_ctx.close()

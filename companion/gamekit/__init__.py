@@ -22,6 +22,7 @@ from companion.gamekit.contract import (
     GameSpec,
     Help,
     IllegalMove,
+    MatchGame,
     Result,
     TableInfo,
     button_map,
@@ -50,8 +51,8 @@ def __getattr__(name: str):
 
 
 __all__ = ["BLUE", "Box", "Canvas", "Colour", "Command", "Controls", "DataFile", "DataText", "Draws",
-           "Entry", "Field", "GREEN", "GameSpec", "Help", "IllegalMove", "MAX_SEATS", "NOT_NOW", "N_",
-           "ORANGE", "PAWN_MARKS", "PURPLE", "PerSeat", "QR_MIN_HEIGHT", "RED", "Result", "SEAT_COLOURS",
-           "ScriptedDraws", "Seat", "TableInfo", "YELLOW", "button_map", "checkpoint", "die_face", "font",
-           "load_toml", "marked_name", "number_faces", "pawn_mark", "parse", "put", "rules", "seat_initials",
-           "short_name", "standard_frame", "without"]
+           "Entry", "Field", "GREEN", "GameSpec", "Help", "IllegalMove", "MAX_SEATS", "MatchGame", "NOT_NOW",
+           "N_", "ORANGE", "PAWN_MARKS", "PURPLE", "PerSeat", "QR_MIN_HEIGHT", "RED", "Result",
+           "SEAT_COLOURS", "ScriptedDraws", "Seat", "TableInfo", "YELLOW", "button_map", "checkpoint",
+           "die_face", "font", "load_toml", "marked_name", "number_faces", "pawn_mark", "parse", "put",
+           "rules", "seat_initials", "short_name", "standard_frame", "without"]

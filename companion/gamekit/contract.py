@@ -177,6 +177,15 @@ class Result:
 
 
 @dataclass(frozen=True)
+class MatchGame:
+    """Which game of a match a view shows: `game` of `games` (from 1), and whether that game has ended."""
+
+    game: int
+    games: int
+    ended: bool
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """A game, as the platform sees it; the platform reads a game through this and nothing else.
 
@@ -220,6 +229,9 @@ class GameSpec:
     - command_labels: each command kind's button on the generated seat page, a msgid
       ({"add": N_("Add")}); without one, the kind with a capital and spaces ("set_dice": "Set dice"),
       looked up in the game's catalog
+    - match_game(public_view) -> the `MatchGame` a game played as a match of several is at, or None:
+      when one of its games ends, the seat pages' end box and the scoreboard say which game it was and
+      what comes next (the next game of the match, or the match's end)
     - seat_names: each seat's place at the table, a msgid in seat order (Crash!: "North", "South"); the
       join page and the seats' pages show it beside the seat's colour. Without one, "Seat {n}"
     - package: the game's import name: its templates/, static/ and locale/ folders live there
@@ -264,6 +276,7 @@ class GameSpec:
     public_moves: frozenset[str] = frozenset()
     command_labels: Mapping[str, str] = field(default_factory=dict)
     seat_names: tuple[str, ...] = ()
+    match_game: Callable[[View], MatchGame | None] = lambda view: None
 
     def waiting_on(self, state: State) -> list[int]:
         """The seats the rules wait on now, in seat order: the one contract every page reads for

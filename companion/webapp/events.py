@@ -60,7 +60,20 @@ def public_payload(update: Update, lang: str) -> dict:
             "over": update.session is not None and update.session.spec.over(update.session.state),
             "undo": undo_refused(update.session) is None,  # whether the host's Undo would take a move back
             "result": game_result(update),
+            "match": match_game(update),
             "ended": ended_title(update, lang)}
+
+
+def match_game(update: Update) -> dict | None:
+    """Which game of a match the table is at (`GameSpec.match_game`), for the end box and the scoreboard."""
+    if update.session is None:
+        return None
+    try:
+        found = update.spec.match_game(update.public)
+    except Exception as exc:  # a bug in a game's view reader costs the line, not the page
+        log.error("the match game of %s failed: %s", update.game, type(exc).__name__)
+        return None
+    return None if found is None else {"game": found.game, "games": found.games, "ended": found.ended}
 
 
 def ended_title(update: Update, lang: str) -> str | None:
