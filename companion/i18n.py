@@ -71,6 +71,14 @@ def plural_translator(lang: str, game: Domain | None = None) -> Callable[..., st
     return ngettext_
 
 
+def plural_forms(lang: str, game: Domain | None = None) -> Callable[[str, str], list[str]]:
+    """`plural_forms(singular, plural)` in `lang`: the forms for n = 0, 1 and 2 or more, `{n}` unfilled,
+    for a page's script to pick by its count (`Companion.fill` does). French and English differ only
+    below 2. Extracted by `python -m companion.locale.update` as `ngettext` is."""
+    ngettext = catalog(lang, game).ngettext
+    return lambda singular, plural: [ngettext(singular, plural, n) for n in (0, 1, 2)]
+
+
 def pick_language(accept: str | None, default: str = DEFAULT_LANGUAGE) -> str:
     """The first of our languages named in an Accept-Language header, else `default`."""
     for part in (accept or "").split(","):

@@ -16,12 +16,18 @@ from collections.abc import Callable
 
 from companion import lookalike
 from companion.gamekit.contract import MAX_SEATS, IllegalMove
-from companion.i18n import LANGUAGES
+from companion.i18n import LANGUAGES, N_
 from companion.store import Store
 
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread on the e-ink
 JOIN_LENGTH = 4
 NAME_LENGTH = 24
+
+
+# Refusals naming a seat by its index (`seat`): the pages say it as they show it (its place, its colour).
+SEAT_TAKEN = N_("{seat} is taken: choose a free seat, or ask the host to free it.")
+NAME_LIKE_ANOTHER = N_("This name looks like {name}'s ({seat}): choose another one.")
+SEAT_NAMED = frozenset({SEAT_TAKEN, NAME_LIKE_ANOTHER})
 
 
 def new_token() -> str:
@@ -145,8 +151,7 @@ class Roster:
         """A phone takes a free seat; returns its token."""
         self._check_seat(seat, count)
         if self.name(seat):
-            raise IllegalMove("Seat {n} is taken: choose a free seat, or ask the host to free it.",
-                              n=seat + 1)
+            raise IllegalMove(SEAT_TAKEN, seat=seat)
         self._set_name(seat, clean_name(name))
         return self.token(seat) or self.reissue(seat, count)
 
@@ -203,8 +208,7 @@ class Roster:
             taken = self._names.get(other, "")
             for shown in (taken,) if taken else self.unnamed(other):
                 if lookalike.key(shown) == mine:
-                    raise IllegalMove("This name looks like {name}'s (seat {n}): choose another one.",
-                                      name=shown, n=other + 1)
+                    raise IllegalMove(NAME_LIKE_ANOTHER, name=shown, seat=other)
 
     def _check_seat(self, seat: object, count: int) -> None:
         if type(seat) is not int or not 0 <= seat < count:

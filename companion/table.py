@@ -8,7 +8,7 @@ import queue
 import secrets
 import threading
 import time
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -152,7 +152,7 @@ class Table:
                              DAMAGED) from exc
         self._stopped = False
         self._latest = self._published = self._update(session, version, [], None)
-        self._due: tuple[float, int, Command] | None = None  # (monotonic time, version, command)
+        self._due: tuple[float, int, Command, Hashable] | None = None  # (time, version, command, window)
         # A venue's outbox (companion/venue/outbox.py): writes an update's public rows in its command's
         # transaction. None without a venue: nothing of it is imported.
         self.outbox: Callable[[Any, Update], None] | None = None
@@ -371,7 +371,7 @@ class Table:
             try:
                 return self._queue.get(timeout=max(0.0, wait))
             except queue.Empty:
-                _, version, command = self._due
+                _, version, command, _ = self._due
                 self._due = None
                 if version == self.version:  # nothing happened since: the default applies
                     with self.foreground.working():
@@ -384,8 +384,15 @@ class Table:
         if deadline is None:
             self._due = None
         else:
-            seconds, command = deadline
-            self._due = (time.monotonic() + seconds, self._latest.version, command)
+            seconds, command, *named = deadline
+            # A window the game names keeps its clock while it stays open (in this game: `_since`), so an
+            # answer inside it gives those still asked no fresh time; any other deadline starts anew.
+            window = (self._since, named[0]) if named and named[0] is not None else None
+            if window is not None and self._due is not None and self._due[3] == window:
+                at = self._due[0]
+            else:
+                at = time.monotonic() + seconds
+            self._due = (at, self._latest.version, command, window)
         self._latest = replace(self._latest, due=self._due[0] if self._due else None)
 
     def _apply(self, command: Command, pressed: str | None = None, entry: Entry = None,

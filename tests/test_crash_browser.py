@@ -9,6 +9,8 @@ from test_browser import open_page
 from test_browser_games import click_and_wait, seat_pages
 from webfixtures import host_of, live_server, post_json, read_json, running_app, shoot
 
+from companion.gamekit.contract import Command
+
 pytestmark = pytest.mark.browser
 
 # Every visible button of the page, or a tappable car, and its height; hidden ones are left out.
@@ -172,3 +174,96 @@ def test_the_junkyard_buttons_keep_a_long_name_on_few_lines(browser, tmp_path):
         check_layout(page, "the junkyard buttons")
         for ctx, _ in pages:
             ctx.close()
+
+
+STOPPED = {("en-GB", 1): "Stopped: 1 turn without a car out.",
+           ("en-GB", 2): "Stopped: 2 turns without a car out.",
+           ("fr-FR", 1): "Arrêt\u202f: 1 tour sans voiture sortie.",
+           ("fr-FR", 2): "Arrêt\u202f: 2 tours sans voiture sortie."}
+QUIET = {"en-GB": "1 of 2 turns without a car out: at 2 the game stops.",
+         "fr-FR": "1 sur 2 tours sans voiture sortie\u202f: à 2, la partie s’arrête."}
+
+
+@pytest.mark.parametrize(("locale", "n"), sorted(STOPPED))
+def test_the_stall_stop_counts_its_turns_in_the_readers_plural(browser, tmp_path, locale, n):
+    """The seat page says the stall stop's turns with the language's plural form: one turn, two turns."""
+    from playwright.sync_api import expect
+
+    with (running_app(tmp_path, game="crash", options={"dice_only": True, "stall_turns": n}, keepalive=1.0)
+          as (runtime, app), live_server(app) as srv):
+        table = runtime.table
+        ctx, page = open_page(browser, f"{srv.url}seat/{table.seat_token(0)}", locale=locale)
+        expect(page.locator("#live")).to_have_attribute("data-state", "live")
+        for turn in range(n):  # every turn ends with no car out
+            seat = table.session.state.turn
+            assert table.call(Command("roll", {}, seat)).ok and table.call(Command("end", {}, seat)).ok
+            if turn == 0 and n == 2:
+                expect(page.locator("body")).to_have_attribute("data-version", str(table.version))
+                expect(page.locator("#crash-doing")).to_contain_text(QUIET[locale])
+        assert table.session.state.result is not None
+        expect(page.locator("body")).to_have_attribute("data-version", str(table.version))
+        expect(page.locator("#crash-doing")).to_have_text(STOPPED[locale, n])
+        check_layout(page, "the stall stop")
+        ctx.close()
+
+
+MATCH_LINES = {
+    "en-GB": ("Game 1 of 2. Next: game 2 of the match, when someone starts it.",
+              "Game 2 of 2: the match goes to Blue."),
+    "fr-FR": ("Partie 1 sur 2. Ensuite\u202f: la partie 2 du match, quand quelqu’un la lance.",
+              "Partie 2 sur 2\u202f: le match revient à Bleu."),
+}
+
+
+@pytest.mark.parametrize("locale", sorted(MATCH_LINES))
+def test_each_game_of_a_match_ends_saying_which_game_and_what_comes_next(browser, tmp_path, locale):
+    """The seat page's end box and the scoreboard say "Game 1 of 2" and the next game, then the match's
+    winner after the last game, at 390 px."""
+    from playwright.sync_api import expect
+
+    between, last = MATCH_LINES[locale]
+    options = {"games": 2, "dice_only": True, "stall_turns": 1}
+    with (running_app(tmp_path, game="crash", options=options, keepalive=1.0) as (runtime, app),
+          live_server(app) as srv):
+        table = runtime.table
+        seat_ctx, seat_page = open_page(browser, f"{srv.url}seat/{table.seat_token(0)}", locale=locale)
+        board_ctx, board = open_page(browser, srv.url, locale=locale)
+        pages = (seat_page, board)
+
+        def shown(version: int) -> None:
+            for page in pages:
+                expect(page.locator("body")).to_have_attribute("data-version", str(version))
+
+        def quiet_turn() -> None:  # a turn with no car out: with stall_turns 1 the game stops
+            seat = table.session.state.turn
+            assert table.call(Command("roll", {}, seat)).ok and table.call(Command("end", {}, seat)).ok
+
+        shown(table.version)
+        expect(seat_page.locator("#game-end")).to_be_hidden()
+        expect(board.locator("#match-game")).to_be_hidden()
+        quiet_turn()
+        shown(table.version)
+        expect(seat_page.locator("#game-end")).to_be_visible()
+        expect(seat_page.locator("#match-game")).to_have_text(between)
+        expect(seat_page.locator("#next-game")).to_be_hidden()  # not the platform's "next game": the match's
+        expect(board.locator("#match-game")).to_have_text(between)
+        for page in pages:
+            check_layout(page, "between two games of a match")
+        assert table.call(Command("next_game", {}, 0)).ok
+        shown(table.version)
+        expect(seat_page.locator("#game-end")).to_be_hidden()
+        expect(board.locator("#match-game")).to_be_hidden()
+        seat = table.session.state.turn  # the second game: a car of South's goes to North's junkyard
+        assert table.call(Command("roll", {}, seat)).ok
+        assert table.call(Command("mark_out", {"owner": 1, "car": 4, "by": 0}, seat)).ok
+        assert table.call(Command("end", {}, seat)).ok  # South's turn passes with no car out: it stops
+        assert table.session.state.match.over
+        shown(table.version)
+        expect(seat_page.locator("#game-end")).to_be_visible()
+        expect(seat_page.locator("#match-game")).to_have_text(last)
+        expect(seat_page.locator("#next-game")).to_be_visible()
+        expect(board.locator("#match-game")).to_have_text(last)
+        for page in pages:
+            check_layout(page, "the match's end")
+        seat_ctx.close()
+        board_ctx.close()

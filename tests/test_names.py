@@ -35,7 +35,7 @@ def table_with_ada(tmp_path):
 
 
 @pytest.mark.parametrize(("name", "said"), [
-    ("Ada", "looks like Ada's (seat 1)"),                     # the same name
+    ("Ada", "looks like Ada's (Seat\u00a01 · Lilac)"),        # the same name, her seat as the pages show it
     ("ada", "looks like Ada's"),                              # another case
     ("\u0410da", "looks like Ada's"),                         # a Cyrillic А
     ("\uff21\uff44\uff41", "looks like Ada's"),               # full-width letters (NFKC)
@@ -59,7 +59,8 @@ def test_the_refusal_says_whose_name_it_looks_like_in_french(table_with_ada):
     runtime, server = table_with_ada
     status, answer = join(server, runtime, 1, "\u0410da", lang="fr")
     assert status == 409
-    assert answer["error"] == "Ce nom ressemble trop à Ada (place 1)\u202f: choisissez-en un autre."
+    assert answer["error"] == ("Ce nom ressemble trop à Ada (Place\u00a01 · Lilas)\u202f: "
+                               "choisissez-en un autre.")
 
 
 def test_the_host_cannot_give_a_seat_a_name_like_another(table_with_ada):
@@ -74,11 +75,34 @@ def test_the_host_cannot_give_a_seat_a_name_like_another(table_with_ada):
     assert post_json(server.port, "/api/seats/0/assign", {"name": "Ada"}, host)[0] == 200
 
 
+CRASH_REFUSALS = {
+    "en": ("North · Blue is taken: choose a free seat, or ask the host to free it.",
+           "This name looks like Ada's (North · Blue): choose another one."),
+    "fr": ("Nord · Bleu\u202f: cette place est prise. Choisissez une place libre, ou demandez à l’hôte de la "
+           "libérer.",
+           "Ce nom ressemble trop à Ada (Nord · Bleu)\u202f: choisissez-en un autre."),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(CRASH_REFUSALS))
+def test_a_refusal_names_the_seat_as_the_pages_show_it(tmp_path, lang):
+    """Crash!'s seats are North and South: a seat taken, or a name like the one on it, says so."""
+    taken, lookalike_of = CRASH_REFUSALS[lang]
+    with running_app(tmp_path, game="crash") as (runtime, app), live_server(app) as server:
+        assert join(server, runtime, 0, "Ada")[0] == 200
+        status, answer = join(server, runtime, 0, "Bo", lang=lang)
+        assert (status, answer["error"]) == (409, taken)
+        status, answer = join(server, runtime, 1, "ADA", lang=lang)
+        assert (status, answer["error"]) == (409, lookalike_of)
+        assert runtime.table.roster.name(1) == ""
+
+
 @pytest.mark.parametrize("name", ["Green", "VERT", "Gr\u0435en"])
 def test_a_name_that_reads_like_the_colour_a_buttons_seat_shows_is_refused(table_with_ada, name):
     runtime, server = table_with_ada
     status, answer = join(server, runtime, 1, name)
-    assert status == 409 and "(seat 3)" in answer["error"], answer  # seat 3, unnamed, shows "Green"/"Vert"
+    # seat 3, unnamed, shows "Green"/"Vert"
+    assert status == 409 and "(Seat\u00a03 · Green)" in answer["error"], answer
     assert runtime.table.roster.name(1) == ""
     assert join(server, runtime, 2, "Cy")[0] == 200  # once seat 3 has a name, its colour is free to take
     assert join(server, runtime, 1, name)[0] == 200

@@ -314,6 +314,44 @@ def test_a_rallye_choice_nobody_makes_is_made_by_the_table_when_its_window_close
         assert table.session.history[-1] == {"seat": asked.pending.seat, "kind": default.kind}
 
 
+def victims_together(state) -> bool:
+    return state.pending is not None and len(state.pending.seats) >= 2
+
+
+@pytest.mark.slow
+def test_an_answer_inside_a_window_of_several_victims_leaves_its_clock_running(tmp_path):
+    """One window, one clock: a victim's answer gives those still asked no fresh time, and the table
+    closes the window (no for them) when the time of its first question is up."""
+    options = {"players": 3, "route_cards": 10, "auto_passages": True, "laps": 1, "answer_seconds": 3}
+    asked = None
+    for seed in range(1, 100):  # the first seed whose rally asks several victims together
+        store = Store(tmp_path / f"seed{seed}.db")
+        try:
+            asked = record(store, options, seed, victims_together, 200)
+        except AssertionError:
+            continue
+        finally:
+            store.close()
+        (tmp_path / f"seed{seed}.db").rename(tmp_path / "s.db")
+        break
+    assert asked is not None
+    first, *still_asked = asked.pending.asked()
+    with running_app(tmp_path, game="rallye") as (runtime, app), live_server(app) as server:
+        table = runtime.table
+        opened = table.latest.due
+        assert opened is not None
+        version = table.version
+        assert table.call(Command("decline", {}, first)).ok
+        assert table.version == version + 1 and table.session.state.pending.asked() == tuple(still_asked)
+        assert table.latest.due == opened  # the same clock, not one started by the answer
+        wait_for(lambda: table.version > version + 1, timeout=15)
+        closed = next(r for r in table.store.records_since_last("new_game") if r.version == version + 2)
+        assert (closed.kind, closed.seat) == ("close", None)
+        after = table.session.state.pending
+        assert after is None or after.opened != asked.pending.opened  # a later question: a window of its own
+        assert read_json(server.port, "/api/state")["version"] == version + 2
+
+
 def placing(state) -> bool:
     return state.phase == "placing"
 

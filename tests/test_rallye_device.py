@@ -12,6 +12,8 @@ from pathlib import Path
 import msgspec
 import pytest
 from device_input import HANDLED, Device
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 from polling import wait_for
 from rallye_play import new_game, play, play_out
@@ -26,11 +28,11 @@ from companion.frames import render
 from companion.gamekit import PAWN_MARKS, ScriptedDraws, pawn_mark
 from companion.gamekit.contract import Command, TableInfo
 from companion.games.rallye import SPEC, controls, rules, screen, views
-from companion.games.rallye.names import CARD_NAMES, EFFECT_NAMES, ICONS
+from companion.games.rallye.names import CARD_NAMES, EFFECT_NAMES, EFFECT_TEXTS, ICONS, effect_text
 from companion.games.rallye.screen import STATUS_ICONS
 from companion.games.rallye.state import passage_of
 from companion.i18n import translator
-from companion.render.layout import Canvas
+from companion.render.layout import PHRASE_ENDS, Canvas, phrase_lines
 
 URL = "http://192.168.1.20:8080/"
 NAMES = ("Anna", "", "Chloé", "Dimitri-Alexandre", "Eve", "Fanny-Marguerite")
@@ -508,3 +510,69 @@ def test_the_players_lines_keep_the_tables_type_size_on_every_panel(name):
         assert sizes, f"{label} on {name}: no player line"
         small = [(text, size) for text, size in sizes if size < canvas.table_size]
         assert not small, f"{label} on {name}: under {canvas.table_size} px: {small}"
+
+
+def _story_lines(canvas, text: str) -> list:
+    """The run of text elements that together say `text`: the last effect's lines, or [] if not drawn."""
+    texts = [e for e in canvas.elements if e.kind == "text"]
+    for start in range(len(texts)):
+        for end in range(start + 1, len(texts) + 1):
+            said = " ".join(e.label for e in texts[start:end])
+            if said == text:
+                return texts[start:end]
+            if not text.startswith(said):
+                break
+    return []
+
+
+def _mid_phrase(lines: list[str]) -> int:
+    """How many of the lines' breaks cut a phrase (a line not ending in punctuation)."""
+    return sum(line[-1:] not in PHRASE_ENDS for line in lines[:-1])
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_last_effect_breaks_between_phrases_at_the_tables_type_size(lang, monkeypatch):
+    """On every panel that shows the last effect's text, its lines break after punctuation more often than
+    lines of even length do, and never go under the table's type size where even lines kept it."""
+    view = screens()["mid-race"][0]
+    _ = translator(lang, registry.get("rallye"))
+
+    def story(model: str, name: str) -> tuple[list, int]:
+        effect = {**view["last_effect"], "effect": name, "surprise": False}
+        where = _("{player}, card {n}:", player=pawn_mark(effect["seat"]) + " " + NAMES[effect["seat"]],
+                  n=effect["position"])
+        text = f"{where} {effect_text(name, False, view['ford_exact'], _)}"
+        canvas = render("rallye", {**view, "last_effect": effect}, panel(model), lang,
+                        TableInfo(URL, "K7QF", NAMES[:5]))
+        return _story_lines(canvas, text), canvas.table_size
+
+    cut, evenly_cut, shown = 0, 0, set()
+    for model in PANELS:
+        for name in EFFECT_TEXTS:
+            lines, table_size = story(model, name)
+            with monkeypatch.context() as even:
+                even.setattr(screen, "phrase_lines", screen._split)  # the lines of even length
+                evenly = story(model, name)[0]
+            if len(lines) < 2:
+                continue
+            shown.add(model)
+            kept = min(table_size, min(e.size for e in evenly))
+            assert min(e.size for e in lines) >= kept, (model, name, [e.label for e in lines])
+            mid, evenly_mid = _mid_phrase([e.label for e in lines]), _mid_phrase([e.label for e in evenly])
+            assert mid <= evenly_mid, (model, name, [e.label for e in lines], [e.label for e in evenly])
+            cut, evenly_cut = cut + mid, evenly_cut + evenly_mid
+    assert {"impression-7.3", "impression-5.7"} <= shown
+    assert cut < evenly_cut * 0.75, (cut, evenly_cut)  # far fewer phrases cut than even lines cut
+    # one read in full: every break after a phrase's end
+    lines = story("impression-7.3", "others_back_me_forward")[0]
+    assert len(lines) >= 2 and _mid_phrase([e.label for e in lines]) == 0, [e.label for e in lines]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_phrase_lines_keep_every_word_in_order_over_at_most_the_lines_asked(data):
+    words = data.draw(st.lists(st.text(alphabet="ab,;:.", min_size=1, max_size=8), min_size=1, max_size=20))
+    count = data.draw(st.integers(1, 5))
+    text = " ".join(words)
+    lines = phrase_lines(text, count)
+    assert " ".join(lines) == text and len(lines) == min(count, len(words)) and all(lines)

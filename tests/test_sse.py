@@ -62,8 +62,9 @@ def test_two_streams_both_receive_a_roll(server):
             assert msg["event"] == "update"
             assert msg["data"]["version"] == start + 1
             assert len(msg["data"]["public"]["last"]) == 2
+            # no args, no events
             assert set(msg["data"]) == {"version", "game", "title", "public", "seats", "history", "waiting",
-                                         "deadline", "over", "undo", "result", "ended"}  # no args, no events
+                                         "deadline", "over", "undo", "result", "match", "ended"}
             assert msg["data"]["over"] is False
             assert msg["data"]["history"][-1] == {"seat": None, "kind": "roll"}  # who and what, no values
     finally:

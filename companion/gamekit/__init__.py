@@ -22,6 +22,7 @@ from companion.gamekit.contract import (
     GameSpec,
     Help,
     IllegalMove,
+    MatchGame,
     Result,
     TableInfo,
     button_map,
@@ -35,6 +36,7 @@ from companion.i18n import N_
 
 _DRAWING = {"Canvas": "companion.render.layout", "Box": "companion.render.layout",
             "seat_initials": "companion.render.layout", "short_name": "companion.render.layout",
+            "phrase_lines": "companion.render.layout",
             "die_face": "companion.render.dice",
             "font": "companion.render.fonts", "standard_frame": "companion.gamekit.frame",
             "QR_MIN_HEIGHT": "companion.gamekit.frame", "PAWN_MARKS": "companion.gamekit.frame",
@@ -50,8 +52,8 @@ def __getattr__(name: str):
 
 
 __all__ = ["BLUE", "Box", "Canvas", "Colour", "Command", "Controls", "DataFile", "DataText", "Draws",
-           "Entry", "Field", "GREEN", "GameSpec", "Help", "IllegalMove", "MAX_SEATS", "NOT_NOW", "N_",
-           "ORANGE", "PAWN_MARKS", "PURPLE", "PerSeat", "QR_MIN_HEIGHT", "RED", "Result", "SEAT_COLOURS",
-           "ScriptedDraws", "Seat", "TableInfo", "YELLOW", "button_map", "checkpoint", "die_face", "font",
-           "load_toml", "marked_name", "number_faces", "pawn_mark", "parse", "put", "rules", "seat_initials",
-           "short_name", "standard_frame", "without"]
+           "Entry", "Field", "GREEN", "GameSpec", "Help", "IllegalMove", "MAX_SEATS", "MatchGame", "NOT_NOW",
+           "N_", "ORANGE", "PAWN_MARKS", "PURPLE", "PerSeat", "QR_MIN_HEIGHT", "RED", "Result",
+           "SEAT_COLOURS", "ScriptedDraws", "Seat", "TableInfo", "YELLOW", "button_map", "checkpoint",
+           "die_face", "font", "load_toml", "marked_name", "number_faces", "pawn_mark", "parse",
+           "phrase_lines", "put", "rules", "seat_initials", "short_name", "standard_frame", "without"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from importlib.resources import files
@@ -177,6 +177,15 @@ class Result:
 
 
 @dataclass(frozen=True)
+class MatchGame:
+    """Which game of a match a view shows: `game` of `games` (from 1), and whether that game has ended."""
+
+    game: int
+    games: int
+    ended: bool
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """A game, as the platform sees it; the platform reads a game through this and nothing else.
 
@@ -202,7 +211,10 @@ class GameSpec:
       (plain JSON), for the game's record: a game that never ends keeps the default
     - deadline(state) -> (seconds, command) or None: if no other command comes within that time,
       the table sends `command` itself (an answer window closing with its default, say); it is
-      recorded like any command, so a replay needs no clock
+      recorded like any command, so a replay needs no clock. Each state change starts the time anew,
+      unless the deadline names its window, (seconds, command, window) with `window` a hashable key
+      read from the state: while the next state's deadline names the same window, its clock runs on
+      (the victims still to answer get no fresh time when one answers); a new key starts a new window
     - colours: the seats' colours, in seat order; how many seats play comes from the `players` option
     - history_lines: each command kind's line in the public history, a msgid with `{who}`
     - not_now: for a command kind, what its sender is told when the kind is not legal for them now and
@@ -217,6 +229,9 @@ class GameSpec:
     - command_labels: each command kind's button on the generated seat page, a msgid
       ({"add": N_("Add")}); without one, the kind with a capital and spaces ("set_dice": "Set dice"),
       looked up in the game's catalog
+    - match_game(public_view) -> the `MatchGame` a game played as a match of several is at, or None:
+      when one of its games ends, the seat pages' end box and the scoreboard say which game it was and
+      what comes next (the next game of the match, or the match's end)
     - seat_names: each seat's place at the table, a msgid in seat order (Crash!: "North", "South"); the
       join page and the seats' pages show it beside the seat's colour. Without one, "Seat {n}"
     - package: the game's import name: its templates/, static/ and locale/ folders live there
@@ -244,7 +259,8 @@ class GameSpec:
     controls: Controls
     dice_shown: Callable[[View], Faces] = lambda view: []
     rolled: Callable[[list[dict]], bool] = lambda events: False
-    deadline: Callable[[State], tuple[float, Command] | None] = lambda state: None
+    deadline: Callable[[State], tuple[float, Command] | tuple[float, Command, Hashable] | None] = \
+        lambda state: None
     undoable: Callable[[list[dict]], bool] = lambda events: True
     waiting: Callable[[State], Sequence[int]] | None = None
     over: Callable[[State], bool] = lambda state: False
@@ -260,6 +276,7 @@ class GameSpec:
     public_moves: frozenset[str] = frozenset()
     command_labels: Mapping[str, str] = field(default_factory=dict)
     seat_names: tuple[str, ...] = ()
+    match_game: Callable[[View], MatchGame | None] = lambda view: None
 
     def waiting_on(self, state: State) -> list[int]:
         """The seats the rules wait on now, in seat order: the one contract every page reads for

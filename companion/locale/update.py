@@ -29,7 +29,7 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = Path(__file__).resolve().parent
 GAMES = ROOT / "companion" / "games"
-KEYWORDS = {"_": None, "N_": None, "IllegalMove": (1,), "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "IllegalMove": (1,), "ngettext": (1, 2), "plural_forms": (1, 2)}
 TRANSLATED = ("fr",)
 
 

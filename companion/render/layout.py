@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -90,6 +91,45 @@ NAME_KEEP = 4  # characters a long name keeps at least when it gives way to its 
 def short_name(name: str) -> str:
     """A name cut to its first NAME_START characters and an ellipsis, for lines that must keep the rest."""
     return name if len(name) <= NAME_START + 1 else name[:NAME_START].rstrip() + ELLIPSIS
+
+
+PHRASE_ENDS = ",;:.!?)»"  # a word ending in one of these ends a phrase: a line may break after it
+PHRASE_SLACK = 1.4  # how much longer than the evenest split a line may grow to break between phrases
+
+
+def phrase_lines(text: str, count: int) -> list[str]:
+    """`text` over at most `count` lines of about the same length, broken after the ends of phrases where
+    a line need not grow more than PHRASE_SLACK for it (mid-phrase breaks are read as one thought cut)."""
+    words = text.split(" ")
+    count = max(1, min(count, len(words)))
+    length = [[len(" ".join(words[i:j])) for j in range(len(words) + 1)] for i in range(len(words))]
+
+    def mid_phrase(j: int) -> int:  # a break before words[j]
+        return 0 if words[j - 1][-1:] in PHRASE_ENDS else 1
+
+    @cache
+    def evenest(i: int, k: int) -> int:  # the shortest longest line of words[i:] over k lines
+        if k == 1:
+            return length[i][len(words)]
+        return min(max(length[i][j], evenest(j, k - 1)) for j in range(i + 1, len(words) - k + 2))
+
+    most = PHRASE_SLACK * evenest(0, count)
+
+    @cache
+    def best(i: int, k: int) -> tuple[float, float, tuple[int, ...]]:  # (mid-phrase breaks, longest, breaks)
+        if k == 1:
+            longest = length[i][len(words)]
+            return (0 if longest <= most else math.inf, longest, ())
+        found = (math.inf, math.inf, ())
+        for j in range(i + 1, len(words) - k + 2):
+            if length[i][j] > most:
+                break
+            bad, longest, breaks = best(j, k - 1)
+            found = min(found, (bad + mid_phrase(j), max(longest, length[i][j]), (j, *breaks)))
+        return found
+
+    cuts = (0, *best(0, count)[2], len(words))
+    return [" ".join(words[a:b]) for a, b in zip(cuts, cuts[1:], strict=False)]
 
 
 def seat_initials(names: list[str]) -> list[str]:

@@ -7,7 +7,7 @@ from importlib.resources import files
 from flask import Flask, current_app, g, request
 
 from companion import registry
-from companion.i18n import LANGUAGES, pick_language, plural_translator, translator
+from companion.i18n import LANGUAGES, pick_language, plural_forms, plural_translator, translator
 
 LANG_COOKIE = "lang"
 MAX_BODY = 64 * 1024  # a command is a few hundred bytes; anything bigger is a mistake or an attack
@@ -43,6 +43,11 @@ def ngettext(singular: str, plural: str, n: int, **params) -> str:
     return plural_translator(request_language(), registry.find(request_game()))(singular, plural, n, **params)
 
 
+def forms(singular: str, plural: str) -> list[str]:
+    """A plural's forms for n = 0, 1 and more in the reader's language, for a page's script to pick."""
+    return plural_forms(request_language(), registry.find(request_game()))(singular, plural)
+
+
 def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_client: int = 6) -> Flask:
     """The app serving `runtime` (table, board, display, language, url).
 
@@ -75,6 +80,7 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_c
     # Old-style callables: `_` is our own function, so `{name}` fields work as they do in Python.
     app.jinja_env.install_gettext_callables(_, ngettext, newstyle=False)
     app.jinja_env.globals["_"] = _
+    app.jinja_env.globals["plural_forms"] = forms
     app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, gamefiles.GameTemplates()])
 
     app.register_blueprint(api.bp)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from companion import registry
 from companion.gamekit.contract import NOT_YOU, NOT_YOU_MANY, PHONE_SEAT, IllegalMove
 from companion.i18n import N_, translator
-from companion.seats import MAX_SEATS
+from companion.seats import MAX_SEATS, SEAT_NAMED
 from companion.session import END_GAME, undo_refused
 from companion.table import Table, Update
 
@@ -60,7 +60,20 @@ def public_payload(update: Update, lang: str) -> dict:
             "over": update.session is not None and update.session.spec.over(update.session.state),
             "undo": undo_refused(update.session) is None,  # whether the host's Undo would take a move back
             "result": game_result(update),
+            "match": match_game(update),
             "ended": ended_title(update, lang)}
+
+
+def match_game(update: Update) -> dict | None:
+    """Which game of a match the table is at (`GameSpec.match_game`), for the end box and the scoreboard."""
+    if update.session is None:
+        return None
+    try:
+        found = update.spec.match_game(update.public)
+    except Exception as exc:  # a bug in a game's view reader costs the line, not the page
+        log.error("the match game of %s failed: %s", update.game, type(exc).__name__)
+        return None
+    return None if found is None else {"game": found.game, "games": found.games, "ended": found.ended}
 
 
 def ended_title(update: Update, lang: str) -> str | None:
@@ -91,9 +104,17 @@ def game_result(update: Update) -> dict | None:
 def public_seats(update: Update, tr) -> list[dict]:
     """Each seat's public facts with its colour and place in the reader's words (`tr`): a seat the game
     does not name is "Seat n"."""
-    return [{**seat, "label": tr(seat["label"]), "place": unbroken(
-                tr(seat["place"]) if seat.get("place") else tr(N_("Seat {n}"), n=seat["seat"] + 1))}
-            for seat in update.seats]
+    return [{**seat, "label": tr(seat["label"]), "place": place(seat, tr)} for seat in update.seats]
+
+
+def place(seat: dict, tr) -> str:
+    """A seat's place in the reader's words: the game's name for it, else "Seat n"."""
+    return unbroken(tr(seat["place"]) if seat.get("place") else tr(N_("Seat {n}"), n=seat["seat"] + 1))
+
+
+def seat_label(seat: dict, tr) -> str:
+    """A seat as the join and host pages show it: its place, then its colour ("North · Red")."""
+    return f"{place(seat, tr)} · {tr(seat['label'])}"
 
 
 def unbroken(text: str) -> str:
@@ -108,7 +129,16 @@ def refusal(exc: IllegalMove, lang: str, game: str | None, seats: Sequence[dict]
     page does (their chosen name, else their colour)."""
     tr = translator(lang, registry.find(game))
     named = _by_name(exc, seats, tr)
-    return {"error": named or tr(exc.msgid, **exc.params), "msgid": exc.msgid}
+    return {"error": named or tr(exc.msgid, **_seat_labelled(exc, seats, tr)), "msgid": exc.msgid}
+
+
+def _seat_labelled(exc: IllegalMove, seats: Sequence[dict], tr) -> dict:
+    """The params of a roster refusal naming a seat (seats.SEAT_NAMED), the seat said as the pages say it."""
+    if exc.msgid not in SEAT_NAMED:
+        return exc.params
+    seat = exc.params["seat"]
+    found = next((s for s in seats if s["seat"] == seat), {"seat": seat, "label": "", "place": ""})
+    return {**exc.params, "seat": seat_label(found, tr) if found["label"] else place(found, tr)}
 
 
 def _by_name(exc: IllegalMove, seats: Sequence[dict], tr) -> str | None:

@@ -28,10 +28,11 @@ def _seating(change, action: str | None = None):
         token = host_token_given()
         require_host(token, action)
         change = _while_host(token, change)
+    table = runtime().table
     try:
-        return runtime().table.seating(change)
+        return table.seating(change)
     except IllegalMove as exc:
-        refused = refusal(exc, request_language(), request_game())
+        refused = refusal(exc, request_language(), request_game(), table.latest.seats)
         raise ApiError(409, refused["error"], msgid=refused["msgid"]) from None
     except TimeoutError:
         raise ApiError(503, _("The table did not answer in time: wait a moment and try again.")) from None

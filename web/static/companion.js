@@ -9,8 +9,9 @@ const Companion = (() => {
   const SEAT_KEY = "companion.seat";
 
   // A string's {name} fields filled from `params`: every page and game script fills templates with this.
+  // A plural comes as its forms for n = 0, 1 and more (the template's plural_forms): `params.n` picks one.
   function fill(template, params) {
-    let text = template;
+    let text = Array.isArray(template) ? template[Math.min(Math.max(Number(params.n) || 0, 0), 2)] : template;
     for (const [name, value] of Object.entries(params || {})) text = text.split(`{${name}}`).join(String(value));
     return text;
   }
@@ -188,6 +189,20 @@ const Companion = (() => {
     notice.textContent = payload.ended ? t("ended", { game: payload.ended, idle: payload.title || "" }) : "";
   }
 
-  return { t, fill, show, showEnded, historyLine, hostToken, forgetHost, keepHost, hostHeaders, seatToken, keepSeat, forgetSeat, request,
+  // A game of a match ended (payload.match, GameSpec.match_game): which game, and what comes next.
+  function matchLine(payload) {
+    const m = payload.match;
+    if (!m || !m.ended) return "";
+    if (!payload.over) return t("match_next", { game: m.game, games: m.games, next: m.game + 1 });
+    const winners = (payload.result && payload.result.winners) || [];
+    if (!winners.length) return t("match_drawn", { game: m.game, games: m.games });
+    const names = winners.map((s) => {
+      const found = (payload.seats || []).find((x) => x.seat === s);
+      return found ? found.name || found.label : String(s + 1);
+    }).join(", ");
+    return t("match_won", { game: m.game, games: m.games, names });
+  }
+
+  return { t, fill, show, showEnded, matchLine, historyLine, hostToken, forgetHost, keepHost, hostHeaders, seatToken, keepSeat, forgetSeat, request,
            command, live, setLive, el, die, renderSeats, games, seats, PIPS };
 })();

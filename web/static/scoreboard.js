@@ -25,6 +25,9 @@
     for (const id of ["download-game", "download-bgstats"]) document.getElementById(id).hidden = !payload.over;
     Companion.renderSeats(document.getElementById("seats-bar"), payload.seats, payload.public && payload.public.turn);
     Companion.showEnded(payload);
+    const match = document.getElementById("match-game");
+    match.textContent = Companion.matchLine(payload);
+    match.hidden = !match.textContent;
     renderHistory(payload.history, payload.seats);
     if (renderer) renderer.render(root, payload.public, payload);
   }

@@ -60,7 +60,10 @@
 
   function showEnd(payload) {
     const end = document.getElementById("game-end");
-    end.hidden = !payload.over;
+    const between = !payload.over && Boolean(payload.match && payload.match.ended);  // a game of a match
+    end.hidden = !payload.over && !between;
+    document.getElementById("match-game").textContent = Companion.matchLine(payload);
+    document.getElementById("next-game").hidden = between;
     document.getElementById("my-place").textContent = payload.over && payload.result ? myPlace(payload.result, payload.seats) : "";
   }
 

@@ -8,7 +8,7 @@ from companion.games.crash.help import HELP
 from companion.games.crash.names import COLOURS, SEAT_NAMES
 from companion.games.crash.rules import NOT_NOW_WORDS, CrashOptions, actor, apply, legal, over, setup
 from companion.games.crash.screen import draw
-from companion.games.crash.views import PrivateView, PublicView, private_view, public_view, result
+from companion.games.crash.views import PrivateView, PublicView, match_game, private_view, public_view, result
 
 SPEC = GameSpec(
     name="crash",
@@ -31,6 +31,7 @@ SPEC = GameSpec(
     options=CrashOptions,
     colours=COLOURS,
     seat_names=SEAT_NAMES,
+    match_game=match_game,
     history_lines={
         "roll": N_("{who} rolled the steering dice"),
         "turn": N_("{who} turned a car"),

@@ -6,7 +6,7 @@ from typing import Literal
 
 import msgspec
 
-from companion.gamekit import Result
+from companion.gamekit import MatchGame, Result
 from companion.games.crash.board import CARS, DIRECTIONS, PLAYERS, car_index, car_of
 from companion.games.crash.rules import (
     OVER,
@@ -202,6 +202,14 @@ def private_view(state: State, seat: int) -> PrivateView:
     cars = steerable(state) if mine else []
     return PrivateView(seat, mine, legal(state, seat) if 0 <= seat < PLAYERS else [], cars,
                        {str(n): facings(state, n) for n in cars})
+
+
+def match_game(view: dict) -> MatchGame | None:
+    """Which game of a match of several the view shows, and whether it has ended."""
+    match = view["match"]
+    if match["games"] < 2:
+        return None
+    return MatchGame(match["game"], match["games"], view["result"] is not None)
 
 
 def result(view: dict) -> Result:

@@ -234,7 +234,8 @@ def back_all(state: State, draws, events: list[dict], seats: tuple[int, ...], st
     asked = tuple(s for s in seats if s not in state.ranking and can_go_back(state, s))
     if len(asked) <= 1:
         return push(state, *(("back", s, steps) for s in asked))
-    return replace(state, pending=Pending("cancel", asked[0], "back", steps, -1, seats=asked))
+    return replace(state, pending=Pending("cancel", asked[0], "back", steps, -1, seats=asked,
+                                                opened=state.moves))
 
 
 def reverse(state: State, draws, events: list[dict], seat: int, steps: int) -> State:

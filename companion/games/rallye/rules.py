@@ -101,8 +101,10 @@ def deadline(state: State) -> tuple[float, Command] | None:
         return None
     if trimming(state) is not None:
         return state.discard_seconds, Command("discard")
+    if state.pending is not None and state.pending.seats:  # one window, one clock, whoever answers first
+        return state.answer_seconds, Command("close"), ("victims", state.pending.opened)
     if state.pending is not None and state.pending.kind == "cancel":
-        return state.answer_seconds, Command("close" if state.pending.seats else "decline")
+        return state.answer_seconds, Command("decline")
     if state.pending is not None and state.pending.kind in ("target", "exit"):
         return state.choice_seconds, default_choice(state.pending.kind, state.pending.choices,
                                                     state.pending.optional)

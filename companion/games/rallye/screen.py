@@ -10,6 +10,7 @@ from companion.gamekit import (
     die_face,
     marked_name,
     pawn_mark,
+    phrase_lines,
     short_name,
     standard_frame,
 )
@@ -183,7 +184,7 @@ def _story(canvas: Canvas, box: Box, view: dict, _, table: TableInfo, lines: int
     title, rest = text.rows(1, 2.2, gap=canvas.px(4))
     where = _("{player}, card {n}:", player=player(view, effect["seat"], _, table), n=effect["position"])
     what = effect_text(effect["effect"], effect["surprise"], view["ford_exact"], _)
-    size = _wrapped(canvas, rest, f"{where} {what}", lines, most_size=canvas.px(22))
+    size = _wrapped(canvas, rest, f"{where} {what}", lines, most_size=canvas.px(22), phrases=True)
     # large type, but not so large beside its text that the text looks like a footnote
     name = effect["effect"]
     canvas.text(title, _(EFFECT_NAMES[name]), bold=True, align="left",
@@ -271,26 +272,41 @@ def _summary(canvas: Canvas, body: Box, view: dict, _, table: TableInfo) -> None
 
 
 def _wrapped(canvas: Canvas, box: Box, text: str, most: int, *, bold: bool = False, role: str = "ink",
-             most_size: int | None = None) -> int | None:
-    """`text` over up to `most` lines, as many as make it largest; returns the size drawn at."""
+             most_size: int | None = None, phrases: bool = False) -> int | None:
+    """`text` over up to `most` lines, as many as make it largest; returns the size drawn at. `phrases`:
+    lines break between phrases (`phrase_lines`) unless that would put the text under the table's size."""
+    if phrases:
+        size = _wrapped_as(canvas, box, text, most, bold, most_size, phrase_lines)
+        if size is not None and size >= canvas.table_size:
+            return _wrapped_as(canvas, box, text, most, bold, most_size, phrase_lines, role)
+    return _wrapped_as(canvas, box, text, most, bold, most_size, _split, role)
+
+
+def _wrapped_as(canvas: Canvas, box: Box, text: str, most: int, bold: bool, most_size: int | None, split,
+                role: str | None = None) -> int | None:
+    """`text` split by `split(text, count)` over the line count that makes it largest, drawn in `role`
+    (None: only measured); returns the size."""
     best = None
     for count in range(1, most + 1):
-        lines = _split(text.split(" "), count)
+        lines = split(text, count)
         rows = box.rows(*[1] * len(lines))
         size = canvas.common_size(list(zip(rows, lines, strict=True)), bold=bold, max_size=most_size)
         if size is not None and (best is None or size > best[0]):
             best = (size, rows, lines)
     if best is None:  # too long even over every line: the longest line ends in an ellipsis
-        lines = _split(text.split(" "), most)
+        lines = split(text, most)
         best = (None, box.rows(*[1] * len(lines)), lines)
     size, rows, lines = best
+    if role is None:
+        return size
     for row, line in zip(rows, lines, strict=True):
         canvas.text(row, line, bold=bold, role=role, align="left", max_size=size)
     return size
 
 
-def _split(words: list[str], count: int) -> list[str]:
-    """`words` over at most `count` lines of about the same length."""
+def _split(text: str, count: int) -> list[str]:
+    """`text` over at most `count` lines of about the same length."""
+    words = text.split(" ")
     target = len(" ".join(words)) / count
     lines: list[str] = []
     current: list[str] = []

@@ -39,6 +39,7 @@ class Pending:
     surprise: bool = False  # swap_any: the card shows the surprise symbol (the partner draws too)
     own: bool = False  # "back": the player's own reverse turn (declined, it walks `amount` and arrives)
     seats: tuple[int, ...] = ()  # "back" of effects 1-3: every victim still to answer, `seat` the first
+    opened: int = 0  # `moves` when a window of several victims opened: its one clock runs from then
 
     def asked(self) -> tuple[int, ...]:
         """The seats this window waits on: the victims of one effect together, else the one seat."""

@@ -160,7 +160,7 @@ Companion.games.crash = {
     else if (view.mode === "dice") doing = this.strings.dice_only;
     else if (view.phase === "roll" && view.moved.length) doing = this.strings.copy;
     if (!view.result && view.stall_turns && view.quiet) {
-      doing = `${doing} ${this.text("quiet", { n: view.quiet, max: view.stall_turns })}`.trim();
+      doing = `${doing} ${this.text("quiet", { quiet: view.quiet, n: view.stall_turns })}`.trim();
     }
     root.querySelector("#crash-doing").textContent = doing;
     this.dice(root.querySelector("#crash-dice"), view);
