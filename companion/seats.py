@@ -77,6 +77,9 @@ class Roster:
         self.store = store
         # Names are read at every update; only the writer thread changes them, through _set_name.
         self._names = {seat: store.get_meta(f"seat_name:{seat}") or "" for seat in range(MAX_SEATS)}
+        # Read at every request and every seat page's update (is the link still the seat's?): kept here,
+        # changed only through reissue, like the names.
+        self._tokens = {seat: store.get_meta(f"seat_token:{seat}") for seat in range(MAX_SEATS)}
         # What a seat no one named shows instead (its colour, in each language); the table sets it.
         self.unnamed: Callable[[int], tuple[str, ...]] = lambda seat: ()
         self._held = _seat_set(store.get_meta(PHONE_SEATS))
@@ -115,7 +118,7 @@ class Roster:
 
     def token(self, seat: int) -> str | None:
         """The private link token of a seat, once the seat has been taken or given; None before."""
-        return self.store.get_meta(f"seat_token:{seat}")
+        return self._tokens.get(seat)
 
     def seat_for_token(self, token: str, count: int) -> int | None:
         given = token.encode("utf-8", "replace")
@@ -171,6 +174,7 @@ class Roster:
         self._check_seat(seat, count)
         token = new_token()
         self.store.set_meta(f"seat_token:{seat}", token)
+        self._tokens = {**self._tokens, seat: token}
         return token
 
     def claim_host(self, code: object) -> str:
