@@ -322,6 +322,9 @@ def _venue(args) -> int:
 
 
 def _serve_venue(args, venue: dict) -> int:
+    import signal
+    import threading
+
     from companion.venue.dashboard import Dashboard
     from companion.venue.link import Broker
 
@@ -337,11 +340,11 @@ def _serve_venue(args, venue: dict) -> int:
     local = f"http://127.0.0.1:{dashboard.server.port}"
     print(f"companion venue {venue['name']} serving on {local}/\n  projector: {local}/board\n"
           f"  director's link: {local}/director/{dashboard.director}", flush=True)
+    stopping = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):  # as the daemon does: a service manager stops it cleanly
+        signal.signal(sig, lambda *_: stopping.set())
     try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        pass
+        stopping.wait()
     finally:
         dashboard.stop()
     return 0
