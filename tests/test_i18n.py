@@ -7,9 +7,12 @@ and the French filled in.
 
 from __future__ import annotations
 
+import io
+import re
 import string
 
 import pytest
+from babel.messages.mofile import read_mo
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -84,11 +87,38 @@ def test_placeholders_of_each_translation_match_its_msgid(name, lang):
     assert not wrong, f"{DOMAINS[name].po_path(lang)}: placeholders differ between msgid and msgstr: {wrong}"
 
 
+def as_tuple(text: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    return (text,) if isinstance(text, str) else tuple(text)
+
+
+def served(mo: bytes) -> dict[str, object]:
+    """What a player gets from a compiled catalog: every message with each of its plural forms, and the
+    header fields that change the text (the plural rule and the charset). The header's other lines (the
+    tool's version, dates) change nothing a player sees, so a new Babel never fails this."""
+    read = read_mo(io.BytesIO(mo))
+    return {"messages": {(m.context, *as_tuple(m.id)): as_tuple(m.string) for m in read if m.id},
+            "plural forms": read.plural_forms, "charset": read.charset}
+
+
 @pytest.mark.parametrize(("name", "lang"), CATALOGS)
 def test_the_committed_mo_is_compiled_from_the_po(name, lang):
     mo = DOMAINS[name].po_path(lang).with_suffix(".mo")
     assert mo.exists(), f"{mo} is missing: {FIX}"
-    assert mo.read_bytes() == compiled(load(lang, DOMAINS[name])), f"{mo} is older than its .po: {FIX}"
+    assert served(mo.read_bytes()) == served(compiled(load(lang, DOMAINS[name]))), (
+        f"{mo} is older than its .po: {FIX}")
+
+
+def test_the_mo_check_ignores_the_tool_line_and_sees_every_message():
+    """Guards the guard: another Babel's header is the same catalog; one changed form is not."""
+    po = load("fr")
+    mo = compiled(po)
+    tool = re.search(rb"Generated-By: Babel [^\n]*", mo).group()
+    assert served(mo.replace(tool, b"Generated-By: Babel 99.1.0".ljust(len(tool)))) == served(mo)
+    plural = next(m for m in po if m.id and m.pluralizable)
+    plural.string = (plural.string[0], plural.string[1] + "!")
+    assert served(compiled(po)) != served(mo)
+    po.mime_headers = [("Plural-Forms", "nplurals=2; plural=(n != 1);")]
+    assert served(compiled(po))["plural forms"] != served(mo)["plural forms"]
 
 
 def test_counts_take_each_languages_plural_forms():

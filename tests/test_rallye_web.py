@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
+from PIL import Image
 from polling import wait_for
 from rallye_play import record
 from webfixtures import host_of, live_server, post_json, read_json, running_app
@@ -120,11 +123,24 @@ def test_the_pages_carry_the_games_fragments_and_the_printable_track(tmp_path):
         assert strings["turns"] == ["sets off next turn", "1 turn to sit out", "2 turns to sit out"]
 
 
+def page_images(pdf: bytes) -> list[bytes]:
+    """Each page's picture as the PDF holds it (the page's pixels, CCITT G4), without the writer's own
+    wrapping: a new Pillow may lay the file out otherwise and print the same pages."""
+    return re.findall(rb"/Subtype\s*/Image\b.*?stream\r?\n(.*?)\r?\nendstream", pdf, re.S)
+
+
+def pixels(png: Path) -> tuple:
+    with Image.open(png) as image:
+        return image.mode, image.size, image.tobytes()
+
+
 def test_the_printable_track_is_made_by_its_script_and_holds_every_card(tmp_path):
     pdf, preview = tmp_path / "track.pdf", tmp_path / "track.png"
     printable.write(pdf, preview)
-    assert pdf.read_bytes() == printable.PDF.read_bytes(), "run python -m companion.games.rallye.printable"
-    assert preview.read_bytes() == printable.PREVIEW.read_bytes()
+    fix = "run python -m companion.games.rallye.printable"
+    assert page_images(pdf.read_bytes()) == page_images(printable.PDF.read_bytes()), fix
+    assert len(page_images(pdf.read_bytes())) == 3
+    assert pixels(preview) == pixels(printable.PREVIEW), fix
     pages = printable.pages()
     assert len(pages) == 3 and all(p.size == printable.A4 for p in pages)  # 47 cards, 16 a page, at A4
     assert pdf.read_bytes().count(b"/Type /Page\n") == 3
