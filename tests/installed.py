@@ -40,15 +40,29 @@ def copy_source(source: Path, target: Path, top_level_skips: set[str] = frozense
 def build_wheel(tmp: Path) -> Path:
     source = copy_source(ROOT, tmp / "source", NOT_SOURCE_AT_TOP)
     out = tmp / "dist"
-    pip_run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-cache-dir", "-w", str(out),
-             str(source)])
+    # No build isolation: the build takes this venv's setuptools, the lock's, as every install does.
+    pip_run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-cache-dir",
+             "-w", str(out), str(source)])
     (built,) = out.glob("table_companion-*.whl")
     return built
 
 
+def locked(out: Path, *options: str) -> Path:
+    """The lock's versions with their hashes, as pip reads them (`uv export` of uv.lock): the package's own
+    dependencies and the `bootstrap` group (pip, setuptools, uv), plus what `options` add."""
+    uv = Path(sys.executable).parent / "uv"
+    subprocess.run([str(uv), "export", "--frozen", "--quiet", "--no-emit-project", "--format",
+                    "requirements-txt", "--output-file", str(out), *options], cwd=ROOT, check=True,
+                   timeout=120)
+    return out
+
+
 def make_venv(venv: Path, wheel: Path) -> Path:
+    """A clean venv holding the wheel and exactly the lock's versions of what it needs, as a Pi gets them."""
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-    pip_run([str(venv / "bin" / "pip"), "install", "--no-cache-dir", str(wheel)])
+    requirements = locked(venv.parent / "locked.txt")
+    pip_run([str(venv / "bin" / "pip"), "install", "--require-hashes", "-r", str(requirements)])
+    pip_run([str(venv / "bin" / "pip"), "install", "--no-deps", "--no-cache-dir", str(wheel)])
     return venv
 
 

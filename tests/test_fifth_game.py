@@ -26,7 +26,8 @@ pytestmark = pytest.mark.slow
 def venv(installed, tmp_path_factory) -> Path:
     """The clean venv with the project's wheel, and Twenty-one installed beside it."""
     source = copy_source(GAME, tmp_path_factory.mktemp("twentyone") / "source")
-    pip_run([str(installed / "bin" / "pip"), "install", "--no-deps", "--no-cache-dir", str(source)])
+    pip_run([str(installed / "bin" / "pip"), "install", "--no-deps", "--no-build-isolation", "--no-cache-dir",
+             str(source)])
     return installed
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from daemon_process import venv_daemon
-from installed import clean_env, expected_frames, make_venv, pip_run
+from installed import clean_env, expected_frames, locked, make_venv, pip_run
 from polling import wait_for
 from test_phone_pages import CHECK, PHONE
 from webfixtures import read_json, request
@@ -40,7 +40,10 @@ def made(tmp_path_factory) -> Path:
 def venv(made, wheel, tmp_path_factory) -> Path:
     """A fresh venv with the project's wheel, and the new game installed beside it with its test extra."""
     venv = make_venv(tmp_path_factory.mktemp("venv") / "env", wheel)
-    pip_run([str(venv / "bin" / "pip"), "install", "--no-cache-dir", f"{made}[test]"])
+    # Its test extra (pytest, hypothesis) at the lock's versions, as the table's own tests run them.
+    pins = locked(venv.parent / "pins.txt", "--extra=test", "--no-hashes")
+    pip_run([str(venv / "bin" / "pip"), "install", "--no-build-isolation", "--no-cache-dir", "-c", str(pins),
+             f"{made}[test]"])
     return venv
 
 
