@@ -32,14 +32,14 @@ HOTSPOT_PROFILE = "/etc/NetworkManager/system-connections/companion-hotspot.nmco
 # The same connection the daemon makes and updates over D-Bus (companion/network/manager.py HOTSPOT_UUID).
 HOTSPOT_UUID = "bf976efd-0caf-5c4a-9f4a-c05708832209"
 BOOT_CONFIGS = ("/boot/firmware/config.txt", "/boot/config.txt")
-# spidev has no aarch64/armv7l wheel on PyPI: pip compiles it, needing gcc, Python.h and
+# spidev has no aarch64/armv7l wheel on PyPI: uv compiles it, needing gcc, Python.h and
 # linux/spi/spidev.h (linux-libc-dev, pulled by libc6-dev). Debian splits venv/ensurepip into python3-venv.
 # dnsmasq-base is NetworkManager's DHCP and DNS server for the hotspot (ipv4.method shared), only a
 # recommendation of network-manager: a system installed without recommendations lacks it.
 APT_PACKAGES = ("python3-venv", "python3-dev", "gcc", "libc6-dev", "dnsmasq-base")
-# PyPI has no armv7l wheels for numpy, Pillow, msgspec or gpiod 2.x. Raspberry Pi OS points pip at
-# piwheels on armhf, but where that misses pip compiles them: numpy needs a C++ compiler, Pillow needs zlib
-# and libjpeg, and a Pillow built without FreeType cannot draw the panel's TrueType text.
+# PyPI has no armv7l wheels for numpy, Pillow, msgspec or gpiod 2.x, and the lock takes only PyPI's files
+# (checked by hash), so on armhf uv compiles them from their locked sources: numpy needs a C++ compiler,
+# Pillow needs zlib and libjpeg, and a Pillow built without FreeType cannot draw the panel's TrueType text.
 ARMHF_PACKAGES = ("g++", "zlib1g-dev", "libjpeg-dev", "libfreetype-dev")
 BOOT_COMMENT = "# table companion: SPI and I2C for the Inky panel; GPIO 7 and 9 stay free for LED dice"
 # (line to add, parameter names that already satisfy it); i2c is the firmware's alias for i2c_arm.
@@ -226,7 +226,7 @@ def plan(root: Path, source: str, keep_serial_console: bool = False) -> list[Act
         actions.append(Run(("usermod", "--append", "--groups", ",".join(DEVICE_GROUPS), USER)))
     if not under(root, f"{VENV}/bin/python").exists():
         actions.append(Run(("/usr/bin/python3", "-m", "venv", VENV)))
-    actions.append(Run((f"{VENV}/bin/pip", "install", "--upgrade", f"{source}[pi]")))
+    actions += locked_install(source)
 
     boot = find_boot_config(root)
     old_boot = boot.read_text()
@@ -257,6 +257,16 @@ def plan(root: Path, source: str, keep_serial_console: bool = False) -> list[Act
                 Run(("systemctl", "enable", "--now", "companion-http.socket")),
                 Run(("systemctl", "try-restart", USER)), Run(("systemctl", "enable", "--now", USER))]
     return actions
+
+
+def locked_install(source: str) -> list[Run]:
+    """The exact versions of the checkout's lock, checked by hash: pip installs the lock's own uv
+    (uv-bootstrap.txt), then uv makes the venv hold what uv.lock names for a Pi and nothing else."""
+    return [Run((f"{VENV}/bin/pip", "install", "--require-hashes", "-r", f"{source}/uv-bootstrap.txt")),
+            # The service's venv, not the checkout's .venv; and never a Python that uv would download.
+            Run(("/usr/bin/env", f"UV_PROJECT_ENVIRONMENT={VENV}", "UV_PYTHON_DOWNLOADS=never",
+                 f"{VENV}/bin/uv", "sync", "--locked", "--no-editable", "--extra", "pi",
+                 "--project", source))]
 
 
 def new_config() -> str:
@@ -344,11 +354,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--keep-serial-console", action="store_true",
                    help="leave console=serial0 in cmdline.txt (for a profile that keeps GPIO 14/15 free)")
     p.add_argument("--source", default=str(REPO),
-                   help="what pip installs, with the [pi] extra (default: this checkout)")
+                   help="the checkout to install, at the versions of its lock (default: this checkout)")
     args = p.parse_args(argv)
-    if Path(args.source).exists():
-        # pip runs from wherever sudo was typed: a relative checkout path must not depend on that.
-        args.source = str(Path(args.source).resolve())
+    # pip and uv run from wherever sudo was typed: a relative checkout path must not depend on that.
+    args.source = str(Path(args.source).resolve())
     return args
 
 
@@ -367,8 +376,11 @@ def check_host(args: argparse.Namespace) -> None:
     debian = "debian" in fields.get("ID", "") + fields.get("ID_LIKE", "")
     if debian and version.isdigit() and int(version) < 12:
         raise Refusal(f"OS version {version} is too old: flash Raspberry Pi OS Bookworm or newer.")
-    if Path(args.source).is_absolute() and not (Path(args.source) / "pyproject.toml").is_file():
-        raise Refusal(f"--source {args.source} has no pyproject.toml: pass the table-companion checkout.")
+    missing = [name for name in ("pyproject.toml", "uv.lock", "uv-bootstrap.txt")
+               if not (Path(args.source) / name).is_file()]
+    if missing:
+        raise Refusal(f"--source {args.source} has no {' or '.join(missing)}: pass a table-companion "
+                      "checkout (installs take the exact versions of its lock, uv.lock).")
 
 
 def main(argv: list[str] | None = None) -> int:

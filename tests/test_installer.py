@@ -2,7 +2,6 @@
 
 import importlib.util
 import re
-import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -106,7 +105,6 @@ def test_dry_run_prints_the_exact_plan(tmp_path):
     result = run("--root", str(root), "--dry-run")
     assert result.returncode == 0, result.stderr
     made = credentials(result.stdout)
-    pip_target = shlex.quote(f"{REPO}[pi]")
     assert result.stdout.splitlines() == [
         f"# dry run, root {root}: nothing is changed",
         "run: apt-get update",
@@ -115,7 +113,9 @@ def test_dry_run_prints_the_exact_plan(tmp_path):
         "--shell /usr/sbin/nologin companion",
         "run: usermod --append --groups gpio,spi,i2c companion",
         "run: /usr/bin/python3 -m venv /opt/companion/venv",
-        f"run: /opt/companion/venv/bin/pip install --upgrade {pip_target}",
+        f"run: /opt/companion/venv/bin/pip install --require-hashes -r {REPO}/uv-bootstrap.txt",
+        "run: /usr/bin/env UV_PROJECT_ENVIRONMENT=/opt/companion/venv UV_PYTHON_DOWNLOADS=never "
+        f"/opt/companion/venv/bin/uv sync --locked --no-editable --extra pi --project {REPO}",
         f"modify {root}/boot/firmware/config.txt",
         "  +", f"  + {COMMENT}", "  + dtparam=spi=on", "  + dtparam=i2c_arm=on",
         "  + dtoverlay=spi0-0cs,no_miso",
@@ -268,7 +268,11 @@ def test_executor_runs_commands_in_order_after_the_unit_is_written(tmp_path):
         (("apt-get", "install", "-y", "--no-install-recommends", "python3-dev", "gcc", "libc6-dev",
           "dnsmasq-base"), False),
         (("/usr/bin/python3", "-m", "venv", "/opt/companion/venv"), False),
-        (("/opt/companion/venv/bin/pip", "install", "--upgrade", "/src[pi]"), False),
+        (("/opt/companion/venv/bin/pip", "install", "--require-hashes", "-r", "/src/uv-bootstrap.txt"),
+         False),
+        (("/usr/bin/env", "UV_PROJECT_ENVIRONMENT=/opt/companion/venv", "UV_PYTHON_DOWNLOADS=never",
+          "/opt/companion/venv/bin/uv", "sync", "--locked", "--no-editable", "--extra", "pi", "--project",
+          "/src"), False),
         (("chown", "root:companion", "/etc/companion/config.toml"), False),
         (("nmcli", "connection", "reload"), True),
         (("systemctl", "daemon-reload"), True),
@@ -310,7 +314,20 @@ def test_relative_source_is_made_absolute(tmp_path):
     root = make_root(tmp_path)
     argv = [sys.executable, str(INSTALLER), "--root", str(root), "--dry-run", "--source", "."]
     result = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=REPO)
-    assert f"run: /opt/companion/venv/bin/pip install --upgrade {shlex.quote(f'{REPO}[pi]')}" in result.stdout
+    bootstrap = f"run: /opt/companion/venv/bin/pip install --require-hashes -r {REPO}/uv-bootstrap.txt"
+    assert bootstrap in result.stdout
+    assert f"--extra pi --project {REPO}\n" in result.stdout
+
+
+def test_a_source_without_a_lock_is_refused(tmp_path):
+    """Installs take the exact versions of the checkout's lock: a folder without one (or a requirement
+    such as table-companion==0.2) is refused before anything changes."""
+    root, source = make_root(tmp_path), tmp_path / "src"
+    source.mkdir()
+    (source / "pyproject.toml").write_text("[project]\nname = 'table-companion'\n")
+    for given in (str(source), "table-companion==0.2"):
+        result = run("--root", str(root), "--dry-run", "--source", given)
+        assert result.returncode == 2 and "uv.lock" in result.stderr and "run:" not in result.stdout
 
 
 STOCK_CMDLINE = ("console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 "
