@@ -34,7 +34,8 @@ def test_every_bundled_game_is_registered_in_the_entry_point_group():
     registered = {ep.name: ep.value for ep in entry_points(group=GROUP)}
     assert {name: registered.get(name) for name in game_names()} == {
         name: f"companion.games.{name}:SPEC" for name in game_names()}, \
-        "a game folder is not registered: reinstall the project (pip install -e .)"
+        "a game folder is not registered: reinstall the project " \
+        "(.venv/bin/uv sync --locked --reinstall-package table-companion)"
 
 
 def test_web_and_hardware_are_mapped_into_the_package():
