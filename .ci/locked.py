@@ -32,8 +32,8 @@ def uv() -> str:
     return found
 
 
-def run(*argv: str, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run(argv, cwd=ROOT, check=True, **kwargs)
+def run(*argv: str, check: bool = True, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(argv, cwd=ROOT, check=check, **kwargs)
 
 
 def bootstrap_text(uv_path: str) -> str:
