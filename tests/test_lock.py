@@ -3,6 +3,8 @@ release is on offer; the lock covers every supported target; its bootstrap file 
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import re
 import shutil
 import subprocess
@@ -156,3 +158,30 @@ def test_the_readme_first_command_installs_the_lock_even_with_newer_releases_on_
                               env=env, capture_output=True, text=True, check=False)
     assert floating.returncode == 0, floating.stderr
     assert installed_versions(project / ".venv" / "bin" / "python")["segno"] == "99.0.0"
+
+
+def ci_script(name: str):
+    """One of .ci's scripts as a module (they sit beside locked.py, which they import)."""
+    sys.path.insert(0, str(ROOT / ".ci"))
+    try:
+        path = ROOT / ".ci" / name
+        spec = importlib.util.spec_from_loader(name, importlib.machinery.SourceFileLoader(name, str(path)))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(ROOT / ".ci"))
+
+
+def test_the_newest_lane_says_what_moved_and_what_broke(tmp_path):
+    newest = ci_script("newest")
+    before = {"babel": {"2.18.0"}, "numpy": {"2.4.6", "2.5.5"}, "gone": {"1.0"}, "same": {"3"}}
+    after = {"babel": {"2.19.0"}, "numpy": {"2.4.6", "2.5.5"}, "new": {"0.1"}, "same": {"3"}}
+    assert newest.moved(before, after) == ["  babel 2.18.0 → 2.19.0", "- gone 1.0", "+ new 0.1"]
+    report = tmp_path / "report.xml"
+    report.write_text(
+        '<testsuites><testsuite><testcase classname="tests.test_i18n" name="test_mo[fr]">'
+        '<failure message="AssertionError: messages.mo is older than its .po&#10;more">trace</failure>'
+        '</testcase><testcase classname="tests.test_x" name="test_ok"/></testsuite></testsuites>')
+    assert newest.failures(report) == ["tests.test_i18n::test_mo[fr]: AssertionError: messages.mo is older "
+                                       "than its .po"]
