@@ -19,7 +19,8 @@ from companion.render.qr import wifi_payload
 
 require_standin()
 
-SSID, PASSWORD = "Table; de jeu", "s3cret:pass,word"
+# `$&`, `$$` and `$'` are String.replace's patterns: the host page must show them as they are.
+SSID, PASSWORD = "Table; de jeu", "a$&b$$c$'d:s3,cret"
 CONFIG = f'[network]\nmode = "auto"\nssid = "{SSID}"\npassword = "{PASSWORD}"\nauto_wait = 0.5\n'
 
 
@@ -114,5 +115,18 @@ def test_the_host_card_fits_a_phone_and_shows_the_hotspot(demo, browser):
         assert "données mobiles" in page.text_content("main")
         found = page.evaluate(CHECK, [])
         assert found["wide"] <= PHONE["width"] and found["small"] == [], found
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
+def test_the_host_page_shows_the_password_as_it_is(demo, browser):
+    wait_for(lambda: demo.get_host("/api/network")["mode"] == "hotspot", timeout=30)
+    page = browser.new_page()
+    try:
+        page.goto(f"{demo.base}/host?host={demo.host_token}&lang=en")
+        page.wait_for_selector("#network:not([hidden])", timeout=10_000)
+        assert page.text_content("#network-now") == (
+            f"The table is the network: Wi-Fi “{SSID}”, password {PASSWORD}. Phones open {demo.base}/")
     finally:
         page.close()
