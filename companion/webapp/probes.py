@@ -38,7 +38,9 @@ def probe_answer(host_header: str, path: str) -> tuple[int, str, str] | None:
 def create_probe_app(table_url: Callable[[], str]) -> Flask:
     """The port-80 app: probes answered, anything else redirected to `table_url()` (read per request:
     the address changes with the network mode)."""
-    app = Flask("companion.probes")
+    # No static folder: Flask would root it in the working directory (no module is named companion.probes)
+    # and serve its ./static, while port 80 serves nothing but the answers below and the redirect.
+    app = Flask("companion.probes", static_folder=None)
 
     @app.route("/", defaults={"path": ""}, methods=["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"])
     @app.route("/<path:path>", methods=["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"])
