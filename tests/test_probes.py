@@ -83,6 +83,13 @@ def test_the_first_connection_on_the_passed_socket_is_answered(activated):
     ("www.msftconnecttest.com", "/connecttest.txt", 200, b"Microsoft Connect Test"),
     ("www.msftncsi.com", "/ncsi.txt", 200, b"Microsoft NCSI"),
     ("detectportal.firefox.com", "/success.txt", 200, b"success\n"),
+    # Chrome's own check (components/captive_portal: CaptivePortalDetector::kDefaultURL)
+    ("www.gstatic.com", "/generate_204", 204, b""),
+    # Firefox: its captive-portal check compares the whole body with the pref captivedetect.canonicalContent,
+    # and its connectivity service asks success.txt with ?ipv4 / ?ipv6
+    ("detectportal.firefox.com", "/canonical.html", 200,
+     b'<meta http-equiv="refresh" content="0;url=https://support.mozilla.org/kb/captive-portal"/>'),
+    ("detectportal.firefox.com", "/success.txt?ipv4", 200, b"success\n"),
     ("nmcheck.gnome.org", "/check_network_status.txt", 200, b"NetworkManager is online\n"),
 ])
 def test_each_probe_gets_the_answer_that_keeps_its_phone_on_the_network(activated, host, path, status, body):
