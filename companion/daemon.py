@@ -251,7 +251,8 @@ class Companion:
             from companion.network.standin import StandIn
 
             try:
-                self._standin = StandIn(self.config.state_path / "network").start()
+                self._standin = StandIn(self.config.state_path / "network",
+                                        secrets=(settings.password,)).start()
             except NetworkError as exc:
                 log.error("no simulated network: %s", exc)
                 return None

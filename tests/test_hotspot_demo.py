@@ -83,6 +83,17 @@ def test_a_switch_to_a_missing_wifi_fails_and_the_hotspot_stays(demo):
     assert state["mode"] == "hotspot"
 
 
+def test_no_log_and_no_output_holds_the_password(demo):
+    """The host page and the panel show the password; nothing written on the way does: the stand-in's log of
+    every D-Bus call (the profile goes through AddConnection and Update), the daemon's log and output."""
+    wait_for(lambda: demo.get_host("/api/network")["mode"] == "hotspot", timeout=30)
+    written = [path for path in demo.state_dir.rglob("*") if path.is_file() and path != demo.config]
+    assert demo.state_dir / "network" / "networkmanager-mock.log" in written and demo.output in written
+    forms = {PASSWORD, json.dumps(PASSWORD)[1:-1], repr(PASSWORD)[1:-1]}
+    holding = [str(path) for path in written for form in forms if form.encode() in path.read_bytes()]
+    assert holding == []
+
+
 def test_a_bad_switch_is_refused_by_name(demo):
     status, answer = demo.post("/api/network", {"mode": "mesh"})
     assert status == 400 and "mode" in answer["error"]

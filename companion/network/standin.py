@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -18,6 +20,21 @@ NM_NAME = "org.freedesktop.NetworkManager"
 NM_PATH = "/org/freedesktop/NetworkManager"
 DEVICE_DISCONNECTED = 30  # NMDeviceState: a Wi-Fi device that is up but joined to nothing
 STARTUP = 10.0  # seconds for the bus and the mock to come up, even on a slow Pi
+# python-dbusmock's own start (python3 -m dbusmock ...), with every secret it reads from stdin written as
+# ******** in its log; DBusMockObject.log is where every logged call and signal goes.
+REDACTED_MOCK = """
+import json, runpy, sys
+import dbusmock.mockobject
+secrets = json.load(sys.stdin)
+sys.stdin.close()
+logged = dbusmock.mockobject.DBusMockObject.log
+def log(self, msg):
+    for secret in secrets:
+        msg = msg.replace(secret, "********")
+    logged(self, msg)
+dbusmock.mockobject.DBusMockObject.log = log
+runpy.run_module("dbusmock", run_name="__main__", alter_sys=True)
+"""
 
 
 @functools.cache
@@ -75,11 +92,15 @@ class StandIn:
     it only through the address.
     """
 
-    # What the system interpreter runs: dbusmock's NetworkManager, on the bus DBUS_SYSTEM_BUS_ADDRESS names.
-    MOCK = ("-m", "dbusmock", "--system", "--template", "networkmanager")
+    # What the system interpreter runs: dbusmock's NetworkManager, on the bus DBUS_SYSTEM_BUS_ADDRESS names,
+    # its log of every call kept free of the secrets it is handed on stdin.
+    MOCK = ("-c", REDACTED_MOCK, "--system", "--template", "networkmanager")
 
-    def __init__(self, workdir: Path):
+    def __init__(self, workdir: Path, secrets: tuple[str, ...] = ()):
+        """`secrets` (the hotspot's password) never reach the mock's log: the profile's psk goes through
+        AddConnection and Update, which dbusmock logs with their arguments."""
         self.workdir = Path(workdir)
+        self.secrets = tuple(secret for secret in secrets if secret)
         self.address = ""
         self._bus: subprocess.Popen | None = None
         self._mock: subprocess.Popen | None = None
@@ -109,9 +130,15 @@ class StandIn:
         env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": self.address}
         # The child writes to the log; our handle is closed once it has it.
         log = open(self.log_path, "w")  # noqa: SIM115
-        self._mock = subprocess.Popen([SYSTEM_PYTHON, *self.MOCK], env=env, stdout=log,
-                                      stderr=subprocess.STDOUT)
+        self._mock = subprocess.Popen([SYSTEM_PYTHON, *self.MOCK], env=env, stdin=subprocess.PIPE,
+                                      stdout=log, stderr=subprocess.STDOUT)
         log.close()
+        # On stdin rather than in its arguments or environment, which other processes may read.
+        try:
+            with self._mock.stdin:
+                self._mock.stdin.write(json.dumps(self.secrets).encode())
+        except BrokenPipeError:
+            pass  # it stopped at once: _wait_for_name says why, from its log
         self._wait_for_name()
         if wifi:
             self.add_wifi_device()
@@ -133,7 +160,7 @@ class StandIn:
             ended = self._mock.poll() is not None
             if ended or time.monotonic() > deadline:
                 said = " ".join(self.log_path.read_text(errors="replace").split())[-300:]
-                if "No module named dbusmock" in said:
+                if re.search(r"No module named '?dbusmock", said):
                     raise NetworkError(f"the simulated network needs python3-dbusmock for {SYSTEM_PYTHON}: "
                                        "sudo apt-get install python3-dbusmock")
                 how = "stopped as it started" if ended else f"did not start within {STARTUP:.0f} s"
