@@ -136,12 +136,16 @@ def test_a_missing_permission_names_the_polkit_rule(standin):
 
 
 def test_no_wifi_device_is_named(tmp_path):
+    from companion.i18n import translator
+
     bare = StandIn(tmp_path).start(wifi=False)
     try:
-        with pytest.raises(NetworkError, match="no Wi-Fi device.*rfkill unblock wifi"):
+        with pytest.raises(NetworkError, match="no Wi-Fi device.*rfkill unblock wifi") as caught:
             link(bare).status()
     finally:
         bare.stop()
+    assert caught.value.said(translator("fr")).startswith(
+        "aucun appareil Wi-Fi\u202f: NetworkManager n’en gère aucun. Vérifiez que le Pi a du Wi-Fi")
 
 
 def test_networkmanager_not_running_is_named(standin):
@@ -315,3 +319,19 @@ def test_the_simulator_without_the_dbus_binding_says_what_to_install(tmp_path):
         assert children(daemon.proc.pid) == set()
     finally:
         daemon.stop()
+
+
+def test_a_failed_switch_says_why_in_the_readers_language(standin):
+    from companion.i18n import translator
+
+    device = "/org/freedesktop/NetworkManager/Devices/wlan0"
+    standin.add_known_wifi(device, "Cafe", connected=True)
+    fail_hotspot_activation(standin)
+    with pytest.raises(NetworkError) as caught:
+        TableNetwork("client", HOTSPOT, link(standin), auto_wait=0).switch("hotspot")
+    name = "org.freedesktop.NetworkManager.Device.IncompatibleConnection"
+    assert caught.value.said(translator("en")) == str(caught.value) == (
+        f"cannot bring the hotspot up: NetworkManager said {name}: AP mode is not supported")
+    assert caught.value.said(translator("fr")) == (
+        f"activation du Wi-Fi de la table impossible\u202f: NetworkManager a répondu {name}\u202f: "
+        "AP mode is not supported")

@@ -185,10 +185,12 @@
     const card = document.getElementById("network");
     card.hidden = false;
     const now = document.getElementById("network-now");
-    const text = { hotspot: strings.network_hotspot, client: strings.network_client }[net.mode] || strings.network_offline;
-    now.textContent = Companion.fill(text, { ssid: net.hotspot.ssid, password: net.hotspot.password, network: net.network || "", url: net.url });
+    // "unknown": the state could not be read, and `problem` (in this page's language) says why.
+    const text = { hotspot: strings.network_hotspot, client: strings.network_client, unknown: strings.network_unknown }[net.mode] || strings.network_offline;
+    now.textContent = Companion.fill(text, { ssid: net.hotspot.ssid, password: net.hotspot.password, network: net.network || "", url: net.url, problem: net.problem });
     const note = document.getElementById("network-note");
-    note.textContent = net.switching ? strings.network_switching : net.problem ? Companion.fill(strings.network_problem, { problem: net.problem }) : "";
+    note.textContent = net.switching ? strings.network_switching
+      : net.problem && net.mode !== "unknown" ? Companion.fill(strings.network_problem, { problem: net.problem }) : "";
     for (const b of document.querySelectorAll("#network-mode button")) {
       b.setAttribute("aria-pressed", String(b.dataset.mode === net.mode));
       b.disabled = net.switching;
