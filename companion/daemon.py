@@ -40,7 +40,7 @@ class Companion:
         self.url = table_url(config.url, config.port)
         self.wifi = ""  # the hotspot's WIFI: QR payload while the table is the network
         self.network = None  # the TableNetwork, once start() has one
-        self.network_problem = ""  # why the last switch failed ("" if it did not)
+        self.network_problem = None  # the NetworkError of the last switch (None if it did not fail)
         self._switching: threading.Thread | None = None
         self._standin = None
         state = config.state_path
@@ -251,7 +251,8 @@ class Companion:
             from companion.network.standin import StandIn
 
             try:
-                self._standin = StandIn(self.config.state_path / "network").start()
+                self._standin = StandIn(self.config.state_path / "network",
+                                        secrets=(settings.password,)).start()
             except NetworkError as exc:
                 log.error("no simulated network: %s", exc)
                 return None
@@ -267,24 +268,26 @@ class Companion:
             self.network_changed(self.network.boot())
         except NetworkError as exc:
             log.error("network: %s", exc)
+            self.network_problem = exc  # the host's card says why the config's mode did not come up
 
     def switch_network(self, mode: str) -> None:
         """Start a switch to `mode` on its own thread and return: the host's phone may lose the table as it
         happens, so its answer goes out first. A failure leaves the previous mode up (network_problem)."""
+        from companion.i18n import N_
         from companion.network.manager import NetworkError
 
         if self.network is None:
-            raise NetworkError("this table does not manage its network")
+            raise NetworkError(N_("this table does not manage its network"))
         if self._switching is not None and self._switching.is_alive():
-            raise NetworkError("the network is already switching: wait for it to finish.")
+            raise NetworkError(N_("the network is already switching: wait for it to finish."))
 
         def switch() -> None:
             try:
                 self.network_changed(self.network.switch(mode))
-                self.network_problem = ""
+                self.network_problem = None
             except NetworkError as exc:
                 log.error("network: %s", exc)
-                self.network_problem = str(exc)
+                self.network_problem = exc
 
         self._switching = threading.Thread(target=switch, name="network", daemon=True)
         self._switching.start()

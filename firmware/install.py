@@ -277,18 +277,38 @@ def new_config() -> str:
 
 
 def hotspot_keyfile(config_text: str) -> str | None:
-    """The hotspot's NetworkManager profile from the config's [network] (None without a password: the
-    daemon then makes the profile itself the first time the host asks for the hotspot)."""
+    """The hotspot's NetworkManager profile from the config's [network] (None without a password WPA2
+    takes: the daemon then makes the profile itself the first time the host asks for the hotspot)."""
     try:
         network = tomllib.loads(config_text).get("network", {})
     except tomllib.TOMLDecodeError:
         return None  # `companion check-config` names the problem; the profile waits for a good file
-    password = network.get("password", "")
-    if not isinstance(password, str) or not 8 <= len(password) <= 63:
+    password, ssid = network.get("password", ""), network.get("ssid", "Table")
+    if not (isinstance(password, str) and 8 <= len(password) <= 63 and all(" " <= c <= "~" for c in password)
+            and isinstance(ssid, str) and 1 <= len(ssid.encode()) <= 32):
         return None
-    return HOTSPOT_KEYFILE.format(config=CONFIG, uuid=HOTSPOT_UUID, ssid=network.get("ssid", "Table"),
-                                  password=password,
+    return HOTSPOT_KEYFILE.format(config=CONFIG, uuid=HOTSPOT_UUID, ssid=keyfile_ssid(ssid),
+                                  password=keyfile_string(password),
                                   autoconnect="true" if network.get("mode") == "hotspot" else "false")
+
+
+def keyfile_string(value: str) -> str:
+    """`value` as GLib's key-file format holds a string (what NetworkManager parses): a backslash, newline,
+    tab and carriage return escaped, and a space at either end as `\\s` (the parser drops leading blanks,
+    and an editor may drop trailing ones)."""
+    body = value.replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
+    core = body.strip(" ")
+    leading = len(body) - len(body.lstrip(" "))
+    return "\\s" * leading + core + "\\s" * (len(body) - leading - len(core))
+
+
+def keyfile_ssid(ssid: str) -> str:
+    """The SSID as NetworkManager itself writes it: printable ASCII as a string with each `;` written `\\;`
+    (otherwise "12;34;" would read as two bytes), anything else as the list of its bytes, "84;233;"."""
+    raw = ssid.encode()
+    if all(0x20 <= byte <= 0x7E for byte in raw):
+        return keyfile_string(ssid.replace(";", "\\;"))
+    return "".join(f"{byte};" for byte in raw)
 
 
 def uninstall_plan(root: Path) -> list[Action]:

@@ -1,6 +1,8 @@
 """firmware/install.py against scratch roots: the exact plan, dry-run purity, idempotence, refusals."""
 
 import importlib.util
+import json
+import os
 import re
 import subprocess
 import sys
@@ -445,3 +447,68 @@ def test_the_polkit_rule_allows_the_service_user_three_actions_and_nothing_else(
                        "org.freedesktop.NetworkManager.wifi.share.protected"}
     assert 'subject.user === "companion"' in rule
     assert rule.count("polkit.Result.YES") == 1 and "polkit.Result.NOT_HANDLED" in rule
+
+
+# --- the profile read back as NetworkManager reads it: GLib's key-file parser, then its ssid rule ----------
+GLIB = Path("/usr/lib/python3/dist-packages/gi")
+# Run by Debian's python3, which has GLib's introspection (python3-gi); this venv does not.
+GLIB_READ = """
+import json, sys
+from gi.repository import GLib
+read = []
+for text in json.load(sys.stdin):
+    keyfile = GLib.KeyFile()
+    try:
+        keyfile.load_from_data(text, len(text.encode()), GLib.KeyFileFlags.NONE)
+        read.append([keyfile.get_string("wifi", "ssid"), keyfile.get_string("wifi-security", "psk")])
+    except GLib.Error as exc:
+        read.append(exc.message)
+print(json.dumps(read))
+"""
+
+
+def read_by_glib(texts: list[str]) -> list:
+    """Each key file's [wifi] ssid and [wifi-security] psk as GLib's parser gives them, or its error."""
+    if not GLIB.is_dir() or not Path("/usr/bin/python3").exists():
+        message = "needs GLib's parser for Python: apt-get install python3-gi gir1.2-glib-2.0"
+        if os.environ.get("COMPANION_REQUIRE_DBUS") == "1":  # .ci/run installs it beside python3-dbusmock
+            pytest.fail(message + " (COMPANION_REQUIRE_DBUS=1)")
+        pytest.skip(message)
+    ran = subprocess.run(["/usr/bin/python3", "-c", GLIB_READ], input=json.dumps(texts), capture_output=True,
+                         text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    return json.loads(ran.stdout)
+
+
+def nm_ssid(value: str) -> str:
+    """The SSID NetworkManager makes of the string GLib read (libnm-core's keyfile reader, get_bytes): a list
+    of byte values such as `84;97;` is those bytes, any other string is itself with `\\;` read as `;`."""
+    if re.fullmatch(r"(\s*\d{1,3}\s*;)+\s*", value) and all(int(n) < 256 for n in re.findall(r"\d+", value)):
+        return bytes(int(n) for n in re.findall(r"\d+", value)).decode()
+    return value.replace("\\;", ";")
+
+
+# Each (ssid, password): what GLib's format escapes (\ and a leading space), what it must not lose (a
+# trailing space), what ends a value or a list elsewhere (# ; =), quotes, and a name that is not ASCII.
+HARD = [
+    ("Table de jeu", "back\\slash\\\\"),
+    (" Jeux du soir ", " leading and trailing "),
+    ("Table; de jeu", "#not;a=comment"),
+    ('Le "bon" coin', "quotes \" and '"),
+    ("Café des jeux é", "tab\\t and \\n as text"),
+    ("12;34;", "12345678"),  # a name that reads as a list of bytes unless its ';' are escaped
+    ("\\;back;\\", "  ;\\;=#  "),
+]
+
+
+def test_the_profile_holds_the_configs_name_and_password_as_networkmanager_reads_it():
+    texts = [install.hotspot_keyfile(f"[network]\nssid = {json.dumps(ssid)}\npassword = {json.dumps(pw)}\n")
+             for ssid, pw in HARD]
+    assert None not in texts  # each is a password WPA2 takes
+    read = read_by_glib(texts)
+    assert [r if isinstance(r, str) else [nm_ssid(r[0]), r[1]] for r in read] == [list(p) for p in HARD]
+
+
+def test_a_password_wpa2_refuses_gets_no_profile():
+    for password in ("mot de passe é", "seven77", "x" * 64, "tab\there!"):
+        assert install.hotspot_keyfile(f"[network]\npassword = {json.dumps(password)}\n") is None

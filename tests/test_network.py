@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from standin import off_the_browsers_loop, require_standin
@@ -133,12 +136,16 @@ def test_a_missing_permission_names_the_polkit_rule(standin):
 
 
 def test_no_wifi_device_is_named(tmp_path):
+    from companion.i18n import translator
+
     bare = StandIn(tmp_path).start(wifi=False)
     try:
-        with pytest.raises(NetworkError, match="no Wi-Fi device.*rfkill unblock wifi"):
+        with pytest.raises(NetworkError, match="no Wi-Fi device.*rfkill unblock wifi") as caught:
             link(bare).status()
     finally:
         bare.stop()
+    assert caught.value.said(translator("fr")).startswith(
+        "aucun appareil Wi-Fi\u202f: NetworkManager n’en gère aucun. Vérifiez que le Pi a du Wi-Fi")
 
 
 def test_networkmanager_not_running_is_named(standin):
@@ -235,3 +242,96 @@ def test_a_failed_join_rolls_back_to_the_hotspot(standin):
         network.switch("client")
     status = network.status()
     assert (status.mode, status.network) == ("hotspot", HOTSPOT.ssid)
+
+
+# --- the stand-in without what it needs: one line that names the fix, and nothing left running ----------
+def children(pid: int) -> set[int]:
+    """The processes `pid` started that are still there (running, or exited and not yet waited for)."""
+    return {int(child) for task in Path(f"/proc/{pid}/task").iterdir()
+            for child in (task / "children").read_text().split()}
+
+
+WITHOUT_SDBUS = """
+import json, os, sys
+sys.modules["sdbus"] = None  # an install without sdbus-networkmanager: `import sdbus` fails
+from pathlib import Path
+from companion.network.manager import NetworkError
+from companion.network.standin import StandIn
+try:
+    StandIn(Path(sys.argv[1])).start()
+    said = "started"
+except NetworkError as exc:
+    said = "NetworkError: " + str(exc)
+except BaseException as exc:
+    said = type(exc).__name__ + ": " + str(exc)
+tasks = [f"/proc/self/task/{t}/children" for t in os.listdir("/proc/self/task")]
+left = [int(c) for path in tasks for c in open(path).read().split()]
+for pid in left:
+    os.kill(pid, 15)  # so that a failing run leaves nothing behind either
+print(json.dumps({"said": said, "left": left}))
+"""
+
+
+def test_without_the_dbus_binding_the_standin_names_it_and_starts_nothing(tmp_path):
+    ran = subprocess.run([sys.executable, "-c", WITHOUT_SDBUS, str(tmp_path)], capture_output=True,
+                         text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    out = json.loads(ran.stdout.splitlines()[-1])
+    assert out["left"] == [], f"dbus-daemon or dbusmock left running: {out}"
+    assert out["said"].startswith("NetworkError: "), out["said"]
+    assert "pip install sdbus-networkmanager" in out["said"] and "\n" not in out["said"]
+
+
+@pytest.mark.parametrize("breakage", ["no dbusmock", "its name never comes"])
+def test_a_standin_that_does_not_start_leaves_no_process(tmp_path, monkeypatch, breakage):
+    from companion.network import standin as module
+
+    if breakage == "no dbusmock":  # this venv's interpreter has no dbusmock, as a machine without the package
+        monkeypatch.setattr(module, "SYSTEM_PYTHON", sys.executable)
+        expected = "sudo apt-get install python3-dbusmock"
+    else:  # a mock that runs but never takes NetworkManager's name on the bus
+        monkeypatch.setattr(module.StandIn, "MOCK", ("-c", "import time; time.sleep(60)"))
+        monkeypatch.setattr(module, "STARTUP", 1.0)
+        expected = "did not start within 1 s"
+    before = children(os.getpid())
+    with pytest.raises(NetworkError, match=expected):
+        StandIn(tmp_path).start()
+    assert children(os.getpid()) - before == set()
+
+
+def test_the_simulator_without_the_dbus_binding_says_what_to_install(tmp_path):
+    """`pip install -e .` (the README's first line) has no sdbus: the hotspot demo says what to add, in one
+    line, serves the table without its network, and leaves no dbus-daemon behind."""
+    from daemon_process import DaemonProcess
+
+    blocker = tmp_path / "blocker"
+    blocker.mkdir()
+    (blocker / "sitecustomize.py").write_text("import sys\nsys.modules['sdbus'] = None\n")
+    env = {**os.environ, "PYTHONPATH": str(blocker)}
+    daemon = DaemonProcess(tmp_path / "state", env=env,
+                           config='[network]\nmode = "auto"\npassword = "long enough"\n').start()
+    try:
+        assert daemon.get_host("/api/network")["managed"] is False
+        printed = daemon.output.read_text()
+        [line] = [line for line in printed.splitlines() if "sdbus-networkmanager" in line]
+        assert "pip install sdbus-networkmanager" in line
+        assert "Traceback" not in printed
+        assert children(daemon.proc.pid) == set()
+    finally:
+        daemon.stop()
+
+
+def test_a_failed_switch_says_why_in_the_readers_language(standin):
+    from companion.i18n import translator
+
+    device = "/org/freedesktop/NetworkManager/Devices/wlan0"
+    standin.add_known_wifi(device, "Cafe", connected=True)
+    fail_hotspot_activation(standin)
+    with pytest.raises(NetworkError) as caught:
+        TableNetwork("client", HOTSPOT, link(standin), auto_wait=0).switch("hotspot")
+    name = "org.freedesktop.NetworkManager.Device.IncompatibleConnection"
+    assert caught.value.said(translator("en")) == str(caught.value) == (
+        f"cannot bring the hotspot up: NetworkManager said {name}: AP mode is not supported")
+    assert caught.value.said(translator("fr")) == (
+        f"activation du Wi-Fi de la table impossible\u202f: NetworkManager a répondu {name}\u202f: "
+        "AP mode is not supported")

@@ -11,8 +11,10 @@ import pytest
 from daemon_process import DaemonProcess, free_port
 
 from companion.webapp.activation import passed_sockets
+from companion.webapp.probes import create_probe_app
 
 ACTIVATE = shutil.which("systemd-socket-activate")
+LEAK = "a file of the working directory, never served on port 80"
 
 
 def get(port: int, host: str, path: str, method: str = "GET") -> tuple[int, dict, bytes]:
@@ -32,7 +34,11 @@ def activated(tmp_path_factory):
     if ACTIVATE is None:
         pytest.skip("needs systemd-socket-activate (Debian's systemd package; .ci/run installs it)")
     probe_port = free_port()
-    daemon = DaemonProcess(tmp_path_factory.mktemp("state"),
+    # Its working directory holds a static/ folder: Flask's default static route would serve it.
+    workdir = tmp_path_factory.mktemp("cwd")
+    (workdir / "static").mkdir()
+    (workdir / "static" / "leak.txt").write_text(LEAK)
+    daemon = DaemonProcess(tmp_path_factory.mktemp("state"), cwd=workdir,
                            prefix=(ACTIVATE, "--listen", f"127.0.0.1:{probe_port}", "--fdname=http"))
     first: dict = {}
 
@@ -77,6 +83,13 @@ def test_the_first_connection_on_the_passed_socket_is_answered(activated):
     ("www.msftconnecttest.com", "/connecttest.txt", 200, b"Microsoft Connect Test"),
     ("www.msftncsi.com", "/ncsi.txt", 200, b"Microsoft NCSI"),
     ("detectportal.firefox.com", "/success.txt", 200, b"success\n"),
+    # Chrome's own check (components/captive_portal: CaptivePortalDetector::kDefaultURL)
+    ("www.gstatic.com", "/generate_204", 204, b""),
+    # Firefox: its captive-portal check compares the whole body with the pref captivedetect.canonicalContent,
+    # and its connectivity service asks success.txt with ?ipv4 / ?ipv6
+    ("detectportal.firefox.com", "/canonical.html", 200,
+     b'<meta http-equiv="refresh" content="0;url=https://support.mozilla.org/kb/captive-portal"/>'),
+    ("detectportal.firefox.com", "/success.txt?ipv4", 200, b"success\n"),
     ("nmcheck.gnome.org", "/check_network_status.txt", 200, b"NetworkManager is online\n"),
 ])
 def test_each_probe_gets_the_answer_that_keeps_its_phone_on_the_network(activated, host, path, status, body):
@@ -99,6 +112,27 @@ def test_anything_else_on_port_80_is_sent_to_the_table(activated, host, path):
     assert status == 302
     assert headers["Location"] == f"{daemon.base}/"  # the table's page, on its own port
     assert b"join_code" not in body and b"seats" not in body
+
+
+@pytest.mark.parametrize("host", ["example.com", "connectivitycheck.gstatic.com", "10.42.0.1"])
+def test_port_80_serves_no_file_of_its_working_directory(activated, host):
+    daemon, port, _ = activated
+    status, headers, body = get(port, host, "/static/leak.txt")
+    assert (status, headers["Location"]) == (302, f"{daemon.base}/")
+    assert LEAK.encode() not in body
+
+
+def test_the_probe_app_has_no_static_route(tmp_path, monkeypatch):
+    """Flask roots an app named after no module in the working directory: its default /static/ route
+    would serve whatever lies in ./static there."""
+    (tmp_path / "static").mkdir()
+    (tmp_path / "static" / "leak.txt").write_text(LEAK)
+    monkeypatch.chdir(tmp_path)
+    app = create_probe_app(lambda: "http://10.42.0.1:8080/")
+    answer = app.test_client().get("/static/leak.txt", headers={"Host": "example.com"})
+    assert (answer.status_code, answer.headers["Location"]) == (302, "http://10.42.0.1:8080/")
+    assert LEAK.encode() not in answer.data
+    assert [rule.rule for rule in app.url_map.iter_rules() if "static" in rule.rule] == []
 
 
 def test_a_probe_answer_goes_to_get_and_head_only(activated):

@@ -18,20 +18,26 @@ IDLE = {"count": 2, "last": [], "total": 0, "rolls": 0, "history": []}
 
 
 def wifi_fields(text: str) -> dict[str, str]:
-    """A WIFI: payload read as a phone's camera reads it: fields split on unescaped ';', '\\' escapes."""
+    """A WIFI: payload read field by field as ZXing's format says: `KEY:value;`, where a value holds
+    `\\`, `;`, `,`, `:` and `"` only escaped by a backslash. One of them left bare is refused: a reader
+    may end the value there (ZXing's own format text asks every writer to escape them)."""
     assert text.startswith("WIFI:") and text.endswith(";;"), text
-    fields, current, escaped = [], "", False
+    fields, key, value, escaped = {}, None, "", False
     for char in text[len("WIFI:"):-1]:
         if escaped:
-            current, escaped = current + char, False
+            value, escaped = value + char, False
+        elif key is None:  # the field's name, up to its ':'
+            assert char not in ';\\', f"a field without a name in {text!r}"
+            key, value = (value, "") if char == ":" else (None, value + char)
         elif char == "\\":
             escaped = True
         elif char == ";":
-            fields.append(current)
-            current = ""
+            fields[key], key, value = value, None, ""
         else:
-            current += char
-    return dict(field.split(":", 1) for field in fields if field)
+            assert char not in ',":', f"{char!r} left bare in the {key} field of {text!r}"
+            value += char
+    assert key is None and not value and not escaped, text
+    return fields
 
 
 def codes(name: str, names: tuple[str, ...] = ()) -> list[str]:
@@ -42,6 +48,22 @@ def codes(name: str, names: tuple[str, ...] = ()) -> list[str]:
 
 def test_the_payload_escapes_what_the_format_needs():
     assert wifi_fields(wifi_payload(SSID, PASSWORD)) == {"T": "WPA", "S": SSID, "P": PASSWORD}
+    assert wifi_payload("a,b", "c:d;e,f") == "WIFI:T:WPA;S:a\\,b;P:c\\:d\\;e\\,f;;"
+
+
+@pytest.mark.parametrize("ssid, password", [
+    ("Jeux, cartes", "un,deux,trois"),
+    ("Table;1", "pass;word;;"),
+    ("Salle: bar", "a:b:c:d:e"),
+    ("C:\\Jeux\\", "back\\slash\\"),
+    ('Le "coin"', 'quo"te"s" here'),
+    ('\\;,:"', ',;:\\"x,;:\\"'),
+])
+def test_the_code_on_the_panel_reads_back_to_the_exact_name_and_password(ssid, password):
+    table = TableInfo(URL, "K7QF", (), wifi=wifi_payload(ssid, password))
+    image = render("dice", IDLE, panel("impression-7.3"), "en", table).image
+    [wifi] = [f.text for f in zxingcpp.read_barcodes(image) if f.text.startswith("WIFI:")]
+    assert wifi_fields(wifi) == {"T": "WPA", "S": ssid, "P": password}
 
 
 @pytest.mark.parametrize("name", sorted(PANELS))

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from companion.i18n import N_
+
 log = logging.getLogger(__name__)
 
 HOTSPOT_ID = "companion-hotspot"
@@ -27,8 +29,25 @@ POLKIT_RULE = "/etc/polkit-1/rules.d/50-companion-network.rules"
 _ENVIRONMENT = threading.Lock()
 
 
+class Phrase(str):
+    """A msgid given as a field of a NetworkError's message ("start the hotspot"): translated with it."""
+
+
 class NetworkError(Exception):
-    """The network could not be read or changed. The message names what was wrong and the fix."""
+    """The network could not be read or changed. The message names what was wrong and the fix.
+
+    `msgid` is an English msgid of the gettext catalogs and `params` fill its `{}` fields, as IllegalMove's:
+    str() is the English (logs, the shell), `said(_)` the message in the host page's language.
+    """
+
+    def __init__(self, msgid: str, **params):
+        super().__init__(msgid.format(**params) if params else msgid)
+        self.msgid, self.params = msgid, params
+
+    def said(self, _) -> str:
+        """The message through the translator `_` (companion.webapp's `_`, or i18n.translator(lang))."""
+        return _(self.msgid, **{name: _(value) if isinstance(value, Phrase) else value
+                                for name, value in self.params.items()})
 
 
 @dataclass(frozen=True)
@@ -75,14 +94,14 @@ def open_bus(address: str | None = None):
     try:
         import sdbus
     except ImportError:
-        raise NetworkError("the network mode needs the D-Bus binding: pip install "
-                           "'table-companion[pi]' (it brings sdbus-networkmanager).") from None
+        raise NetworkError(N_("the network mode needs the D-Bus binding: pip install "
+                              "'table-companion[pi]' (it brings sdbus-networkmanager).")) from None
     with _bus_address(address):
         try:
             return sdbus.sd_bus_open_system()
         except Exception as exc:  # noqa: BLE001 - libsystemd reports a missing bus as an OSError-like
-            raise NetworkError(f"cannot reach the system D-Bus ({exc}): is dbus running? "
-                               "sudo systemctl status dbus") from None
+            raise NetworkError(N_("cannot reach the system D-Bus ({detail}): is dbus running? "
+                                  "sudo systemctl status dbus"), detail=str(exc)) from None
 
 
 def _error_name(exc: BaseException) -> str:
@@ -92,7 +111,9 @@ def _error_name(exc: BaseException) -> str:
 
 @contextmanager
 def explained(action: str) -> Iterator[None]:
-    """Turn a D-Bus failure while doing `action` into a NetworkError that names the fix."""
+    """Turn a D-Bus failure while doing `action` (a msgid, "start the hotspot") into a NetworkError that
+    names the fix."""
+    action = Phrase(action)
     try:
         yield
     except NetworkError:
@@ -100,16 +121,17 @@ def explained(action: str) -> Iterator[None]:
     except Exception as exc:
         name = _error_name(exc)
         if name.endswith(("ServiceUnknown", "NameHasNoOwner")):
-            raise NetworkError(f"cannot {action}: NetworkManager is not running. Start it: sudo systemctl "
-                               "enable --now NetworkManager (Raspberry Pi OS Bookworm uses it).") from None
+            raise NetworkError(N_("cannot {action}: NetworkManager is not running. Start it: sudo systemctl "
+                                  "enable --now NetworkManager (Raspberry Pi OS Bookworm uses it)."),
+                               action=action) from None
         if name.endswith(("PermissionDenied", "AccessDenied", "InteractiveAuthorizationRequired",
                           "NotAuthorized")):
-            raise NetworkError(f"cannot {action}: this user ({_user()}) may not change the network. The "
-                               f"polkit rule {POLKIT_RULE} allows it: run firmware/install.py again to write "
-                               "it.") from None
+            raise NetworkError(N_("cannot {action}: this user ({user}) may not change the network. The "
+                                  "polkit rule {rule} allows it: run firmware/install.py again to write it."),
+                               action=action, user=_user(), rule=POLKIT_RULE) from None
         detail = exc.args[1] if len(exc.args) > 1 else exc
-        raise NetworkError(f"cannot {action}: NetworkManager said {name or type(exc).__name__}: {detail}"
-                           ) from None
+        raise NetworkError(N_("cannot {action}: NetworkManager said {name}: {detail}"), action=action,
+                           name=name or type(exc).__name__, detail=str(detail)) from None
 
 
 def _user() -> str:
@@ -149,7 +171,7 @@ class NetworkManagerLink:
 
     # --- reading ------------------------------------------------------------------------
     def status(self) -> Status:
-        with explained("read the network's state"):
+        with explained(N_("read the network's state")):
             bus = open_bus(self.bus_address)
             _, device = self._wifi_device(bus)
             return self._status(bus, device)
@@ -162,9 +184,9 @@ class NetworkManagerLink:
             device = NetworkDeviceWireless(path, bus)
             if device.device_type == WIFI_DEVICE:
                 return path, device
-        raise NetworkError("no Wi-Fi device: NetworkManager manages none. Check that the Pi has Wi-Fi "
-                           "(`nmcli device`), that it is not blocked (`rfkill unblock wifi`), and that the "
-                           "country is set (`sudo raspi-config`, Localisation, WLAN Country).")
+        raise NetworkError(N_("no Wi-Fi device: NetworkManager manages none. Check that the Pi has Wi-Fi "
+                              "(`nmcli device`), that it is not blocked (`rfkill unblock wifi`), and that "
+                              "the country is set (`sudo raspi-config`, Localisation, WLAN Country)."))
 
     def _status(self, bus, device) -> Status:
         from sdbus_block.networkmanager import ActiveConnection, NetworkConnectionSettings
@@ -200,23 +222,23 @@ class NetworkManagerLink:
     def start_hotspot(self, hotspot: Hotspot) -> Status:
         """Be the network: make or update the access point's profile, then bring it up. If it does not
         come up, the connection that was up before is brought back, and NetworkError says why."""
-        with explained("start the hotspot"):
+        with explained(N_("start the hotspot")):
             bus = open_bus(self.bus_address)
             path, device = self._wifi_device(bus)
             settings = hotspot_settings(hotspot, device.interface)
             profile = self._hotspot_profile(bus, settings)
-            return self._switch(bus, path, device, profile, "the hotspot")
+            return self._switch(bus, path, device, profile, N_("the hotspot"), N_("bring the hotspot up"))
 
     def join_wifi(self) -> Status:
         """Join the venue's Wi-Fi: the known Wi-Fi profile NetworkManager would pick, brought up now."""
-        with explained("join the Wi-Fi"):
+        with explained(N_("join the Wi-Fi")):
             bus = open_bus(self.bus_address)
             path, device = self._wifi_device(bus)
             known = [path for path, s in self._profiles(bus).items() if _is_known_wifi(s)]
             if not known:
-                raise NetworkError("no known Wi-Fi to join: add the venue's with `sudo nmcli device wifi "
-                                   "connect NAME password PASSWORD` (or raspi-config), then try again.")
-            return self._switch(bus, path, device, known[0], "the Wi-Fi")
+                raise NetworkError(N_("no known Wi-Fi to join: add the venue's with `sudo nmcli device wifi "
+                                      "connect NAME password PASSWORD` (or raspi-config), then try again."))
+            return self._switch(bus, path, device, known[0], N_("the Wi-Fi"), N_("bring the Wi-Fi up"))
 
     def wait_for_client(self, seconds: float) -> Status | None:
         """Wait up to `seconds` for NetworkManager to join a known Wi-Fi by itself (at boot)."""
@@ -239,7 +261,8 @@ class NetworkManagerLink:
                 return path
         return NetworkManagerSettings(bus).add_connection(settings)
 
-    def _switch(self, bus, path: str, device, profile: str, what: str) -> Status:
+    def _switch(self, bus, path: str, device, profile: str, what: str, bring_up: str) -> Status:
+        """Bring `profile` up, `what` in messages ("the hotspot"), `bring_up` the action that failed."""
         from sdbus_block.networkmanager import ActiveConnection, NetworkManager
 
         manager = NetworkManager(bus)
@@ -257,7 +280,7 @@ class NetworkManagerLink:
                     log.exception("could not bring the previous connection back")
             if isinstance(failure, NetworkError):
                 raise
-            with explained(f"bring {what} up"):
+            with explained(bring_up):
                 raise
         return self._status(bus, device)
 
@@ -273,8 +296,9 @@ class NetworkManagerLink:
             if state == ACTIVE_ACTIVATED:
                 return
             if state == ACTIVE_DEACTIVATED or time.monotonic() >= deadline:
-                raise NetworkError(f"{what} did not come up within {self.activation_wait:.0f} s. "
-                                   "`journalctl -u NetworkManager` says why.")
+                raise NetworkError(N_("{what} did not come up within {seconds} s. `journalctl -u "
+                                      "NetworkManager` says why."),
+                                   what=Phrase(what), seconds=f"{self.activation_wait:.0f}")
             time.sleep(POLL)
 
 

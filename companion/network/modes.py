@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 
+from companion.i18n import N_
 from companion.network.manager import Hotspot, NetworkError, NetworkManagerLink, Status
 
 log = logging.getLogger(__name__)
@@ -41,14 +42,14 @@ class TableNetwork:
     def switch(self, mode: str) -> Status:
         """Be the network ("hotspot") or join the venue's Wi-Fi ("client"). Raises NetworkError."""
         if not self._switching.acquire(blocking=False):
-            raise NetworkError("the network is already switching: wait for it to finish.")
+            raise NetworkError(N_("the network is already switching: wait for it to finish."))
         try:
             if mode == "hotspot":
                 status = self.link.start_hotspot(self.hotspot)
             elif mode == "client":
                 status = self.link.join_wifi()
             else:
-                raise NetworkError(f"no network mode {mode!r}: choose hotspot or client.")
+                raise NetworkError(N_("no network mode “{mode}”: choose hotspot or client."), mode=mode)
         finally:
             self._switching.release()
         log.info("network: %s on %s (%s)", status.mode, status.network or "-", status.address or "no address")

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import functools
+import json
 import os
+import re
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -17,6 +20,21 @@ NM_NAME = "org.freedesktop.NetworkManager"
 NM_PATH = "/org/freedesktop/NetworkManager"
 DEVICE_DISCONNECTED = 30  # NMDeviceState: a Wi-Fi device that is up but joined to nothing
 STARTUP = 10.0  # seconds for the bus and the mock to come up, even on a slow Pi
+# python-dbusmock's own start (python3 -m dbusmock ...), with every secret it reads from stdin written as
+# ******** in its log; DBusMockObject.log is where every logged call and signal goes.
+REDACTED_MOCK = """
+import json, runpy, sys
+import dbusmock.mockobject
+secrets = json.load(sys.stdin)
+sys.stdin.close()
+logged = dbusmock.mockobject.DBusMockObject.log
+def log(self, msg):
+    for secret in secrets:
+        msg = msg.replace(secret, "********")
+    logged(self, msg)
+dbusmock.mockobject.DBusMockObject.log = log
+runpy.run_module("dbusmock", run_name="__main__", alter_sys=True)
+"""
 
 
 @functools.cache
@@ -55,6 +73,18 @@ def _mock_interface():
     return NetworkManagerMock
 
 
+def _require_binding() -> None:
+    """The stand-in is driven as a Pi's NetworkManager is, through sdbus-networkmanager: without it, say
+    what to add before anything is started (`pip install -e .` leaves it out; the `pi` and `test` extras
+    have it)."""
+    try:
+        import sdbus  # noqa: F401
+        import sdbus_block.networkmanager  # noqa: F401
+    except ImportError:
+        raise NetworkError(f"the simulated hotspot needs the D-Bus binding: {sys.executable} -m pip install "
+                           "sdbus-networkmanager") from None
+
+
 class StandIn:
     """A private bus with a mock NetworkManager on it; `address` is what DBUS_SYSTEM_BUS_ADDRESS takes.
 
@@ -62,35 +92,60 @@ class StandIn:
     it only through the address.
     """
 
-    def __init__(self, workdir: Path):
+    # What the system interpreter runs: dbusmock's NetworkManager, on the bus DBUS_SYSTEM_BUS_ADDRESS names,
+    # its log of every call kept free of the secrets it is handed on stdin.
+    MOCK = ("-c", REDACTED_MOCK, "--system", "--template", "networkmanager")
+
+    def __init__(self, workdir: Path, secrets: tuple[str, ...] = ()):
+        """`secrets` (the hotspot's password) never reach the mock's log: the profile's psk goes through
+        AddConnection and Update, which dbusmock logs with their arguments."""
         self.workdir = Path(workdir)
+        self.secrets = tuple(secret for secret in secrets if secret)
         self.address = ""
         self._bus: subprocess.Popen | None = None
         self._mock: subprocess.Popen | None = None
 
     def start(self, *, wifi: bool = True) -> StandIn:
+        """Start the bus and the mock; whatever fails on the way, neither is left running."""
+        _require_binding()
         daemon = shutil.which("dbus-daemon")
         if daemon is None or not Path(SYSTEM_PYTHON).exists():
             raise NetworkError("the simulated network needs dbus-daemon and python3-dbusmock: "
                                "sudo apt-get install dbus-daemon python3-dbusmock")
         self.workdir.mkdir(parents=True, exist_ok=True)
+        try:
+            self._start(daemon, wifi)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _start(self, daemon: str, wifi: bool) -> None:
         self._bus = subprocess.Popen([daemon, "--session", "--nofork", "--print-address=1"],
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         self.address = self._bus.stdout.readline().strip()
         if not self.address:
-            self.stop()
             raise NetworkError("dbus-daemon did not start: run `dbus-daemon --session --print-address` to "
                                "see why.")
         env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": self.address}
         # The child writes to the log; our handle is closed once it has it.
-        log = open(self.workdir / "networkmanager-mock.log", "w")  # noqa: SIM115
-        self._mock = subprocess.Popen([SYSTEM_PYTHON, "-m", "dbusmock", "--system", "--template",
-                                       "networkmanager"], env=env, stdout=log, stderr=subprocess.STDOUT)
+        log = open(self.log_path, "w")  # noqa: SIM115
+        self._mock = subprocess.Popen([SYSTEM_PYTHON, *self.MOCK], env=env, stdin=subprocess.PIPE,
+                                      stdout=log, stderr=subprocess.STDOUT)
         log.close()
+        # On stdin rather than in its arguments or environment, which other processes may read.
+        try:
+            with self._mock.stdin:
+                self._mock.stdin.write(json.dumps(self.secrets).encode())
+        except BrokenPipeError:
+            pass  # it stopped at once: _wait_for_name says why, from its log
         self._wait_for_name()
         if wifi:
             self.add_wifi_device()
-        return self
+
+    @property
+    def log_path(self) -> Path:
+        return self.workdir / "networkmanager-mock.log"
 
     def _wait_for_name(self) -> None:
         from sdbus import DbusServiceUnknownError, DbusUnknownObjectError
@@ -102,10 +157,14 @@ class StandIn:
                 return
             except (DbusServiceUnknownError, DbusUnknownObjectError):
                 pass
-            if self._mock.poll() is not None or time.monotonic() > deadline:
-                text = (self.workdir / "networkmanager-mock.log").read_text(errors="replace")
-                self.stop()
-                raise NetworkError(f"the NetworkManager stand-in did not start: {text.strip()[-300:]}")
+            ended = self._mock.poll() is not None
+            if ended or time.monotonic() > deadline:
+                said = " ".join(self.log_path.read_text(errors="replace").split())[-300:]
+                if re.search(r"No module named '?dbusmock", said):
+                    raise NetworkError(f"the simulated network needs python3-dbusmock for {SYSTEM_PYTHON}: "
+                                       "sudo apt-get install python3-dbusmock")
+                how = "stopped as it started" if ended else f"did not start within {STARTUP:.0f} s"
+                raise NetworkError(f"the NetworkManager stand-in {how}: {said or 'it printed nothing'}")
             time.sleep(0.05)
 
     def bus(self):

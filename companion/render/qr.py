@@ -8,13 +8,19 @@ from functools import lru_cache
 import segno
 from PIL import Image
 
+# ZXing's WIFI: format escapes these with a backslash in a name or a password. segno's helper leaves the
+# comma bare, which a reader that splits on it would cut the value at.
+WIFI_SPECIAL = '\\;,:"'
+
+
+def _wifi_escaped(text: str) -> str:
+    return "".join("\\" + char if char in WIFI_SPECIAL else char for char in text)
+
 
 def wifi_payload(ssid: str, password: str) -> str:
-    """What a Wi-Fi QR code holds (WIFI:T:WPA;S:...;P:...;;), with the characters the format escapes
-    escaped: every phone camera offers to join it."""
-    from segno import helpers
-
-    return helpers.make_wifi_data(ssid, password, "WPA")
+    """What a Wi-Fi QR code holds (WIFI:T:WPA;S:...;P:...;;), with `\\ ; , : "` escaped as the format
+    says: every phone camera offers to join it."""
+    return f"WIFI:T:WPA;S:{_wifi_escaped(ssid)};P:{_wifi_escaped(password)};;"
 
 
 def qr_svg(text: str) -> bytes:

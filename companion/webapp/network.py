@@ -20,20 +20,22 @@ def network():
 
 def state():
     """The mode, the address phones use, and the hotspot's name and password (the panel
-    shows them to the table; a stranger on the Wi-Fi never gets them over the API)."""
+    shows them to the table; a stranger on the Wi-Fi never gets them over the API). `problem`: why the
+    last switch failed, or why the state cannot be read ("unknown" mode), in the reader's language."""
     from companion.network.manager import NetworkError
 
     rt = runtime()
     if getattr(rt, "network", None) is None:
         return {"ok": True, "managed": False, "mode": "unmanaged", "url": rt.url}
     settings = rt.config.network
+    failed = rt.network_problem
     out = {"ok": True, "managed": True, "url": rt.url,
            "hotspot": {"ssid": settings.ssid, "password": settings.password},
-           "switching": rt.network_switching, "problem": rt.network_problem}
+           "switching": rt.network_switching, "problem": failed.said(_) if failed is not None else ""}
     try:
         status = rt.network.status()
     except NetworkError as exc:
-        return out | {"mode": "unknown", "problem": str(exc)}
+        return out | {"mode": "unknown", "problem": exc.said(_)}
     return out | {"mode": status.mode, "network": status.network, "address": status.address}
 
 

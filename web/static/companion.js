@@ -10,10 +10,12 @@ const Companion = (() => {
 
   // A string's {name} fields filled from `params`: every page and game script fills templates with this.
   // A plural comes as its forms for n = 0, 1 and more (the template's plural_forms): `params.n` picks one.
+  // One pass, with a function: a value (a name, a password) is put in as it is, never read as a field
+  // to fill or as one of String.replace's `$` patterns.
   function fill(template, params) {
-    let text = Array.isArray(template) ? template[Math.min(Math.max(Number(params.n) || 0, 0), 2)] : template;
-    for (const [name, value] of Object.entries(params || {})) text = text.split(`{${name}}`).join(String(value));
-    return text;
+    const values = params || {};
+    const text = Array.isArray(template) ? template[Math.min(Math.max(Number(values.n) || 0, 0), 2)] : template;
+    return text.replace(/\{(\w+)\}/g, (field, name) => (Object.hasOwn(values, name) ? String(values[name]) : field));
   }
 
   function t(key, params) { return fill(strings[key] || key, params); }

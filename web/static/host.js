@@ -185,11 +185,12 @@
     const card = document.getElementById("network");
     card.hidden = false;
     const now = document.getElementById("network-now");
-    const text = { hotspot: strings.network_hotspot, client: strings.network_client }[net.mode] || strings.network_offline;
-    now.textContent = text.replace("{ssid}", net.hotspot.ssid).replace("{password}", net.hotspot.password)
-      .replace("{network}", net.network || "").replace("{url}", net.url);
+    // "unknown": the state could not be read, and `problem` (in this page's language) says why.
+    const text = { hotspot: strings.network_hotspot, client: strings.network_client, unknown: strings.network_unknown }[net.mode] || strings.network_offline;
+    now.textContent = Companion.fill(text, { ssid: net.hotspot.ssid, password: net.hotspot.password, network: net.network || "", url: net.url, problem: net.problem });
     const note = document.getElementById("network-note");
-    note.textContent = net.switching ? strings.network_switching : net.problem ? strings.network_problem.replace("{problem}", net.problem) : "";
+    note.textContent = net.switching ? strings.network_switching
+      : net.problem && net.mode !== "unknown" ? Companion.fill(strings.network_problem, { problem: net.problem }) : "";
     for (const b of document.querySelectorAll("#network-mode button")) {
       b.setAttribute("aria-pressed", String(b.dataset.mode === net.mode));
       b.disabled = net.switching;
@@ -209,8 +210,7 @@
     const link = answer.data;
     document.getElementById("venue-link").hidden = false;
     const text = link.reachable ? strings.venue_reachable : strings.venue_unreachable;
-    document.getElementById("venue-link-now").textContent = text.replace("{venue}", link.venue)
-      .replace("{table}", link.table).replace("{n}", link.waiting);
+    document.getElementById("venue-link-now").textContent = Companion.fill(text, { venue: link.venue, table: link.table, n: link.waiting });
     setTimeout(showVenue, 10000);
   }
 
@@ -245,7 +245,7 @@
       // The page follows the running game: another game started since it was loaded.
       const shown = document.getElementById("game-title");
       if (payload.title && shown.textContent !== payload.title) {
-        document.title = document.title.replace(shown.textContent, payload.title);
+        document.title = document.title.split(shown.textContent).join(payload.title);
         shown.textContent = payload.title;
       }
       latest = payload;
