@@ -47,6 +47,10 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     port: Annotated[int, msgspec.Meta(ge=1, le=65535)] = DEFAULT_PORT
     game: str = "dice"  # the game the table offers between games (and on its first start)
     url: str = ""  # the address phones use (QR code); default http://<IP address>:<port>/
+    # What one client address may hold at once (docs/security.md): connections (a phone's browser opens
+    # up to 6) and live pages. A loopback address counts as its own client (webapp/connections.py).
+    connections_per_address: int = 16
+    live_pages_per_address: int = 6
     # An online backup of the store after this many minutes of play (0: none), keeping the newest few.
     backup_minutes: Annotated[float, msgspec.Meta(ge=0)] = 10
     backup_keep: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 5
@@ -133,6 +137,7 @@ def check(config: Config, name: str) -> None:
             raise ConfigError(f"{name}: key '{key}': unknown game {game!r}; "
                               f"choose one of {', '.join(registry.names())}.")
     _check_games(config, name)
+    _check_limits(config, name)
     _check_network(config.network, name)
     if config.venue is not None and (wrong := venue_problem(config.venue)) is not None:
         raise ConfigError(f"{name}: {wrong}")
@@ -168,6 +173,22 @@ def _check_panel_care(config: Config, name: str) -> None:
     if config.simulated_glass not in GLASS:
         raise ConfigError(f"{name}: key 'simulated_glass': {config.simulated_glass!r} is not a simulated "
                           f"panel; choose one of {', '.join(GLASS)}.")
+
+
+def _check_limits(config: Config, name: str) -> None:
+    """What one client address may hold: enough for a phone's browser, no more than the server has."""
+    from companion.webapp.serve import CONNECTIONS
+
+    connections, pages = config.connections_per_address, config.live_pages_per_address
+    if not 6 <= connections <= CONNECTIONS:
+        raise ConfigError(f"{name}: key 'connections_per_address': {connections} is not 6 to {CONNECTIONS}: "
+                          "a phone's browser opens up to 6 connections at once, and the table serves "
+                          f"{CONNECTIONS} in all (the default is 16).")
+    if not 1 <= pages < connections:
+        raise ConfigError(f"{name}: key 'live_pages_per_address': {pages} is not 1 to {connections - 1}: "
+                          "each live page holds one of its address's connections while it is open, and the "
+                          "page needs another to load and send moves, so give less than "
+                          f"connections_per_address ({connections}; the default is 6).")
 
 
 LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"

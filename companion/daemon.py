@@ -219,8 +219,9 @@ class Companion:
         if self.venue is not None:
             self.venue.start()
         try:
-            self.server = serve(create_app(self), self.config.host, self.config.port,
-                                passed=self._port_80())
+            app = create_app(self, per_client=self.config.live_pages_per_address)
+            self.server = serve(app, self.config.host, self.config.port,
+                                per_client=self.config.connections_per_address, passed=self._port_80())
         except OSError as exc:
             self.stop()
             raise ConfigError(_listen_error(exc, self.config)) from None

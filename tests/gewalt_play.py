@@ -23,8 +23,6 @@ def private_view(state, seat: int) -> dict:
     return SPEC.private_json(state, seat)
 
 
-
-
 def play(state, kind: str, args: dict | None = None, dice: list[int] | None = None, seat=None):
     """One command with chosen dice, checked as the table checks it; returns (state, events)."""
     return SPEC.play(state, Command(kind, args or {}, seat), ScriptedDraws(0, dice))
@@ -63,3 +61,25 @@ def play_out(state, rng: random.Random, draws, limit: int = 5000, each=None):
         if each is not None:
             each(state)
     raise AssertionError("the race did not end")
+
+
+SLOT_KEYS = ("lane", "stage", "section")
+
+
+def choose(public: dict, private: dict, legal: list[str], rng: random.Random) -> tuple[str, dict]:
+    """What a player at the table might send, from what their own phone shows them (the JSON views)."""
+    kind = rng.choice(legal)
+    slot = {"lane": rng.randrange(5), "stage": rng.randrange(3), "section": rng.randrange(5)}
+    if kind == "play_section":
+        return kind, {"length": rng.choice(private["sections"]), "slot": slot}
+    if kind == "discard_section":
+        return kind, {"length": rng.choice(private["sections"])}
+    if kind == "attack":
+        attacks = [c for c in private["actions"] if c in data.ATTACKS] or ["double"]
+        return kind, {"card": rng.choice(attacks), "target": rng.randrange(public["players"])}
+    if kind == "relocate":
+        source = rng.choice(public["cards"] or [slot])
+        return kind, {"source": {k: source[k] for k in SLOT_KEYS}, "slot": slot}
+    if kind == "discard_action":
+        return kind, {"card": rng.choice(private["actions"])}
+    return kind, {}

@@ -71,6 +71,12 @@ def test_a_users_data_file_is_checked_by_its_game_and_set_up_with(tmp_path):
     ("refreshes_per_hour = 10\nrefresh_burst = 10\n", "refresh_burst",
      "must be less than refreshes_per_hour"),
     ('simulated_glass = "slow"\n', "simulated_glass", "choose one of instant, real, stuck"),
+    ("connections_per_address = 4\n", "connections_per_address", "opens up to 6 connections at once"),
+    ("connections_per_address = 500\n", "connections_per_address", "is not 6 to 100"),
+    ('connections_per_address = "many"\n', "connections_per_address", "Expected `int`, got `str`"),
+    ("live_pages_per_address = 0\n", "live_pages_per_address", "is not 1 to 15"),
+    ("connections_per_address = 8\nlive_pages_per_address = 8\n", "live_pages_per_address",
+     "give less than connections_per_address (8"),
 ])
 def test_bad_values_name_file_key_and_reason(tmp_path, text, key, reason):
     path = write(tmp_path, text)
@@ -80,6 +86,16 @@ def test_bad_values_name_file_key_and_reason(tmp_path, text, key, reason):
     assert str(path) in message
     assert f"'{key}'" in message
     assert reason in message
+
+
+def test_the_limits_per_address_keep_the_servers_own_unless_set(tmp_path):
+    from companion.webapp import connections, create_app
+
+    config = load(None)
+    assert config.connections_per_address == connections.PER_CLIENT
+    assert config.live_pages_per_address == create_app.__kwdefaults__["per_client"]
+    raised = load(write(tmp_path, "connections_per_address = 64\nlive_pages_per_address = 24\n"))
+    assert (raised.connections_per_address, raised.live_pages_per_address) == (64, 24)
 
 
 def test_broken_toml_names_the_file(tmp_path):

@@ -17,17 +17,16 @@ from webfixtures import SSEClient, host_of, live_server, post_json, request, run
 from companion.webapp import connections
 
 
-def stream(port: int, client: str, path: str = "/api/events") -> http.client.HTTPResponse:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5, source_address=(client, 0))
+def stream(port: int, client: str, path: str = "/api/events", opened: str = "127.0.0.1"
+           ) -> http.client.HTTPResponse:
+    conn = http.client.HTTPConnection(opened, port, timeout=5, source_address=(client, 0))
     conn.request("GET", path, headers={"Accept": "text/event-stream"})
     return conn.getresponse()
 
 
-
-
-def slow_client(port: int, client: str) -> socket.socket:
-    """A connection that starts a request and never finishes its headers."""
-    sock = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(client, 0))
+def slow_client(port: int, client: str, opened: str = "127.0.0.1") -> socket.socket:
+    """A connection from `client` to `opened` that starts a request and never finishes its headers."""
+    sock = socket.create_connection((opened, port), timeout=5, source_address=(client, 0))
     sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n")
     return sock
 
@@ -134,6 +133,42 @@ def test_one_address_holds_a_bounded_number_of_connections(tmp_path):
         assert request(server.port, "GET", "/api/state", client="127.0.0.3")[0] == 200
         for sock in [*held, extra]:
             sock.close()
+
+
+def test_each_loopback_address_a_browser_opens_is_a_client_of_its_own(tmp_path):
+    """A whole table on one computer (README): a browser's connections to 127.0.0.2, 127.0.0.3, ... all
+    come from 127.0.0.1, yet each address it opened holds its own connections and live pages."""
+    with running_app(tmp_path, per_client=6) as (_, app), \
+            live_server(app, host="0.0.0.0", per_client=connections.PER_CLIENT) as server:
+        held = [slow_client(server.port, "127.0.0.1", "127.0.0.2") for _ in range(connections.PER_CLIENT)]
+        extra = slow_client(server.port, "127.0.0.1", "127.0.0.2")
+        wait_for(lambda: closed_by_server(extra), timeout=5)  # 127.0.0.2 holds all it may
+        pages = [stream(server.port, "127.0.0.1", opened="127.0.0.3") for _ in range(6)]
+        assert [page.status for page in pages] == [200] * 6
+        refused = stream(server.port, "127.0.0.1", opened="127.0.0.3")
+        assert refused.status == 503 and "6" in refused.read().decode()  # so do 127.0.0.3's live pages
+        other = stream(server.port, "127.0.0.1", opened="127.0.0.4")  # the next phone of the table
+        assert other.status == 200
+        assert not any(closed_by_server(sock) for sock in held)
+        for item in [*held, extra, *pages, refused, other]:
+            item.close()
+
+
+def test_a_configs_limits_per_address_are_the_servers(tmp_path):
+    from simulator import running_simulator
+
+    with running_simulator(tmp_path, connections_per_address=8, live_pages_per_address=2) as running:
+        port = running.config.port
+        pages = [stream(port, "127.0.0.2") for _ in range(2)]
+        assert [page.status for page in pages] == [200] * 2
+        refused = stream(port, "127.0.0.2")
+        assert refused.status == 503 and "2" in refused.read().decode()
+        held = [slow_client(port, "127.0.0.2") for _ in range(6)]  # with the two pages: 8
+        extra = slow_client(port, "127.0.0.2")
+        wait_for(lambda: closed_by_server(extra), timeout=5)
+        assert not any(closed_by_server(sock) for sock in held)
+        for item in [*pages, refused, *held, extra]:
+            item.close()
 
 
 @pytest.mark.parametrize("jump", [-86400, 86400])

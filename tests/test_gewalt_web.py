@@ -5,34 +5,8 @@ from __future__ import annotations
 import json
 import random
 
+from gewalt_play import choose
 from webfixtures import get_json, get_text, live_server, post_json, running_app
-
-from companion.games.gewalt import data
-
-SLOT_KEYS = ("lane", "stage", "section")
-
-
-
-
-
-
-def choose(public: dict, private: dict, legal: list[str], rng: random.Random) -> tuple[str, dict]:
-    """What a player at the table might send, from what their own phone shows them."""
-    kind = rng.choice(legal)
-    slot = {"lane": rng.randrange(5), "stage": rng.randrange(3), "section": rng.randrange(5)}
-    if kind == "play_section":
-        return kind, {"length": rng.choice(private["sections"]), "slot": slot}
-    if kind == "discard_section":
-        return kind, {"length": rng.choice(private["sections"])}
-    if kind == "attack":
-        attacks = [c for c in private["actions"] if c in data.ATTACKS] or ["double"]
-        return kind, {"card": rng.choice(attacks), "target": rng.randrange(public["players"])}
-    if kind == "relocate":
-        source = rng.choice(public["cards"] or [slot])
-        return kind, {"source": {k: source[k] for k in SLOT_KEYS}, "slot": slot}
-    if kind == "discard_action":
-        return kind, {"card": rng.choice(private["actions"])}
-    return kind, {}
 
 
 def test_a_full_expert_game_through_seat_tokens(tmp_path):

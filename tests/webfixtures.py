@@ -89,10 +89,11 @@ def running_app(tmp_path: Path, *, keepalive: float = 15.0, max_streams: int = 2
 
 
 @contextmanager
-def live_server(app, **kw):
-    """The app on a real waitress server on a free loopback port (every test phone is on this machine,
-    so one address may hold as many connections as they need, unless a test says otherwise)."""
-    server = serve(app, "127.0.0.1", 0, **{"per_client": 512, **kw})
+def live_server(app, host: str = "127.0.0.1", **kw):
+    """The app on a real waitress server on a free port, of loopback unless `host` says otherwise (every
+    test phone is on this machine, so one address may hold as many connections as they need, unless a
+    test says otherwise)."""
+    server = serve(app, host, 0, **{"per_client": 512, **kw})
     try:
         yield server
     finally:

@@ -275,8 +275,10 @@ def _stream(seat: int | None, token: str | None = None) -> Response:
         return refused
     # waitress hands the connection's own disconnect check to the app: its owner is the connection.
     channel = getattr(request.environ.get("waitress.client_disconnected"), "__self__", None)
+    # The address the connection counts against (connections.client_of): 127.0.0.x on loopback.
+    client = getattr(channel, "client", "") or request.remote_addr or ""
     try:
-        stream: Stream = hub().open(request_language(), seat, request.remote_addr or "", channel, token)
+        stream: Stream = hub().open(request_language(), seat, client, channel, token)
     except TooManyStreams as exc:
         raise ApiError(503, _(exc.msgid, **exc.params)) from None
     return Response(stream, mimetype="text/event-stream", headers=SSE_HEADERS, direct_passthrough=True)

@@ -4,6 +4,7 @@ too big refused in words."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import time
@@ -59,6 +60,7 @@ class GuardedChannel(HTTPChannel):
     error_task_class = TooBigTask
 
     def __init__(self, *args, **kwargs):
+        self.client = ""  # the address this connection's limits count against (see client_of)
         self.active_at = time.monotonic()
         self.request_since: float | None = self.active_at  # a new connection owes its first request
         self.on_hang_up: Callable[[], None] | None = None
@@ -135,12 +137,26 @@ class GuardedServer(TcpWSGIServer):
         except OSError:
             return  # the client was gone before we got to it
         addr = self.fix_addr(addr)
-        held = sum(1 for channel in self.active_channels.values() if channel.addr[0] == addr[0])
+        client = client_of(conn, addr[0])
+        held = sum(1 for channel in self.active_channels.values() if channel.client == client)
         if held >= self.per_client:
-            self._refused[addr[0]] += 1
+            self._refused[client] += 1
             conn.close()
             return
-        self.channel_class(self, conn, addr, self.adj, map=self._map)
+        self.channel_class(self, conn, addr, self.adj, map=self._map).client = client
+
+
+def client_of(conn, peer: str) -> str:
+    """Who a connection's limits (its connections here, its live pages in the Hub) count against: its
+    peer's address; on loopback, its two ends. On Linux a browser's connection to 127.0.0.x comes from
+    127.0.0.1, so the address it opened is what tells a whole table of browsers on one computer apart
+    (README), as the address it comes from tells apart programs that pick their own."""
+    try:
+        if ipaddress.ip_address(peer).is_loopback:
+            return f"{peer}->{conn.getsockname()[0]}"
+    except (ValueError, OSError):
+        pass  # no IP address (a Unix socket), or a socket its client already closed
+    return peer
 
 
 def create_servers(app, host: str, port: int, header_timeout: float = HEADER_TIMEOUT,

@@ -15,6 +15,7 @@ from companion.webapp.connections import HEADER_TIMEOUT, PER_CLIENT, GuardedServ
 REQUEST_THREADS = 6  # beyond the streams: enough for page loads, commands and frame fetches at once
 HEAD_LIMIT = 16 * 1024  # a request line and headers: a phone's browser sends under 2 KB
 OUTPUT_HELD = 256 * 1024  # answer bytes held for a client that reads slowly before its worker waits
+CONNECTIONS = 100  # connections the server holds in all, at least (more with more threads)
 NEVER = 2**62  # waitress spools what exceeds its overflow sizes to temporary files: never, here
 # Paths that carry a capability: a seat's link, the join code, a host link's query.
 SEAT_PATH = re.compile(r"(/seat/|/j/|[?&]host=)[^/\s?#&]+")
@@ -55,7 +56,7 @@ class WebServer:
         # clear_untrusted_proxy_headers etc. stay at waitress's defaults; ident hides the version.
         self._map, self._servers, self._dispatcher = create_servers(
             app, host, port, threads=threads, channel_timeout=channel_timeout, ident="companion",
-            connection_limit=max(100, threads * 2), asyncore_use_poll=True,
+            connection_limit=max(CONNECTIONS, threads * 2), asyncore_use_poll=True,
             # Keep reading while a stream runs, so a phone that hangs up is noticed at once.
             channel_request_lookahead=4, header_timeout=header_timeout, per_client=per_client,
             # Nothing a client sends or leaves unread is written to disk (docs/security.md): a body

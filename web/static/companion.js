@@ -86,7 +86,8 @@ const Companion = (() => {
     return words(entry.kind);
   }
 
-  async function request(method, url, body, headers) {
+  // One exchange with the table, said nowhere: status 0 when it did not answer.
+  async function exchange(method, url, body, headers) {
     const init = { method, headers: Object.assign({ "Accept": "application/json" }, headers || {}) };
     if (body !== undefined) {
       init.body = JSON.stringify(body);
@@ -97,7 +98,6 @@ const Companion = (() => {
     try {
       response = await fetch(`${url}${sep}lang=${lang()}`, init);
     } catch (e) {
-      show(t("offline"));
       return { ok: false, status: 0, data: null };
     }
     let data = null;
@@ -105,8 +105,31 @@ const Companion = (() => {
     // A long press on D made a new host link: this browser's is dead, and keeping it would hide
     // "become the host" on /join and refuse every host action.
     if (response.headers.get("X-Host-Token-Stale")) forgetHost();
-    if (!response.ok) show((data && data.error) || t("offline"));
     return { ok: response.ok, status: response.status, data };
+  }
+
+  async function request(method, url, body, headers) {
+    const answer = await exchange(method, url, body, headers);
+    if (!answer.ok) show((answer.data && answer.data.error) || t("offline"));
+    return answer;
+  }
+
+  // Waits before the next try, longer after each (1 s, 2 s, 4 s... up to 30 s).
+  const backoff = (tries) => new Promise((done) => setTimeout(done, Math.min(1000 * 2 ** tries, 30000)));
+
+  // A part of the page that comes by a request (the join page's seats, the host's controls): asked again
+  // while the table does not answer, the page saying so meanwhile (base.html), so it never stays
+  // half-built. The table's own answer, a refusal included, ends the wait.
+  async function fetchPart(url, headers) {
+    for (let tries = 0; ; tries++) {
+      const answer = await exchange("GET", url, undefined, headers);
+      if (answer.status !== 0 && answer.status < 500) {
+        if (tries) PageLoad.clear();
+        return answer;
+      }
+      PageLoad.say(answer.status ? "retry" : "offline");
+      await backoff(tries);
+    }
   }
 
   // A command for the table: on a seat's page it acts for that seat only; elsewhere it goes with
@@ -125,24 +148,36 @@ const Companion = (() => {
     badge.textContent = state === "live" ? t("live") : state === "lost" ? t("reconnecting") : "";
   }
 
-  // EventSource reconnects by itself; every (re)connect starts with a full snapshot.
-  function live(url, onView) {
+  // The page's live stream; every (re)connect starts with a full snapshot. EventSource reconnects by
+  // itself after a dropped connection, but gives up on an answer that is not a stream (the table
+  // refusing one more live page, a Wi-Fi login page): this page then opens a new one, later and later,
+  // unless `closed()` (awaited) says the stream is gone for good.
+  function live(url, onView, closed) {
     const sep = url.includes("?") ? "&" : "?";
-    const source = new EventSource(`${url}${sep}lang=${lang()}`);
     const take = (event) => { setLive("live"); onView(JSON.parse(event.data), event.type); };
-    source.addEventListener("snapshot", take);
-    source.addEventListener("update", take);
-    source.addEventListener("rejected", (event) => show(JSON.parse(event.data).error));
-    // The e-ink panel stopped answering: said until the device restarts (the server words it).
-    source.addEventListener("panel", (event) => {
-      const panel = JSON.parse(event.data);
-      const box = document.getElementById("panel-fault");
-      box.textContent = panel.message;
-      box.hidden = !panel.fault;
-    });
-    source.addEventListener("open", () => setLive("live"));
-    source.addEventListener("error", () => setLive("lost"));
-    return source;
+    let tries = 0;
+    function open() {
+      const source = new EventSource(`${url}${sep}lang=${lang()}`);
+      source.addEventListener("snapshot", take);
+      source.addEventListener("update", take);
+      source.addEventListener("rejected", (event) => show(JSON.parse(event.data).error));
+      // The e-ink panel stopped answering: said until the device restarts (the server words it).
+      source.addEventListener("panel", (event) => {
+        const panel = JSON.parse(event.data);
+        const box = document.getElementById("panel-fault");
+        box.textContent = panel.message;
+        box.hidden = !panel.fault;
+      });
+      source.addEventListener("open", () => { tries = 0; setLive("live"); });
+      source.addEventListener("error", async () => {
+        setLive("lost");
+        if (source.readyState !== EventSource.CLOSED) return;
+        if (closed && await closed()) return;
+        await backoff(tries++);
+        open();
+      });
+    }
+    open();
   }
 
   function el(tag, attrs, children) {
@@ -206,5 +241,5 @@ const Companion = (() => {
   }
 
   return { t, fill, show, showEnded, matchLine, historyLine, hostToken, forgetHost, keepHost, hostHeaders, seatToken, keepSeat, forgetSeat, request,
-           command, live, setLive, el, die, renderSeats, games, seats, PIPS };
+           fetchPart, command, live, setLive, el, die, renderSeats, games, seats, PIPS };
 })();

@@ -12,14 +12,21 @@
   let frameVersion = null;
   let state = JSON.parse(document.getElementById("device-state").textContent);
   let frameUrl = null;
+  let loading = null;  // the frame version being fetched
 
   // The frame holds the join code, so it comes with the host's token like every device answer.
+  // A frame that did not come is asked again at the next poll.
   async function loadFrame(version) {
-    const response = await fetch(`/api/device/frame.png?v=${version}`, { headers: Companion.hostHeaders() });
-    if (!response.ok) return;
-    if (frameUrl) URL.revokeObjectURL(frameUrl);
-    frameUrl = URL.createObjectURL(await response.blob());
-    frame.src = frameUrl;
+    try {
+      const response = await fetch(`/api/device/frame.png?v=${version}`, { headers: Companion.hostHeaders() });
+      if (response.ok) {
+        const image = await response.blob();
+        if (frameUrl) URL.revokeObjectURL(frameUrl);
+        frameUrl = URL.createObjectURL(image);
+        frame.src = frameUrl;
+      }
+      frameVersion = version;  // the table answered: only a newer frame is asked for now
+    } catch (e) { /* the table did not answer: the Live badge says so */ }
   }
 
   function ledDie(value) {
@@ -45,9 +52,9 @@
     document.getElementById("hint-sim").hidden = !device.simulated;
     document.getElementById("hint-real").hidden = device.simulated || !device.board;
     document.getElementById("hint-none").hidden = device.board;
-    if (device.frame && device.frame_version !== frameVersion) {
-      frameVersion = device.frame_version;
-      loadFrame(frameVersion);
+    if (device.frame && device.frame_version !== frameVersion && device.frame_version !== loading) {
+      loading = device.frame_version;
+      loadFrame(loading).finally(() => { loading = null; });
     }
     frame.hidden = !device.frame;
     noFrame.hidden = device.frame;

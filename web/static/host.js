@@ -215,8 +215,10 @@
   }
 
   async function start() {
-    const me = await Companion.request("GET", "/api/host", undefined, H());
+    // Only the table's refusal makes this browser forget its host link, never a dropped connection.
+    const me = await Companion.fetchPart("/api/host", H());
     if (!me.ok) {
+      Companion.show((me.data && me.data.error) || Companion.t("offline"));
       Companion.forgetHost();
       document.getElementById("not-host").hidden = false;
       return;
@@ -233,7 +235,7 @@
     }
     showNetwork();
     showVenue();
-    const list = await Companion.request("GET", "/api/games");
+    const list = await Companion.fetchPart("/api/games");
     games = list.ok ? list.data.games : [];
     const choice = document.getElementById("game-choice");
     choice.replaceChildren(...games.map((g) => Companion.el("option", { value: g.name, text: g.title })));

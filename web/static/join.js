@@ -38,7 +38,7 @@
 
   async function load() {
     // With this browser's host token, if any: a dead one (a long press on D) is dropped on the way.
-    const answer = await Companion.request("GET", "/api/seats", undefined, Companion.hostHeaders());
+    const answer = await Companion.fetchPart("/api/seats", Companion.hostHeaders());
     if (!answer.ok) return;
     render(answer.data.seats);
     document.getElementById("become-host").hidden = answer.data.host_claimed || Boolean(Companion.hostToken());
@@ -47,7 +47,7 @@
   async function returnLink() {
     const token = Companion.seatToken();
     if (!token) return;
-    const answer = await fetch(`/api/seat/${encodeURIComponent(token)}`, { headers: { Accept: "application/json" } });
+    const answer = await Companion.fetchPart(`/api/seat/${encodeURIComponent(token)}`);
     if (answer.ok) {
       document.getElementById("return-link").href = `/seat/${encodeURIComponent(token)}`;
       document.getElementById("return").hidden = false;

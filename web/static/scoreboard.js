@@ -41,7 +41,7 @@
   // Links appear only once the server has confirmed this phone's tokens.
   const seat = Companion.seatToken();
   if (seat) {
-    fetch(`/api/seat/${encodeURIComponent(seat)}`, { headers: { Accept: "application/json" } }).then((answer) => {
+    Companion.fetchPart(`/api/seat/${encodeURIComponent(seat)}`).then((answer) => {
       if (answer.ok) {
         const link = document.getElementById("my-seat");
         link.href = `/seat/${encodeURIComponent(seat)}`;
@@ -51,7 +51,7 @@
     });
   }
   if (Companion.hostToken()) {
-    Companion.request("GET", "/api/state", undefined, Companion.hostHeaders()).then((answer) => {
+    Companion.fetchPart("/api/state", Companion.hostHeaders()).then((answer) => {
       if (answer.ok && answer.data.host) document.getElementById("host-link").hidden = false;
       else if (answer.ok) Companion.forgetHost();
     });

@@ -90,14 +90,14 @@
 
   if (renderer && renderer.init) renderer.init(root);
   render(JSON.parse(document.getElementById("snapshot").textContent));
-  const source = Companion.live(`/api/seat/${encodeURIComponent(seat.token)}/events`, render);
   // The host took this link back (freed the seat, gave it, made it a new link): the table ended the
-  // stream and refuses it since. Say so in the table's words, and forget the dead link.
-  source.addEventListener("error", async () => {
-    if (source.readyState !== EventSource.CLOSED) return;
+  // stream and refuses it since. Say so in the table's words, and forget the dead link; any other
+  // refusal of the stream is tried again.
+  Companion.live(`/api/seat/${encodeURIComponent(seat.token)}/events`, render, async () => {
     const answer = await Companion.request("GET", `/api/seat/${encodeURIComponent(seat.token)}`);
-    if (answer.status !== 404) return;
+    if (answer.status !== 404) return false;
     Companion.forgetSeat();
     document.body.dataset.seatGone = "true";
+    return true;
   });
 })();
