@@ -102,29 +102,27 @@ class Phone:
         self.context.close()
 
 
-@pytest.mark.parametrize("name, lang", [*((name, "fr") for name in PAGES), ("/seat", "en"), ("/join", "en")])
-def test_a_page_without_its_shared_script_says_so_and_loads_itself_again(browser, table, name, lang):
+def missing_part_recovers(browser, table, name: str, lang: str, part: str) -> None:
+    """The page `name` in `lang`, its first request for `part` failing: it says so, then builds itself."""
     path, check = PAGES[name]
-    phone = Phone(browser, lang, "**/static/companion.js")
+    phone = Phone(browser, lang, part)
     try:
         phone.open(table, path)
         phone.tells(RETRY)
         phone.built(check)
     finally:
         phone.close()
+
+
+@pytest.mark.parametrize("name, lang", [*((name, "fr") for name in PAGES), ("/seat", "en"), ("/join", "en")])
+def test_a_page_without_its_shared_script_says_so_and_loads_itself_again(browser, table, name, lang):
+    missing_part_recovers(browser, table, name, lang, "**/static/companion.js")
 
 
 @pytest.mark.parametrize("part, lang", [("seat.js", "fr"), ("seat.js", "en"), ("scoreboard.js", "fr"),
                                         ("style.css", "en")])
 def test_a_seat_page_without_a_part_of_its_game_says_so_and_loads_itself_again(browser, table, part, lang):
-    path, check = PAGES["/seat"]
-    phone = Phone(browser, lang, f"**/games/gewalt/{part}")
-    try:
-        phone.open(table, path)
-        phone.tells(RETRY)
-        phone.built(check)
-    finally:
-        phone.close()
+    missing_part_recovers(browser, table, "/seat", lang, f"**/games/gewalt/{part}")
 
 
 @pytest.mark.parametrize("answer", ["abort", "refused"])

@@ -300,7 +300,7 @@ def test_a_standin_that_does_not_start_leaves_no_process(tmp_path, monkeypatch, 
 
 
 def test_the_simulator_without_the_dbus_binding_says_what_to_install(tmp_path):
-    """`pip install -e .` (the README's first line) has no sdbus: the hotspot demo says what to add, in one
+    """An install without sdbus (one not made from the lock): the hotspot demo says what to add, in one
     line, serves the table without its network, and leaves no dbus-daemon behind."""
     from daemon_process import DaemonProcess
 

@@ -94,8 +94,8 @@ def open_bus(address: str | None = None):
     try:
         import sdbus
     except ImportError:
-        raise NetworkError(N_("the network mode needs the D-Bus binding: pip install "
-                              "'table-companion[pi]' (it brings sdbus-networkmanager).")) from None
+        raise NetworkError(N_("the network mode needs the D-Bus binding, which Linux alone has: pip install "
+                              "sdbus-networkmanager.")) from None
     with _bus_address(address):
         try:
             return sdbus.sd_bus_open_system()

@@ -75,8 +75,8 @@ def _mock_interface():
 
 def _require_binding() -> None:
     """The stand-in is driven as a Pi's NetworkManager is, through sdbus-networkmanager: without it, say
-    what to add before anything is started (`pip install -e .` leaves it out; the `pi` and `test` extras
-    have it)."""
+    what to add before anything is started (every install from the lock has it; one made otherwise may
+    not)."""
     try:
         import sdbus  # noqa: F401
         import sdbus_block.networkmanager  # noqa: F401
