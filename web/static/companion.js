@@ -115,7 +115,7 @@ const Companion = (() => {
   }
 
   // Waits before the next try, longer after each (1 s, 2 s, 4 s... up to 30 s).
-  const backoff = (tries) => new Promise((done) => setTimeout(done, Math.min(1000 * 2 ** tries, 30000)));
+  const backoff = (tries) => PageLoad.wait(tries, 1000);
 
   // A part of the page that comes by a request (the join page's seats, the host's controls): asked again
   // while the table does not answer, the page saying so meanwhile (base.html), so it never stays
