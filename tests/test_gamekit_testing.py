@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion import registry
+from companion.core import registry
 from companion.gamekit import N_, Box, Command, DataFile, IllegalMove, Result, ScriptedDraws, put, rules
 from companion.gamekit.testing import (
     check_game,

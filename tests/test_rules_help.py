@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from webfixtures import plug_game, running_app
 
-from companion import registry
+from companion.core import registry
 from companion.i18n import translator
 
 WITH_HELP = [name for name in registry.names() if registry.get(name).help is not None]

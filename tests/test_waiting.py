@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from companion import registry
+from companion.core import registry
+from companion.core.session import NEW_GAME, advance
 from companion.gamekit.draws import Draws
-from companion.session import NEW_GAME, advance
 
 
 @pytest.mark.parametrize("name", registry.names())
