@@ -6,12 +6,12 @@ import logging
 import signal
 import threading
 import time
-from dataclasses import replace
 from pathlib import Path
 
 from companion.config import Config, ConfigError
+from companion.core.moment import Moment
 from companion.core.session import END_GAME, NEW_GAME
-from companion.core.table import Table, Update
+from companion.core.table import Table
 from companion.gamekit.contract import IllegalMove
 from companion.storage.store import Store
 
@@ -48,12 +48,15 @@ class Companion:
             raise ConfigError(f"key 'state_dir': {state} is a file, not a directory. Give the path of a "
                               "directory (it is made if missing) in state_dir.")
         self.store = Store(state / "companion.db", config.store_limit_mb)
-        self.table = Table(self.store, config.table_setup(), on_long_start=extend_start)
         self.venue = None  # without [venue], nothing of MQTT is imported and no thread starts for it
         if config.venue is not None:
             from companion.outputs.venue.publishing import Publishing
 
-            self.venue = Publishing(self.store, self.table, config.venue)
+            self.venue = Publishing(self.store, config.venue)
+        self.table = Table(self.store, config.table_setup(), on_long_start=extend_start,
+                           outbox=self.venue.hook if self.venue is not None else None)
+        if self.venue is not None:
+            self.venue.follow(self.table)
         self._backup_due: float | None = None  # when play since the last backup makes the next one due
         self._over = False  # whether the running game had ended at the last command (set again at start)
         self._state_at = ""  # when the table reached the state the e-ink shows ("21:04")
@@ -119,33 +122,33 @@ class Companion:
         """A debounced button, on its own thread: only queued; the table thread steps it."""
         self.table.press(button if kind == "press" else f"{button}:hold")
 
-    def _on_update(self, update: Update) -> None:
-        """On the table thread, after each durable command, press or seat change: LEDs at once, the
-        e-ink on its own thread; a refused press blinks."""
-        if update.session is None:
+    def _on_update(self, moment: Moment) -> None:
+        """On the table thread, after each durable command, press, seat or status change: LEDs at once,
+        the e-ink on its own thread; a refused press blinks."""
+        if moment.game is None:
             return
-        if update.rejected is not None:
-            if update.pressed is not None:
-                self._show(update)
+        if moment.rejected is not None:
+            if moment.pressed is not None:
+                self._show(moment)
                 self.board.reject()
             return
-        self._show(update)
-        if update.command is not None:
-            self._keep(update)
+        self._show(moment)
+        if moment.command is not None:
+            self._keep(moment)
 
-    def _keep(self, update: Update) -> None:
+    def _keep(self, moment: Moment) -> None:
         """After a durable command: the finished game's record, and a backup once enough play is due.
 
         On the table thread, between commands: no timer wakes the daemon while nobody plays."""
         from companion.outputs import records
 
-        over = records.is_over(update)
+        over = moment.over
         ended, self._over = over and not self._over, over  # once per game, not at each command after
         # the host ended a game that was not over: it is kept too, as abandoned
-        ended = ended or update.command.kind == END_GAME
+        ended = ended or (moment.command is not None and moment.command.kind == END_GAME)
         try:
             if ended:
-                records.write(self.config.state_path, self.store, update)
+                records.write(self.config.state_path, self.table.exports.finished())
             minutes = self.config.backup_minutes
             if minutes <= 0:
                 return
@@ -167,32 +170,28 @@ class Companion:
         log.info("backed up to %s in %.0f ms", target, (time.monotonic() - started) * 1000)
         return target
 
-    def _show(self, update: Update) -> None:
-        """The LED dice and the e-ink for `update`, with the button input in progress if any."""
-        spec, view, entry = update.spec, update.public, update.entry
-        entering = spec.controls.leds(entry, view) if entry is not None else None
-        if entering is not None:
-            self.board.dice.show(entering)
-        elif update.rejected is None and spec.rolled(update.events):
-            self.board.dice.roll(spec.dice_shown(view))
+    def _show(self, moment: Moment) -> None:
+        """The LED dice and the e-ink for `moment`, with the button input in progress if any."""
+        if moment.rolled:
+            self.board.dice.roll(list(moment.dice))
         else:
-            self.board.dice.show(spec.dice_shown(view))
-        self._frame(update)
+            self.board.dice.show(list(moment.dice))
+        self._frame(moment)
 
-    def _frame(self, update: Update) -> None:
-        """Offer the e-ink the frame of `update` (the refresher's own thread draws it)."""
-        spec, view, entry = update.spec, update.public, update.entry
-        shown = spec.controls.shown(entry, view) if entry is not None else None
+    def _frame(self, moment: Moment) -> None:
+        """Offer the e-ink the frame of `moment` (the refresher's own thread draws it)."""
         # A move or a button input in a game under way may go at the panel's fast speed; a new game's
         # join screen, an ended game and a seat change go at its normal one.
-        moved = update.command is not None and update.command.kind != NEW_GAME
-        play = (moved or entry is not None) and not spec.over(update.session.state)
-        if update.version != self._state_version or not self._state_at:
+        moved = moment.command is not None and moment.command.kind != NEW_GAME
+        play = (moved or moment.entering) and not moment.over
+        if moment.version != self._state_version or not self._state_at:
             # the frame states when the game reached this state: a seat change, or the same state drawn
             # again for a new address, does not move it
-            self._state_at, self._state_version = time.strftime("%H:%M"), update.version
-        info = replace(self.table.table_info(self.url, shown, self._state_at), wifi=self.wifi)
-        self.refresher.offer((update.game, view, info, self.language), play)
+            self._state_at, self._state_version = time.strftime("%H:%M"), moment.version
+        from companion.outputs.frames import table_info
+
+        info = table_info(moment, self.url, wifi=self.wifi, at=self._state_at)
+        self.refresher.offer((moment.game, moment.public, info, self.language), play)
 
     @property
     def language(self) -> str:
@@ -213,7 +212,7 @@ class Companion:
         self.table.subscribe(self._on_update)
         self.table.on_rolling(self.board.dice.tumble)
         self.refresher.start()
-        self._on_update(self.table.latest)  # a resumed game: shown before the table thread runs
+        self._on_update(self.table.moment)  # a resumed game: shown before the table thread runs
         self._keep_unwritten_record()
         self.table.start()
         if self.venue is not None:
@@ -305,18 +304,17 @@ class Companion:
         settings = self.config.network
         self.url = table_url(self.config.url, self.config.port, status)
         self.wifi = wifi_payload(settings.ssid, settings.password) if status.mode == "hotspot" else ""
-        if self.table.latest.session is not None:
-            self._frame(self.table.latest)
+        if self.table.moment.game is not None:
+            self._frame(self.table.moment)
 
     def _keep_unwritten_record(self) -> None:
         """A game that ended just before a power cut has its record written now."""
         from companion.outputs import records
 
-        latest = self.table.latest
-        self._over = records.is_over(latest)
+        self._over = self.table.moment.over
         if self._over:
             try:
-                records.write(self.config.state_path, self.store, latest)
+                records.write(self.config.state_path, self.table.exports.finished())
             except OSError:
                 log.exception("could not keep the finished game's record")
 

@@ -14,7 +14,7 @@ from companion.core import lookalike
 from companion.core.seats import Roster
 from companion.devices.panels import panel
 from companion.gamekit.contract import IllegalMove
-from companion.outputs.frames import render
+from companion.outputs.frames import render, table_info
 from companion.storage.store import Store
 
 URL = "http://192.168.1.20:8080/"
@@ -123,7 +123,8 @@ def test_the_eink_shows_three_names_apart_after_every_attack(table_with_ada):
     table = runtime.table
     names = [table.roster.name(seat) for seat in range(3)]
     assert names == ["Ada", "Bea", "Cy"]
-    canvas = render("schacht", table.latest.public, panel("impression-7.3"), "en", table.table_info(URL))
+    info = table_info(table.moment, URL)
+    canvas = render("schacht", table.latest.public, panel("impression-7.3"), "en", info)
     drawn = " ".join(e.label for e in canvas.elements if e.kind == "text")
     assert all(name in drawn for name in names), drawn
 

@@ -99,7 +99,7 @@ def test_no_record_before_the_game_is_over(tmp_path):
         assert answer.status_code == 409
         assert "pas finie\u202f:" in answer.get_json()["error"]
         with pytest.raises(records.RecordError):
-            records.build(runtime.table.store, runtime.table.latest)
+            runtime.table.exports.finished()
         page = client.get("/").get_data(as_text=True)
         assert 'id="download-game"' in page and "hidden" in page.split('id="download-game"')[1].split(">")[0]
 
@@ -197,7 +197,7 @@ def test_the_daemon_keeps_a_game_the_host_ends_as_abandoned(tmp_path):
         assert len(kept) == 1
         record = json.loads(kept[0].read_text())
         assert (record["game"], record["abandoned"], record["result"]["winners"]) == ("rallye", True, [])
-        assert record == json.loads(json.dumps(records.build(table.store, table.latest)))
+        assert record == json.loads(json.dumps(table.exports.finished()))
     finally:
         companion.stop()
 

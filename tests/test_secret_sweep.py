@@ -29,7 +29,7 @@ from webfixtures import (
 from companion.core.seats import MAX_SEATS
 from companion.devices.panels import DEFAULT_PANEL, panel
 from companion.gamekit.contract import Command
-from companion.outputs.frames import render
+from companion.outputs.frames import render, table_info
 
 SECRETS = {0: "SECRET-HAND-ZERO", 1: "SECRET-HAND-ONE"}
 WRONG = "wR0ng-t0ken-that-n0-seat-has"  # shaped like a real token (token_urlsafe(18) is 24 characters)
@@ -300,7 +300,8 @@ def render_updates(state: Sweep) -> None:
     updates, state.updates[:] = list(state.updates), []
     for update in updates:
         if update.rejected is None and update.game is not None:
-            render(update.game, update.public, panel(DEFAULT_PANEL), "fr", state.table.table_info(URL))
+            info = table_info(state.table.moment, URL)
+            render(update.game, update.public, panel(DEFAULT_PANEL), "fr", info)
 
 
 def assert_screens_clean(state: Sweep) -> None:

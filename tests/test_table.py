@@ -11,6 +11,7 @@ import msgspec
 import pytest
 from webfixtures import game_spec, plug_game
 
+from companion.core.moment import Moment, Moved
 from companion.core.seats import MAX_SEATS
 from companion.core.session import NEW_GAME, UNDO, UNDO_IN_MEMORY, Setup, replay
 from companion.core.table import SAVE_FAILED, Table, Update
@@ -148,7 +149,7 @@ def test_an_illegal_command_is_refused_and_changes_nothing(table, db, command, r
     table.call(Command("set_dice", {"count": 3}))
     roll(table)
     before_version, before_view, before_records = table.version, table.latest.public, stored(db)
-    updates: list[Update] = []
+    updates: list[Moment] = []
     table.subscribe(updates.append)
 
     result = table.call(command)
@@ -161,7 +162,8 @@ def test_an_illegal_command_is_refused_and_changes_nothing(table, db, command, r
     assert stored(db) == before_records
     (update,) = updates
     assert update.rejected is result.error
-    assert (update.version, update.public, update.command) == (before_version, before_view, command)
+    assert (update.version, update.public, update.command) == (before_version, before_view,
+                                                               Moved(command.kind, command.seat))
     assert table.latest.rejected is None  # latest is never a refusal
 
 
@@ -363,15 +365,15 @@ def test_subscribers_run_after_the_record_is_committed(table, db):
     assert seen == [(2, 2), (3, 3), (4, 4)]
 
 
-def test_each_update_carries_the_events_and_the_command(table):
-    updates: list[Update] = []
-    table.subscribe(updates.append)
+def test_each_moment_carries_the_command_never_its_args_nor_its_events(table):
+    moments: list[Moment] = []
+    table.subscribe(moments.append)
     table.call(Command("set_dice", {"count": 1}))
-    faces = roll(table)
-    assert updates[0].events == [{"type": "dice_count", "count": 1}]
-    assert updates[1].events == [{"type": "rolled", "dice": faces}]
-    assert updates[1].command == Command("roll")
-    assert updates[1].private(0) == {}  # free dice hides nothing
+    roll(table)
+    assert (moments[0].command, moments[0].rolled) == (Moved("set_dice", None), False)
+    assert (moments[1].command, moments[1].rolled) == (Moved("roll", None), True)
+    assert moments[1].secrets.view(0) == {}  # free dice hides nothing
+    assert not {"events", "session", "args"} & set(vars(moments[1]))
 
 
 def test_a_failing_subscriber_does_not_stop_the_table(table):
@@ -400,7 +402,7 @@ def test_unsubscribe_stops_the_calls(table):
 def test_a_closed_store_refuses_the_command_and_changes_nothing(table, db):
     roll(table)
     version, view = table.version, table.latest.public
-    updates: list[Update] = []
+    updates: list[Moment] = []
     table.subscribe(updates.append)
     table.store.close()
 

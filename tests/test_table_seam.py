@@ -17,8 +17,9 @@ from test_table import ECHO
 from webfixtures import game_spec, plug_game
 
 from companion.core import registry
+from companion.core.moment import Moment, Moved
 from companion.core.session import NEW_GAME, Setup, replay
-from companion.core.table import BUTTON_REFUSED, INTERNAL_ERROR, Table, Update
+from companion.core.table import BUTTON_REFUSED, INTERNAL_ERROR, Table
 from companion.gamekit.contract import NOT_NOW, NOT_YOU, Command, DataText
 from companion.outputs.public import public_payload
 from companion.storage.store import Store
@@ -41,8 +42,8 @@ def db(tmp_path):
     return tmp_path / "table.db"
 
 
-def watch(table: Table) -> list[Update]:
-    updates: list[Update] = []
+def watch(table: Table) -> list[Moment]:
+    updates: list[Moment] = []
     table.subscribe(updates.append)
     return updates
 
@@ -55,7 +56,7 @@ def test_a_press_that_starts_an_input_travels_in_the_update_and_changes_no_versi
         assert answer is table.latest and answer.version == version and answer.pressed == "a"
         assert (answer.entry.flow, answer.entry.shown) == ("place", 1)
         assert answer.spec.controls.leds(answer.entry, answer.public) == [1]
-        assert updates == [answer]
+        assert updates == [answer.moment]
         assert table.press("b").result(5).entry.shown == 2  # the next press reads the input from there
         assert table.store.last_version() == version  # an input in progress is never recorded
 
@@ -66,7 +67,7 @@ def test_a_press_that_means_nothing_is_published_as_a_refusal_and_changes_nothin
         answer = table.press("b").result(5)
         assert answer.rejected.msgid == BUTTON_REFUSED and answer.pressed == "b"
         assert answer.command is None and answer.version == before.version
-        assert updates == [answer] and table.latest is before
+        assert updates == [answer.moment] and table.latest is before
 
 
 def test_a_confirmed_input_becomes_a_command_from_the_table(db):
@@ -163,7 +164,7 @@ def test_every_reader_sees_one_consistent_now_while_commands_apply(db):
 def test_subscribers_find_latest_already_at_the_update_they_are_told(db):
     with running(db) as table:
         checked = []
-        table.subscribe(lambda update: update.rejected or checked.append(table.latest is update))
+        table.subscribe(lambda update: update.rejected or checked.append(table.moment is update))
         for _ in range(5):
             table.call(Command("roll"))
         assert checked == [True] * 5
@@ -198,7 +199,8 @@ def test_a_command_the_specs_check_refuses_changes_nothing_and_is_told(db, monke
         for command, msgid in refused:
             result = table.call(command)
             assert not result.ok and result.error.msgid == msgid and result.version == version
-            assert updates[-1].rejected is result.error and updates[-1].command == command
+            assert updates[-1].rejected is result.error
+            assert updates[-1].command == Moved(command.kind, command.seat)
         assert table.version == version and table.session.state == state
         assert table.store.records_since_last(NEW_GAME) == records
         assert table.call(Command("go")).ok and table.session.state.seen[-1] == (1, "go")
@@ -304,7 +306,7 @@ def test_a_deadline_passing_with_no_command_sends_the_games_default_and_records_
         assert table.call(Command(NEW_GAME, {"game": "asking"})).ok
         assert table.call(Command("ask", {}, 0)).ok
         asked = table.version
-        left = public_payload(table.latest, "en")["deadline"]  # what a page loaded now is told
+        left = public_payload(table.moment, "en")["deadline"]  # what a page loaded now is told
         assert 0 <= left <= 0.05
         deadline = time.monotonic() + 10
         while table.version == asked and time.monotonic() < deadline:

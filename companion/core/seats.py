@@ -85,7 +85,9 @@ class Roster:
         self._held = _seat_set(store.get_meta(PHONE_SEATS))
         # Made before any thread runs, so no read ever has to write (a full disk fails here, at start).
         self._kept("host_token", new_token)
-        self._kept("join_code", new_join_code)
+        # Read at every update (the glass and the host page show it): kept here, changed only through
+        # reissue_host, on the writer thread, which may be inside a store transaction when it reads it.
+        self._join_code = self._kept("join_code", new_join_code)
 
     # --- reading (any thread) ---------------------------------------------------------------
     def name(self, seat: int) -> str:
@@ -136,7 +138,7 @@ class Roster:
         return self.store.get_meta("host_claimed") == "1"
 
     def join_code(self) -> str:
-        return self.store.get_meta("join_code") or ""
+        return self._join_code
 
     def language(self, default: str) -> str:
         """The e-ink's language: the host's choice, else the config's."""
@@ -196,7 +198,9 @@ class Roster:
         to claim becomes the host."""
         self.store.set_meta("host_token", new_token())
         self.store.set_meta("host_claimed", "0")
-        self.store.set_meta("join_code", new_join_code())
+        code = new_join_code()
+        self.store.set_meta("join_code", code)
+        self._join_code = code
 
     def set_language(self, lang: object) -> None:
         if lang not in LANGUAGES:

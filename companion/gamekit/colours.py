@@ -1,4 +1,5 @@
-"""The seat palette: the colours every game's seats take theirs from, with the label a page shows."""
+"""The seat palette: the colours every game's seats take theirs from, with the label a page shows, and
+the seats' marks."""
 
 from __future__ import annotations
 
@@ -14,3 +15,7 @@ ORANGE = Colour("orange", N_("Orange"), "#ef6c00")
 
 # In seat order: the table's own colours while a game has none (free dice), and most games' too.
 SEAT_COLOURS = (RED, BLUE, GREEN, YELLOW, PURPLE, ORANGE)
+
+# A seat's mark, the same on every output: a numbered disc, never a letter, so on the glass it cannot be
+# read as one of the buttons A-D ("A: B Bob" read as "press B"); the number is the seat's "player 2".
+SEAT_MARKS = "\u2776\u2777\u2778\u2779\u277a\u277b"  # ❶ to ❻, glyphs DejaVu Sans draws

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from companion.gamekit.colours import SEAT_MARKS
 from companion.gamekit.contract import GameSpec, TableInfo
 from companion.i18n import translator
 from companion.render.layout import Box, Canvas
@@ -16,9 +17,7 @@ if TYPE_CHECKING:
 # leave no room for the game. Every panel at least this high shows one.
 QR_MIN_HEIGHT = 200
 
-# A pawn's mark on the glass, by seat: a numbered disc, never a letter, so it cannot be read as one of
-# the buttons A-D ("A: B Bob" read as "press B"); the number is the seat's "player 2" of the messages.
-PAWN_MARKS = "\u2776\u2777\u2778\u2779\u277a\u277b"  # ❶ to ❻, glyphs DejaVu Sans draws
+PAWN_MARKS = SEAT_MARKS  # a pawn on the glass bears its seat's mark
 
 
 def pawn_mark(seat: int) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.core import registry
+from companion.core.moment import Moment
 from companion.devices.panels import PanelModel
 from companion.gamekit.contract import TableInfo
 from companion.gamekit.frame import draw
@@ -16,3 +17,11 @@ def render(game: str, view: dict, model: PanelModel, lang: str, table: TableInfo
     stands for a table with nothing else to show.
     """
     return draw(registry.get(game), view, model, lang, table)
+
+
+def table_info(moment: Moment, url: str, *, wifi: str = "", at: str = "") -> TableInfo:
+    """What the frame of `moment` shows besides the game: the address, the join code, each seat's chosen
+    name, the public part of a button input in progress, the hotspot's Wi-Fi code and `at`, when the table
+    reached this state."""
+    return TableInfo(url, moment.status.join_code, tuple(seat["name"] for seat in moment.seats), moment.entry,
+                     wifi=wifi, at=at)

@@ -3,83 +3,50 @@ as every page names them, and refusals in the reader's words."""
 
 from __future__ import annotations
 
-import logging
 import re
 import time
 from collections.abc import Sequence
 
 from companion.core import registry
+from companion.core.moment import Moment
 from companion.core.seats import SEAT_NAMED
-from companion.core.session import END_GAME, undo_refused
-from companion.core.table import Update
 from companion.gamekit.contract import NOT_YOU, NOT_YOU_MANY, PHONE_SEAT, IllegalMove
 from companion.i18n import N_, translator
 
-log = logging.getLogger(__name__)
 
-
-def public_payload(update: Update, lang: str) -> dict:
-    """What every phone may see: never the command's args or the events, which a game may not vet.
+def public_payload(moment: Moment, lang: str) -> dict:
+    """What every phone may see of `moment`, in `lang`: never the command's args or the events, which a
+    game may not vet.
 
     Each seat's colour label comes in the reader's language, so no page declares the colours again.
     """
-    tr = translator(lang, update.spec)
-    left = None if update.due is None else round(max(0.0, update.due - time.monotonic()), 1)
-    return {"version": update.version, "game": update.game, "public": update.public,
-            "title": tr(update.spec.title) if update.session else None,
+    tr = translator(lang, registry.find(moment.game))
+    left = None if moment.due is None else round(max(0.0, moment.due - time.monotonic()), 1)
+    return {"version": moment.version, "game": moment.game, "public": moment.public,
+            "title": tr(moment.title) if moment.title else None,
             # whose move it is is public (the e-ink shows it): each seat's page says "Your turn" from it
-            "waiting": update.spec.waiting_on(update.session.state) if update.session else [],
-            "seats": public_seats(update, tr),
-            "history": list(update.session.history) if update.session else [],
+            "waiting": list(moment.waiting),
+            "seats": public_seats(moment, tr),
+            "history": list(moment.history),
             "deadline": left,  # seconds until the table sends the game's default itself (see GameSpec)
-            "over": update.session is not None and update.session.spec.over(update.session.state),
-            "undo": undo_refused(update.session) is None,  # whether the host's Undo would take a move back
-            "result": game_result(update),
-            "match": match_game(update),
-            "ended": ended_title(update, lang)}
+            "over": moment.over,
+            "undo": moment.undo,  # whether the host's Undo would take a move back
+            "result": moment.result,
+            "match": moment.match,
+            "ended": ended_title(moment, lang)}
 
 
-def match_game(update: Update) -> dict | None:
-    """Which game of a match the table is at (`GameSpec.match_game`), for the end box and the scoreboard."""
-    if update.session is None:
-        return None
-    try:
-        found = update.spec.match_game(update.public)
-    except Exception as exc:  # a bug in a game's view reader costs the line, not the page
-        log.error("the match game of %s failed: %s", update.game, type(exc).__name__)
-        return None
-    return None if found is None else {"game": found.game, "games": found.games, "ended": found.ended}
-
-
-def ended_title(update: Update, lang: str) -> str | None:
-    """The title of the game the host ended, while the game between games its end began is young (its
-    history still opens with the end): every page says so, so no phone switches without a word."""
-    history = update.session.history if update.session is not None else ()
-    if not history or history[0].get("kind") != END_GAME or "game" not in history[0]:
-        return None
-    ended = registry.find(history[0]["game"])
+def ended_title(moment: Moment, lang: str) -> str | None:
+    """The title of the game the host ended, while the game between games its end began is young: every
+    page says so, so no phone switches without a word."""
+    ended = registry.find(moment.ended) if moment.ended else None
     return translator(lang, ended)(ended.title) if ended is not None else None
 
 
-def game_result(update: Update) -> dict | None:
-    """How a finished game ended (the game's `Result`, read from its public view, so public too): each
-    seat's page tells its own place from it. None while the game runs."""
-    session = update.session
-    if session is None or not session.spec.over(session.state):
-        return None
-    try:
-        result = session.spec.result(update.public)
-    except Exception as exc:  # a game's bug: its pages still show the end, without the places
-        log.error("the result of %s failed: %s", update.game, type(exc).__name__)
-        return None
-    return {"winners": list(result.winners), "scores": None if result.scores is None else list(result.scores),
-            "ranks": None if result.ranks is None else list(result.ranks)}
-
-
-def public_seats(update: Update, tr) -> list[dict]:
+def public_seats(moment: Moment, tr) -> list[dict]:
     """Each seat's public facts with its colour and place in the reader's words (`tr`): a seat the game
     does not name is "Seat n"."""
-    return [{**seat, "label": tr(seat["label"]), "place": place(seat, tr)} for seat in update.seats]
+    return [{**seat, "label": tr(seat["label"]), "place": place(seat, tr)} for seat in moment.seats]
 
 
 def place(seat: dict, tr) -> str:

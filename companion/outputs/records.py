@@ -8,82 +8,21 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
-from companion.core.session import END_GAME, NEW_GAME, Session, replay
-from companion.core.table import Update
-from companion.gamekit.colours import SEAT_COLOURS
-from companion.gamekit.contract import Result
-from companion.storage.store import Store, write_durably
+from companion.core.table.export import FORMAT, RecordError
+from companion.storage.store import write_durably
 
 FOLDER = "records"
-FORMAT = "companion-record/1"
+__all__ = ["FORMAT", "RecordError", "bgstats", "folder", "listing", "load", "write"]
 RECORD_ID = re.compile(r"^[0-9]{8}-[0-9]{6}-[a-z0-9_]+-v[0-9]+$")
-
-
-class RecordError(Exception):
-    """A record that cannot be listed or exported; the message names it and the fix."""
-
-
-def is_over(update: Update) -> bool:
-    session = update.session
-    return session is not None and session.spec.over(session.state)
-
-
-def build(store: Store, update: Update) -> dict[str, Any]:
-    """The record of the game `update` ends: its command log with the draws, the players, the final
-    public view and the result. Only a game that is over has one (before, its log would tell hands and
-    bets), or one the host ended, kept as abandoned while the game between games runs: no winner."""
-    if is_over(update):
-        rows = [r.to_json() for r in store.records_since_last(NEW_GAME) if r.version <= update.version]
-        session = update.session
-        return _record(rows, session, update.public, update.seats, abandoned=False)
-    ended = ended_game(store, update)
-    if ended is None:
-        raise RecordError("the game is not over yet: its record is kept once it ends.")
-    rows, session = ended
-    public = session.spec.public_json(session.state)
-    return _record([r.to_json() for r in rows], session, public, update.seats,
-                   abandoned=not session.spec.over(session.state))
-
-
-def ended_game(store: Store, update: Update) -> tuple[list, Session] | None:
-    """The game the host ended, while the game between games its end began runs: its records, up to and
-    with the end, and its last session; None if the running game does not follow such an end."""
-    if update.session is None:
-        return None
-    rows = store.records_since_last(NEW_GAME)
-    cut = next((i for i, row in enumerate(rows) if row.kind == END_GAME and row.version <= update.version),
-               None)
-    if cut is None:
-        return None
-    session, _ = replay(rows[:cut])
-    return (rows[:cut + 1], session) if session is not None else None
-
-
-def _record(rows: list[dict], session: Session, public: dict, seats, *, abandoned: bool) -> dict[str, Any]:
-    spec = session.spec
-    first, last = rows[0], rows[-1]
-    started = datetime.fromisoformat(first["at"]) if first["at"] else None
-    stamp = started.strftime("%Y%m%d-%H%M%S") if started else "00000000-000000"
-    count = spec.seats_in_play(session.options)
-    # the seats of the recorded game, coloured as it coloured them (the running game may be another)
-    colours = [*spec.colours, *SEAT_COLOURS[len(spec.colours):]]
-    players = [{"seat": s["seat"], "name": s["name"], "colour": colours[s["seat"]].key}
-               for s in seats if s["seat"] < count]
-    result = Result() if abandoned else spec.result(public)
-    return {"format": FORMAT, "id": f"{stamp}-{session.game}-v{first['version']}", "game": session.game,
-            "started": first["at"], "ended": last["at"], "players": players, "abandoned": abandoned,
-            "result": msgspec.to_builtins(result), "final": public, "records": rows}
 
 
 def folder(state_dir: Path) -> Path:
     return Path(state_dir) / FOLDER
 
 
-def write(state_dir: Path, store: Store, update: Update) -> Path | None:
-    """Keep the finished game's record as JSON in the state dir, once (a record is never rewritten)."""
-    record = build(store, update)
+def write(state_dir: Path, record: dict[str, Any]) -> Path | None:
+    """Keep a finished game's record (the table's `exports.finished()`) as JSON in the state dir, once:
+    a record is never rewritten."""
     path = folder(state_dir) / f"{record['id']}.json"
     if path.exists():
         return None

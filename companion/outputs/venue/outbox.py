@@ -38,22 +38,22 @@ OUTBOX_FULL = N_("The venue has not been reached for too long: {n} moves wait to
 
 def writer(public: Callable[[object], dict], limit: int = DEFAULT_LIMIT
            ) -> Callable[[sqlite3.Connection, object], None]:
-    """What the table calls inside a command's transaction: the update's public view becomes a row.
+    """What the table calls inside a command's transaction: the Moment's public view becomes a row.
 
-    `public(update)` must be the scoreboard's own view (webapp.events.public_payload): nothing
+    `public(moment)` must be the scoreboard's own view (outputs.public.public_payload): nothing
     the scoreboard would not show is ever written here, so nothing else can leave the table. Past `limit`
     waiting messages the command is refused (its transaction rolls back): the outbox is bounded, and
     nothing the dashboard should get is ever dropped."""
 
-    def write(db: sqlite3.Connection, update) -> None:
+    def write(db: sqlite3.Connection, moment) -> None:
         # Acknowledged rows leave from the oldest on, so the rows left are exactly min..max: two index
         # look-ups in every command's transaction, where count(*) would read every waiting row.
         first, last = db.execute("SELECT min(seq), max(seq) FROM venue_outbox").fetchone()
         waiting = 0 if first is None else last - first + 1
         if waiting >= limit:
             raise IllegalMove(OUTBOX_FULL, n=waiting)
-        body = json.dumps(public(update), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-        db.execute("INSERT INTO venue_outbox (version, body) VALUES (?, ?)", (update.version, body))
+        body = json.dumps(public(moment), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        db.execute("INSERT INTO venue_outbox (version, body) VALUES (?, ?)", (moment.version, body))
 
     return write
 

@@ -1,9 +1,8 @@
-"""A table's side of a venue: the outbox hooked into the table's commits, and its sender thread."""
+"""A table's side of a venue: the outbox hook the table writes in its commits, and the sender thread."""
 
 from __future__ import annotations
 
-import msgspec
-
+from companion.core.moment import Moment
 from companion.core.table import Table
 from companion.outputs.public import public_payload
 from companion.outputs.venue.outbox import Outbox, writer
@@ -15,22 +14,22 @@ from companion.venue.settings import VenueConfig
 MESSAGE_LANGUAGE = "en"
 
 
-def scoreboard_view(update) -> dict:
-    """Exactly what the public scoreboard is sent for `update`, and a finished game's result read from that
-    same public view (the game's own `result`, as its record keeps it): nothing else leaves the table."""
-    view = public_payload(update, MESSAGE_LANGUAGE)
-    if view["over"]:
-        view["result"] = msgspec.to_builtins(update.spec.result(update.public))
-    return view
+def scoreboard_view(moment: Moment) -> dict:
+    """Exactly what the public scoreboard is sent for `moment`, a finished game's result with it (the game's
+    own `result`, read from the public view, as its record keeps it): nothing else leaves the table."""
+    return public_payload(moment, MESSAGE_LANGUAGE)
 
 
 class Publishing:
-    """Made before the table starts, so its first command already writes to the outbox."""
+    """Made before the table, which is given `hook`: its first command already writes to the outbox."""
 
-    def __init__(self, store: Store, table: Table, venue: VenueConfig):
+    def __init__(self, store: Store, venue: VenueConfig):
         self.outbox = Outbox(store.path)
-        table.outbox = writer(scoreboard_view, venue.outbox_limit)
+        self.hook = writer(scoreboard_view, venue.outbox_limit)
         self.sender = Sender(self.outbox, venue.broker_login(), venue.name, venue.table)
+
+    def follow(self, table: Table) -> None:
+        """Wake the sender after each of `table`'s commits."""
         table.subscribe(self.sender.wake)
 
     def start(self) -> Publishing:

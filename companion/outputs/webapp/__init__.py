@@ -19,7 +19,7 @@ def request_language() -> str:
 def request_game() -> str | None:
     """The game running when this request began: its pages and strings are the ones it gets."""
     if "game" not in g:
-        g.game = current_app.extensions["companion"].table.latest.game
+        g.game = current_app.extensions["companion"].table.moment.game
     return g.game
 
 

@@ -18,7 +18,7 @@ from companion.core.session import HOST_COMMANDS, NEW_GAME
 from companion.gamekit.contract import Command, IllegalMove
 from companion.outputs.public import refusal
 from companion.outputs.webapp import _, another_sites_refused, request_game, request_language
-from companion.outputs.webapp.events import PANEL_STUCK, Hub, Stream, TooManyStreams, seat_legal
+from companion.outputs.webapp.events import PANEL_STUCK, Hub, Stream, TooManyStreams
 from companion.outputs.webapp.openapi import (
     ClaimHostBody,
     CommandBody,
@@ -163,14 +163,13 @@ def require_host(token: str | None, action: str) -> None:
 # --- the game ------------------------------------------------------------------------------
 @bp.get("/state")
 def state():
-    latest = runtime().table.latest
-    session = latest.session
+    moment = runtime().table.moment
     return {
-        "version": latest.version,
-        "game": latest.game,
-        "title": _(session.spec.title) if session else None,
-        "public": latest.public,
-        "legal": session.spec.legal(session.state, None) if session else [],
+        "version": moment.version,
+        "game": moment.game,
+        "title": _(moment.title) if moment.title else None,
+        "public": moment.public,
+        "legal": list(moment.table_legal),
         "host": is_host(host_token_given()),
     }
 
@@ -199,7 +198,7 @@ def command():
     # A new game's refusal (a bad option, a bad data file) is that game's to word.
     starting = body.args.get("game") if body.kind == NEW_GAME else None
     wording = starting if isinstance(starting, str) and starting in registry.names() else request_game()
-    refused = refusal(result.error, request_language(), wording, table.latest.seats)
+    refused = refusal(result.error, request_language(), wording, table.moment.seats)
     return error_response(409, refused["error"], msgid=refused["msgid"], version=result.version)
 
 
@@ -207,10 +206,10 @@ def command():
 def export():
     require_host(host_token_given(), "export")
     table = runtime().table
-    latest = table.latest
-    head = json.dumps({"ok": True, "version": latest.version, "game": latest.game,
+    moment = table.moment
+    head = json.dumps({"ok": True, "version": moment.version, "game": moment.game,
                        "complete": table.record_is_open})
-    records = table.export(latest.version)
+    records = table.export(moment.version)
 
     def body():
         """The record a batch of rows at a time: a game of any length is sent in bounded memory."""
@@ -231,7 +230,7 @@ def game_record():
 
     table = runtime().table
     try:  # a game that is over, or the one the host ended (kept as abandoned, as the export shows it)
-        record = records.build(table.store, table.latest)
+        record = table.exports.finished()
     except records.RecordError:
         raise ApiError(409, _("The game is not over yet: its record can be downloaded once it ends.")) \
             from None
@@ -251,9 +250,9 @@ def events():
 @bp.get("/seat/<token>")
 def seat_view(token: str):
     seat = _seat_or_404(token)
-    latest = runtime().table.latest
-    return {"version": latest.version, "game": latest.game, "seat": seat, "private": latest.private(seat),
-            "legal": seat_legal(latest, seat)}
+    moment = runtime().table.moment
+    return {"version": moment.version, "game": moment.game, "seat": seat,
+            "private": moment.secrets.view(seat), "legal": list(moment.seat_legal(seat))}
 
 
 @bp.get("/seat/<token>/events")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import contextlib
 import logging
 import queue
-import secrets
 import threading
 from collections import Counter
 from collections.abc import Callable
 
+from companion.core.moment import Moment
 from companion.core.seats import MAX_SEATS
-from companion.core.table import Table, Update
+from companion.core.table import Table
 from companion.i18n import N_, translator
 from companion.outputs.public import public_payload, refusal
 from companion.serving.sse import message, opening
@@ -31,14 +31,6 @@ class TooManyStreams(Exception):
         self.msgid, self.params = msgid, params
 
 
-def seat_legal(update: Update, seat: int) -> list[str]:
-    """The command kinds `seat` may send now: none when it does not play the running game."""
-    session = update.session
-    if session is None or not 0 <= seat < session.spec.seats_in_play(session.options):
-        return []
-    return list(session.spec.legal(session.state, seat))
-
-
 class Stream:
     """One open page. Iterating yields SSE bytes; close() (called by the server) frees its slot.
 
@@ -54,19 +46,19 @@ class Stream:
         self._sent = (-1, -1)  # the (version, seating) this page was sent last
         self._started = False
         self._closed = False
-        # Each queued update is work a player waits on (hub.foreground) until this page has been handed
+        # Each queued moment is work a player waits on (hub.foreground) until this page has been handed
         # it: `_holding` is the one handed out last, settled when the server asks for the next.
         self._holding = False
         self._lock = threading.Lock()  # an offer and the close that drains the queue, one at a time
 
     # --- fed on the table thread: must never block ---------------------------------------
-    def offer(self, update: Update) -> None:
+    def offer(self, moment: Moment) -> None:
         with self._lock:
             if self._closed:
                 return
             self.hub.foreground.begin()
             try:
-                self.queue.put_nowait(update)
+                self.queue.put_nowait(moment)
             except queue.Full:
                 self.hub.foreground.end()
                 self.resync = True
@@ -121,7 +113,7 @@ class Stream:
         self.hub._remove(self)
 
     def _settle(self) -> None:
-        """The update handed out last is with the server now: nobody waits on this page for it."""
+        """The moment handed out last is with the server now: nobody waits on this page for it."""
         if self._holding:
             self._holding = False
             self.hub.foreground.end()
@@ -135,27 +127,27 @@ class Stream:
                 else:
                     self.hub.foreground.end()
 
-    def _payload(self, update: Update) -> dict:
-        data = public_payload(update, self.lang)
+    def _payload(self, moment: Moment) -> dict:
+        data = public_payload(moment, self.lang)
         if self.seat is not None:
             try:
-                private = update.private(self.seat)
+                private = moment.secrets.view(self.seat)
             except Exception as exc:  # e.g. a new game with fewer seats; the page still gets the public view
                 # Only the type: the message of a failed private view may quote the secret.
                 log.error("private view of seat %d failed: %s", self.seat, type(exc).__name__)
                 private = {}
-            data |= {"seat": self.seat, "private": private, "legal": seat_legal(update, self.seat)}
+            data |= {"seat": self.seat, "private": private, "legal": list(moment.seat_legal(self.seat))}
         return data
 
     def _snapshot(self) -> bytes:
-        update = self.hub.table.latest
-        # Checked after reading `latest`: a seat change is made before the update that shows it, so a
-        # link that still holds now held when `update` was made.
+        moment = self.hub.table.moment
+        # Checked after reading the table's moment: a seat change is made before the moment that shows it,
+        # so a link that still holds now held when `moment` was made.
         if not self.holds():
             self.close()
             raise StopIteration
-        self._sent = (update.version, update.seating)
-        snapshot = message("snapshot", self._payload(update), update.version)
+        self._sent = (moment.version, moment.seating)
+        snapshot = message("snapshot", self._payload(moment), moment.version)
         return snapshot + self._panel() if self.hub.panel_fault is not None else snapshot
 
     def _panel(self) -> bytes:
@@ -163,30 +155,30 @@ class Stream:
         return message("panel", {"fault": self.hub.panel_fault is not None,
                                  "message": translator(self.lang)(PANEL_STUCK)})
 
-    def _format(self, update: Update) -> bytes | None:
-        if update.rejected is not None:
+    def _format(self, moment: Moment) -> bytes | None:
+        if moment.rejected is not None:
             # A refusal is told to whoever could have sent it: a seat its own; the public pages only the
             # device's (its buttons are in everyone's view). A phone's refusal goes back in its own
             # answer, so the host's refused commands never show on the scoreboards.
             if self.seat is None:
-                mine = update.pressed is not None
+                mine = moment.pressed is not None
             else:
-                mine = update.command is not None and update.command.seat == self.seat
+                mine = moment.command is not None and moment.command.seat == self.seat
             if not mine:
                 return None
-            return message("rejected", {"version": update.version,
-                                        **refusal(update.rejected, self.lang, update.game, update.seats)})
+            return message("rejected", {"version": moment.version,
+                                        **refusal(moment.rejected, self.lang, moment.game, moment.seats)})
         # A seat change keeps the version and bumps `seating`: it is news to every page all the same.
-        if (update.version, update.seating) <= self._sent:
+        if (moment.version, moment.seating) <= self._sent:
             return None  # already in the snapshot this page got
-        self._sent = (update.version, update.seating)
+        self._sent = (moment.version, moment.seating)
         if self.seat is None:
-            return self.hub.public_message(update, self.lang)
-        return message("update", self._payload(update), update.version)
+            return self.hub.public_message(moment, self.lang)
+        return message("update", self._payload(moment), moment.version)
 
 
 class Hub:
-    """Subscribes once to the table and fans each update out to every open stream."""
+    """Subscribes once to the table and fans each moment out to every open stream."""
 
     def __init__(self, table: Table, *, keepalive: float = 15.0, max_streams: int = 24, per_client: int = 6,
                  per_seat: int = 2, queue_size: int = 32):
@@ -237,8 +229,7 @@ class Hub:
 
     def holds(self, seat: int | None, token: str) -> bool:
         """Whether `token` is still `seat`'s link."""
-        known = self.table.roster.token(seat) if seat is not None else None
-        return known is not None and secrets.compare_digest(known.encode(), token.encode("utf-8", "replace"))
+        return self.table.links.seat_holds(seat, token)
 
     def open(self, lang: str, seat: int | None = None, client: str = "", channel=None,
              token: str | None = None) -> Stream:
@@ -288,13 +279,13 @@ class Hub:
             return None
         return next(s for s in reversed(pool) if s.client == top)
 
-    def public_message(self, update: Update, lang: str) -> bytes:
-        """An update as every public page in `lang` gets it: encoded once for all of them, not once
+    def public_message(self, moment: Moment, lang: str) -> bytes:
+        """A moment as every public page in `lang` gets it: encoded once for all of them, not once
         per page (24 scoreboards would otherwise encode each command 24 times)."""
-        key = (update.version, update.seating, lang)
+        key = (moment.version, moment.seating, lang)
         encoded = self._encoded.get(key)
         if encoded is None:
-            encoded = message("update", public_payload(update, lang), update.version)
+            encoded = message("update", public_payload(moment, lang), moment.version)
             with self._lock:
                 self._encoded[key] = encoded
                 while len(self._encoded) > 8:  # a few versions in a few languages: pages keep up
@@ -313,7 +304,7 @@ class Hub:
         with self._lock:
             self._streams = [s for s in self._streams if s is not stream]
 
-    def _fan_out(self, update: Update) -> None:
+    def _fan_out(self, moment: Moment) -> None:
         # Runs on the table thread: a copy-on-write list and put_nowait only.
         for stream in self._streams:
-            stream.offer(update)
+            stream.offer(moment)

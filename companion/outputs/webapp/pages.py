@@ -13,7 +13,6 @@ from companion.i18n import LANGUAGES, N_, translator
 from companion.outputs.public import public_payload
 from companion.outputs.webapp import _, ngettext, request_game, request_language
 from companion.outputs.webapp.api import device_open, device_state, error_response, seat_of
-from companion.outputs.webapp.events import seat_legal
 from companion.outputs.webapp.gamefiles import assets, translated_help
 from companion.outputs.webapp.schemas import generated_pages
 
@@ -29,26 +28,26 @@ class PageError(Exception):
         self.status, self.message = status, message
 
 
-def _latest():
-    return current_app.extensions["companion"].table.latest
+def _moment():
+    return current_app.extensions["companion"].table.moment
 
 
-def _spec(latest):
-    """The spec of the game in `latest`, if it is the game this request began with (else None)."""
-    return latest.spec if latest.game == request_game() else None
+def _spec(moment):
+    """The spec of the game in `moment`, if it is the game this request began with (else None)."""
+    return registry.find(moment.game) if moment.game == request_game() else None
 
 
 def _context() -> dict:
-    latest = _latest()
+    moment = _moment()
     game = request_game()
-    spec = _spec(latest)
+    spec = _spec(moment)
     return {
         "lang": request_language(),
         "languages": LANGUAGES,
         "game": game,
         "title": _(spec.title) if spec else _("No game"),
         "assets": assets(game if spec else None),
-        "snapshot": public_payload(latest, request_language()),
+        "snapshot": public_payload(moment, request_language()),
         "history_lines": _history_lines(spec),
     }
 
@@ -56,7 +55,7 @@ def _context() -> dict:
 def _generated(page: str) -> dict | None:
     """What the generated `page` (seat, scoreboard) of a game that ships none shows: the shapes of its
     views and commands, labelled in the reader's language."""
-    spec = _spec(_latest())
+    spec = _spec(_moment())
     if spec is None or not assets(spec.name)[f"{page}_generated"]:
         return None
     return generated_pages(spec, translator(request_language(), spec))
@@ -113,11 +112,11 @@ def seat(token: str):
         raise PageError(404, _("This seat link is not valid. Ask the host for your seat's link, "
                                "or scan the QR code on the table."))
     context = _context()
-    latest = _latest()
-    running = latest.game if latest.session is not None else None
+    moment = _moment()
+    running = moment.game
     context["rules_help"] = translated_help(running, translator(request_language(), registry.find(running)))
-    context["snapshot"] |= {"seat": number, "private": latest.private(number),
-                            "legal": seat_legal(latest, number)}
+    context["snapshot"] |= {"seat": number, "private": moment.secrets.view(number),
+                            "legal": list(moment.seat_legal(number))}
     response = Response(render_template("seat.html", seat=number, token=token, generated=_generated("seat"),
                                         **context))
     response.headers["Cache-Control"] = "no-store"  # the page holds this seat's secrets

@@ -8,6 +8,7 @@ import msgspec
 from flask import Blueprint, Response, current_app, request, url_for
 
 from companion.core import registry
+from companion.core.table.links import HOST_LINK_GONE
 from companion.gamekit.contract import IllegalMove
 from companion.i18n import translator
 from companion.outputs.public import public_seats, refusal
@@ -32,7 +33,7 @@ def _seating(change, action: str | None = None):
     try:
         return table.seating(change)
     except IllegalMove as exc:
-        refused = refusal(exc, request_language(), request_game(), table.latest.seats)
+        refused = refusal(exc, request_language(), request_game(), table.moment.seats)
         raise ApiError(409, refused["error"], msgid=refused["msgid"]) from None
     except TimeoutError:
         raise ApiError(503, _("The table did not answer in time: wait a moment and try again.")) from None
@@ -41,8 +42,7 @@ def _seating(change, action: str | None = None):
 def _while_host(token: str | None, change):
     def made_by_the_host(roster, count):
         if not same_token(token, roster.host_token()):
-            raise IllegalMove("This host link is no longer valid: a long press on D on the device made a new "
-                              "one. Open the new host link, or ask the host.")
+            raise IllegalMove(HOST_LINK_GONE)
         return change(roster, count)
     return made_by_the_host
 
@@ -54,8 +54,8 @@ def _seat_link(seat: int, token: str) -> dict:
 @bp.get("/seats")
 def seats():
     table = runtime().table
-    latest = table.latest
-    return {"seats": public_seats(latest, translator(request_language(), latest.spec)),
+    moment = table.moment
+    return {"seats": public_seats(moment, translator(request_language(), registry.find(moment.game))),
             "host_claimed": table.roster.host_claimed()}
 
 

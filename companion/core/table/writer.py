@@ -1,34 +1,26 @@
-"""The table: the single writer that applies commands and presses in order, records, then tells outputs."""
+"""The writer: one thread applies commands and presses in order, records them, then tells outputs."""
 
 from __future__ import annotations
 
-import json
 import logging
 import queue
-import secrets
 import threading
 import time
-from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
+from collections.abc import Callable, Collection, Hashable
 from concurrent.futures import Future
-from dataclasses import dataclass, field, replace
-from functools import cached_property
+from dataclasses import dataclass, replace
 from typing import Any
 
+from companion.core.moment import Moment, TableStatus
 from companion.core.seats import MAX_SEATS, Roster
-from companion.core.session import (
-    END_GAME,
-    GAME_STARTS,
-    NEW_GAME,
-    UNDO,
-    Session,
-    Setup,
-    advance,
-    bounded,
-)
+from companion.core.session import GAME_STARTS, NEW_GAME, Session, Setup, advance, bounded
 from companion.core.snapshots import Snapshots, due, encode
+from companion.core.table import platform
+from companion.core.table.export import Export
+from companion.core.table.links import HOST_LINK_GONE, Links
+from companion.core.table.updates import Result, Update, seat_facts
 from companion.foreground import Foreground
-from companion.gamekit.colours import SEAT_COLOURS
-from companion.gamekit.contract import PHONE_SEAT, Command, Entry, GameSpec, IllegalMove, TableInfo
+from companion.gamekit.contract import PHONE_SEAT, Command, Entry, IllegalMove
 from companion.gamekit.draws import Draws, DrawsExhausted
 from companion.i18n import LANGUAGES, N_, translator
 from companion.storage.check import DAMAGED
@@ -47,55 +39,6 @@ SAVE_FAILED = N_("The device could not save this (its log says why): nothing was
 
 
 @dataclass(frozen=True)
-class Update:
-    """One moment of the table, as outputs are told it after each command, press or seat change.
-
-    `public` is safe for every output. `private(seat)` is for that seat's phone only.
-    `rejected` is the IllegalMove of a refused command or press, with nothing else changed.
-    `seats` is the public seating: each seat's number, chosen name and colour.
-    `entry` is the device's button input in progress (the game's Controls read it), and `pressed`
-    the button this update answers, if a button led to it.
-    """
-
-    version: int
-    game: str | None
-    public: dict
-    events: list[dict] = field(default_factory=list)
-    command: Command | None = None
-    rejected: IllegalMove | None = None
-    session: Session | None = field(default=None, repr=False)
-    seats: tuple[dict, ...] = ()
-    entry: Entry = None
-    pressed: str | None = None
-    due: float | None = None  # when the game's deadline passes (the monotonic clock), if it has one
-    seating: int = 0  # seat changes since the table started: a seat change keeps the version, bumps this
-
-    @property
-    def spec(self) -> GameSpec | None:
-        return self.session.spec if self.session is not None else None
-
-    def private(self, seat: int) -> dict:
-        session = self.session
-        if session is None or not 0 <= seat < session.spec.seats_in_play(session.options):
-            return {}
-        return session.spec.private_json(session.state, seat)
-
-    @cached_property
-    def acting(self) -> int | None:
-        """The seat the device's buttons stand for now."""
-        return self.spec.actor(self.session.state) if self.session is not None else None
-
-
-@dataclass(frozen=True)
-class Result:
-    """The answer to one submitted command."""
-
-    ok: bool
-    version: int
-    error: IllegalMove | None = None
-
-
-@dataclass(frozen=True)
 class _Press:
     key: str
 
@@ -107,6 +50,11 @@ class _FromHost:
 
 
 @dataclass(frozen=True)
+class _Status:
+    changes: dict
+
+
+@dataclass(frozen=True)
 class _FromSeat:
     """A command sent with a seat's link: it applies only if the link is still the seat's when its turn
     comes (the host may have freed the seat, or given it to another, since the link was checked)."""
@@ -115,27 +63,38 @@ class _FromSeat:
     token: str
 
 
-Subscriber = Callable[[Update], None]
+Subscriber = Callable[[Moment], None]  # an output: it reads the Moment, never the session
+# A transaction hook (the venue's outbox): writes its rows for a command's Moment in the command's own
+# transaction, so they exist if and only if the command does.
+TransactionHook = Callable[[Any, Moment], None]
 
 
 class Table:
     """Owns the running game. Only its thread changes state; everyone else submits commands or presses.
 
     `latest` is the one immutable snapshot of now: version, session, views and the input in progress
-    are read from it together. Subscribers run on the table thread after the record is committed, so
-    they must only hand work off (set a latest frame, put on a queue, start an LED timer).
+    are read from it together; it is the core's, and `moment` is its public part, the one outputs read.
+    Subscribers get each Moment on the table thread after the record is committed, so they must only
+    hand work off (set a latest frame, put on a queue, start an LED timer).
 
     `foreground` counts each queued item as work a player waits on until it is published.
     `on_long_start()` is called while a start replays a long log (the daemon tells systemd).
+    `outbox(db, moment)`, if given, writes its rows in each command's transaction (a venue's outbox).
+    `status` is the table's own state beside the game (its address, its panel, its network).
     """
 
     def __init__(self, store: Store, setup: Setup | None = None, foreground: Foreground | None = None,
-                 on_long_start: Callable[[], None] | None = None):
+                 on_long_start: Callable[[], None] | None = None, outbox: TransactionHook | None = None,
+                 status: TableStatus | None = None):
         self.store = store
+        self.outbox = outbox
+        self._status = status or TableStatus()
         self.snapshots = Snapshots(store, on_long_start)
         self.foreground = foreground or Foreground()
         self.roster = Roster(store)
         self.roster.unnamed = self._colour_names
+        self.links = Links(self.roster)
+        self.exports = Export(store, lambda: self._latest)
         self.setup = setup or Setup()
         self._queue: queue.Queue = queue.Queue()
         self._subscribers: list[Subscriber] = []
@@ -153,9 +112,6 @@ class Table:
         self._stopped = False
         self._latest = self._published = self._update(session, version, [], None)
         self._due: tuple[float, int, Command, Hashable] | None = None  # (time, version, command, window)
-        # A venue's outbox (outputs/venue/outbox.py): writes an update's public rows in its command's
-        # transaction. None without a venue: nothing of it is imported.
-        self.outbox: Callable[[Any, Update], None] | None = None
 
     # --- submitting -------------------------------------------------------------------
     def submit(self, command: Command, host: bool = False, token: str | None = None) -> Future:
@@ -200,6 +156,11 @@ class Table:
         return self._latest
 
     @property
+    def moment(self) -> Moment:
+        """The newest accepted update's Moment: what every output may see of now."""
+        return self._latest.moment
+
+    @property
     def version(self) -> int:
         return self._latest.version
 
@@ -208,7 +169,8 @@ class Table:
         return self._latest.session
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
-        """Call `subscriber(update)` after every command; returns a function that unsubscribes."""
+        """Call `subscriber(moment)` after every command, press, seat or status change; returns a function
+        that unsubscribes."""
         self._subscribers = [*self._subscribers, subscriber]
 
         def unsubscribe():
@@ -221,47 +183,16 @@ class Table:
         value comes with the update, once the command is durable)."""
         self._rolling = [*self._rolling, callback]
 
-    def export(self, upto: int | None = None) -> Iterator[dict]:
-        """The running game's record up to version `upto` (default: now), as JSON-ready dicts (what
-        `companion replay` reads), read a batch at a time: a long game is never held whole in memory.
-
-        While a game with secrets runs, the record shows who did what and when, never how: each
-        move's args and the randomness it drew (which rebuilds hands and bets) open once it is over.
-        """
-        is_open = self.record_is_open
-        upto = self.version if upto is None else upto
-        records = (r.to_json() for r in self.store.records_from(self.store.last_of(NEW_GAME, upto), upto))
-        if is_open:
-            return records
-        return ({**r, "args": r["args"] if r["kind"] == NEW_GAME else {}, "draws": []} for r in records)
+    def export(self, upto: int | None = None):
+        """The running game's record up to version `upto` (see `Export.log`)."""
+        return self.exports.log(upto)
 
     @property
     def record_is_open(self) -> bool:
         """Whether the running game's export is whole: it hides nothing, or it is over."""
-        session = self.session
-        return session is None or not session.spec.hidden or session.spec.over(session.state)
+        return self.exports.is_open
 
     # --- seats ------------------------------------------------------------------------
-    def _seats(self, session: Session | None) -> list[dict]:
-        """Every seat as every phone may see it: number, name, colour, place (the game's name for the
-        seat, a msgid, or ""), whether `session` has it
-        (`in_game`) and whether it plays now (`playing`: in the game, and taken if seats are optional)."""
-        spec = session.spec if session else None
-        colours = spec.colours if spec else ()
-        count = spec.seats_in_play(session.options) if spec else 0
-        # A game whose seats are all optional (free dice) plays only the seats someone took.
-        optional = spec is None or spec.seats[0] == 0
-        out = []
-        for seat in range(MAX_SEATS):
-            # A seat the game leaves out, or a game with no colours of its own, takes the palette.s.
-            colour = colours[seat] if seat < len(colours) else SEAT_COLOURS[seat]
-            name = self.roster.name(seat)
-            place = spec.seat_names[seat] if spec and seat < len(spec.seat_names) else ""
-            out.append({"seat": seat, "name": name, "colour": colour.key, "ink": colour.ink,
-                        "label": colour.label, "place": place, "in_game": seat < count,
-                        "playing": seat < count and (bool(name) or not optional)})
-        return out
-
     def _colour_names(self, seat: int) -> tuple[str, ...]:
         """What the screens show for a seat that plays with no chosen name: its colour, in each language
         (a phone named after it would read the same as the buttons' seat)."""
@@ -270,12 +201,6 @@ class Table:
         if shown is None or not shown["playing"]:
             return ()
         return tuple(translator(lang, latest.spec)(shown["label"]) for lang in LANGUAGES)
-
-    def table_info(self, url: str, entry=None, at: str = "") -> TableInfo:
-        """What the e-ink shows besides the game: the join code, each seat's chosen name, and `at`, when
-        the table reached this state."""
-        names = tuple(s["name"] for s in self.latest.seats)
-        return TableInfo(url, self.roster.join_code(), names, entry, at=at)
 
     def host_token(self) -> str:
         """The capability that allows host actions; made once and kept across restarts."""
@@ -287,7 +212,14 @@ class Table:
                                                         roster.reissue(seat, count))
 
     def seat_for_token(self, token: str) -> int | None:
-        return self.roster.seat_for_token(token, MAX_SEATS)
+        return self.links.seat_of(token)
+
+    def tell(self, **status: Any) -> None:
+        """A change of the table's own state (`TableStatus`'s fields: its address, Wi-Fi code, panel fault,
+        network, venue), ordered with commands and told to every output like a seat change. Returns at
+        once: the panel's thread and the network's may call it."""
+        if not self._stopped:
+            self._enqueue(_Status(status), Future())
 
     def seating(self, change: Callable[[Roster, int], Any], timeout: float = 10.0) -> Any:
         """Run `change(roster, MAX_SEATS)` on the writer thread, then tell every output.
@@ -342,14 +274,14 @@ class Table:
                 if isinstance(what, Command):
                     outcome = self._apply(what)
                 elif isinstance(what, _FromHost):
-                    outcome = self._apply_for_host(what.command) if self._host_holds(what.token) else \
-                        Result(False, self.version, IllegalMove(
-                            "This host link is no longer valid: a long press on D on the device made a new "
-                            "one. Open the new host link, or ask the host."))
+                    outcome = self._apply_for_host(what.command) if self.links.host_holds(what.token) else \
+                        Result(False, self.version, IllegalMove(HOST_LINK_GONE))
                 elif isinstance(what, _FromSeat):
                     outcome = self._apply_for_seat(what.command, what.token)
                 elif isinstance(what, _Press):
                     outcome = self._press(what.key)
+                elif isinstance(what, _Status):
+                    outcome = self._change_status(what.changes)
                 else:
                     outcome = self._change_seats(what)
             except Exception:  # a bug must not kill the only writer
@@ -402,7 +334,7 @@ class Table:
         draws = Draws()
         latest = self._latest
         try:
-            args = self._recorded_args(command)
+            args = platform.recorded_args(command, latest.session, self.setup, self.version)
             session, events = advance(latest.session, command.kind, command.seat, args, draws, phones, device)
         except IllegalMove as error:
             return self._refuse(command, error, pressed, entry)
@@ -425,8 +357,9 @@ class Table:
         begins = command.kind in GAME_STARTS
         snapshot = encode(session, None if begins else self._since) if due(session, command.kind) else None
         try:
+            built: list[Update] = []  # the update the outbox wrote from, if any: it is the one published
             record = self.store.append(command.kind, command.seat, args, draws.taken, snapshot,
-                                       self._outbox_rows(session, events, command))
+                                       self._outbox_rows(session, events, command, pressed, built))
         except IllegalMove as error:  # the venue's outbox is full (outputs/venue/outbox.py): nothing kept
             return self._refuse(command, error, pressed, entry)
         except Exception as exc:
@@ -435,18 +368,26 @@ class Table:
             return self._refuse(command, IllegalMove(SAVE_FAILED), pressed, entry)
         if begins:
             self._since = record.version
-            self._game_began()
-        self._latest = self._update(session, record.version, events, command, pressed=pressed)
+            self._game_began()  # the seats phones hold now: the update is made after it
+            built.clear()
+        self._latest = built[0] if built else self._update(session, record.version, events, command, pressed)
         self._schedule()
         self._publish(self._latest)
         return Result(True, record.version)
 
-    def _outbox_rows(self, session: Session, events: list[dict], command: Command):
-        """What the venue's outbox writes with this command, from the update it makes; None: no venue."""
+    def _outbox_rows(self, session: Session, events: list[dict], command: Command, pressed: str | None,
+                     built: list[Update]):
+        """What the venue's outbox writes with this command, from the Moment it makes (kept in `built`, so
+        the update is made once); None: no venue."""
         outbox = self.outbox
         if outbox is None:
             return None
-        return lambda db, version: outbox(db, self._update(session, version, events, command))
+
+        def write(db, version: int) -> None:
+            update = self._update(session, version, events, command, pressed)
+            built[:] = [update]
+            outbox(db, update.moment)
+        return write
 
     def _game_began(self) -> None:
         """A new game is recorded: the seats phones hold now are the ones it plays from phones."""
@@ -461,50 +402,9 @@ class Table:
         (freeing the seat first changes nothing)."""
         return self._apply(command, phones=self.roster.phones())
 
-    def _host_holds(self, token: str | None) -> bool:
-        """Whether a host command's link is still the host's (a long press on D may have come first)."""
-        return token is None or secrets.compare_digest(token.encode("utf-8", "replace"),
-                                                       self.roster.host_token().encode())
-
     def _apply_for_seat(self, command: Command, token: str) -> Result:
-        known = self.roster.token(command.seat) if type(command.seat) is int else None
-        if known is None or not secrets.compare_digest(known.encode(), token.encode("utf-8", "replace")):
-            return Result(False, self.version, IllegalMove(
-                "This seat link is no longer valid: the host has just freed the seat or given it a new "
-                "link. Ask the host for your seat's link."))
-        return self._apply(command)
-
-    def _recorded_args(self, command: Command) -> dict:
-        """The args exactly as the record will hold them (tuples as lists, keys as text, no NaN), so
-        a replay sees the same args; a new game's are completed from the table's settings."""
-        if command.seat is not None and type(command.seat) is not int:
-            raise IllegalMove("Malformed command: the seat must be a seat number.")
-        if not isinstance(command.args, Mapping):
-            raise IllegalMove("Malformed command: its arguments must be a JSON object.")
-        try:
-            args = json.loads(json.dumps(dict(command.args), sort_keys=True, allow_nan=False))
-        except (TypeError, ValueError):
-            raise IllegalMove("Malformed command: its arguments must be a JSON object.") from None
-        if command.kind == NEW_GAME and args == {"again": True}:
-            # Play again: the running game's own setup (game, options, data files), recorded in full;
-            # the seats and their links are the roster's and stay as they are.
-            session = self._latest.session
-            if session is None or not session.started:
-                raise IllegalMove("No game to play again: start one first.")
-            return self.setup.new_game(dict(session.started))
-        if command.kind == NEW_GAME:
-            return self.setup.new_game(args)
-        if command.kind == UNDO and set(args) == {"expect"} and type(args["expect"]) is int:
-            # The host confirmed taking back what the table showed at that version: not a later move.
-            if args["expect"] != self.version:
-                raise IllegalMove("The table moved on since you confirmed: check what Undo would take back "
-                                  "now, and confirm again.")
-            return args
-        if command.kind in (UNDO, END_GAME) and args:
-            raise IllegalMove("{kind} takes no arguments: send it with none.", kind=command.kind)
-        if command.kind == END_GAME:
-            return self.setup.new_game({"game": self.setup.idle})
-        return args
+        refused = self.links.seat_refused(command.seat, token)
+        return Result(False, self.version, refused) if refused is not None else self._apply(command)
 
     def _refuse(self, command: Command | None, error: IllegalMove, pressed: str | None,
                 entry: Entry = None) -> Result:
@@ -557,25 +457,42 @@ class Table:
         latest = self._latest
         # A phone took the seat the buttons were entering a value for: the value leaves the LED dice.
         entry = None if self._phone_input(latest) is not None else latest.entry
-        seats = tuple(self._seats(latest.session))
-        # Only a change every page shows (a name, a seat taken or freed) is news to the live pages.
-        seating = latest.seating + (seats != latest.seats)
+        seats, status = self._seats(latest.session), self._status_now()
+        # Only a change every page shows (a name, a seat taken or freed, a new join code) is news to the
+        # live pages.
+        seating = latest.seating + (seats != latest.seats or status != latest.status)
         self._latest = replace(latest, seats=seats, events=[], command=None, pressed=pressed, entry=entry,
-                               seating=seating)
+                               seating=seating, status=status)
         self._publish(self._latest)
         return outcome
+
+    def _change_status(self, changes: dict) -> None:
+        self._status = replace(self._status, **changes)
+        latest = self._latest
+        self._latest = replace(latest, status=self._status_now(), events=[], command=None, pressed=None,
+                               seating=latest.seating + 1)
+        self._publish(self._latest)
+
+    def _status_now(self) -> TableStatus:
+        return replace(self._status, join_code=self.roster.join_code())
+
+    def _seats(self, session: Session | None) -> tuple:
+        return seat_facts(session, {seat: self.roster.name(seat) for seat in range(MAX_SEATS)},
+                          self.roster.phones())
 
     def _update(self, session: Session | None, version: int, events: list[dict], command: Command | None,
                 pressed: str | None = None) -> Update:
         public = session.spec.public_json(session.state) if session else {}
         return Update(version, session.game if session else None, public, events, command, None, session,
-                      tuple(self._seats(session)), None, pressed,
-                      seating=self._latest.seating if hasattr(self, "_latest") else 0)
+                      self._seats(session), None, pressed,
+                      seating=self._latest.seating if hasattr(self, "_latest") else 0,
+                      status=self._status_now())
 
     def _publish(self, update: Update) -> None:
         self._published = update  # what a press is answered with
+        moment = update.moment  # built here, once, before any output reads it
         for subscriber in self._subscribers:
             try:
-                subscriber(update)
+                subscriber(moment)
             except Exception:
                 log.exception("subscriber %r failed", subscriber)
