@@ -45,7 +45,7 @@ class TurnsPublic(msgspec.Struct):
     turn: int | None
 
 
-TURNS = game_spec(
+TURNS_GAME = dict(
     name="turns", setup=lambda options, draws, data: Turns(), apply=_turns_apply,
     commands={"go": NoArgs, "wait": NoArgs, "stop": NoArgs, "hold": NoArgs},
     legal=lambda state, seat: ["go"] if state.turn is not None and seat in (None, state.turn) else [],
@@ -53,6 +53,7 @@ TURNS = game_spec(
     not_now={"wait": "Wait for the bell.", "hold": _hold_words},
     public_view=lambda state: TurnsPublic(state.turn), private_view=lambda state, seat: TurnsPublic(None),
     public=TurnsPublic, private=TurnsPublic, seats=(3, 3))
+TURNS = game_spec(**TURNS_GAME)
 KINDS = tuple(TURNS.commands)
 
 
@@ -64,7 +65,8 @@ def refusal(spec, state, kind: str, seat: int | None) -> IllegalMove:
 
 
 def test_a_game_that_is_over_refuses_every_kind_from_everyone_even_one_its_legal_still_lists():
-    spec = replace(TURNS, legal=lambda state, seat: ["go"])  # a careless legal: over is checked first
+    careless = {**TURNS_GAME, "legal": lambda state, seat: ["go"]}  # over is checked first
+    spec = game_spec(**careless)
     over = Turns(turn=None)
     for seat in (None, 0, 1, 2):
         for kind in KINDS:
@@ -77,7 +79,7 @@ def test_a_seat_out_of_turn_is_told_which_seat_the_game_waits_on():
         refused = refusal(TURNS, state, kind, 0)
         assert (refused.msgid, refused.params) == (NOT_YOU, {"player": 2})
         assert str(refused) == "Player 2 must act now, not you: wait for them."
-    several = replace(TURNS, waiting=lambda state: [2, 1])
+    several = game_spec(**{**TURNS_GAME, "waiting": lambda state: [2, 1]})
     refused = refusal(several, state, "go", 0)
     assert (refused.msgid, refused.params) == (NOT_YOU_MANY, {"players": "2, 3"})
 

@@ -14,7 +14,7 @@ import msgspec
 import pytest
 from test_session import TURNS
 from test_table import ECHO
-from webfixtures import game_spec, plug_game
+from webfixtures import changed, game_spec, plug_game
 
 from companion import registry
 from companion.gamekit.contract import NOT_NOW, NOT_YOU, Command, DataText
@@ -126,7 +126,7 @@ def test_presses_from_many_threads_step_one_by_one_on_the_table_thread(db):
 def test_controls_that_fail_refuse_the_press_and_log_it(db, monkeypatch, caplog):
     with running(db) as table:
         spec = registry.get("dice")
-        broken = replace(spec, controls=replace(spec.controls, step=lambda entry, key, view: 1 / 0))
+        broken = changed(spec, controls=replace(spec.controls, step=lambda entry, key, view: 1 / 0))
         plug_game(monkeypatch, broken)
         with caplog.at_level(logging.ERROR):
             answer = table.press("roll").result(5)
@@ -317,7 +317,7 @@ def test_a_deadline_passing_with_no_command_sends_the_games_default_and_records_
 
 def test_an_answer_before_the_deadline_cancels_the_default(db, monkeypatch):
     slower = (0.2, Command("answer", {"answer": "no"}))
-    spec = replace(ASKING, deadline=lambda state: slower if state[0] else None)
+    spec = changed(ASKING, deadline=lambda state: slower if state[0] else None)
     plug_game(monkeypatch, spec)
     with running(db) as table:
         assert table.call(Command(NEW_GAME, {"game": "asking"})).ok

@@ -17,6 +17,7 @@ from polling import wait_for
 
 from companion import registry
 from companion.gamekit.contract import GameSpec, IllegalMove, button_map
+from companion.gamekit.flat import flat_spec
 from companion.session import Setup
 from companion.store import Store
 from companion.table import Table
@@ -258,12 +259,21 @@ class Say(msgspec.Struct, forbid_unknown_fields=True):
     word: str = ""  # a whisper: recorded with the command, so an export that kept it would leak it
 
 
+def changed(spec: GameSpec, **parts) -> GameSpec:
+    """`spec` with some parts of its turn, views or device replaced, each named as it is there."""
+    groups = {"turn": spec.turn, "views": spec.views, "device": spec.device}
+    for name, value in parts.items():
+        group = next(group for group, part in groups.items() if name in part.__dataclass_fields__)
+        groups[group] = replace(groups[group], **{name: value})
+    return replace(spec, **groups)
+
+
 def game_spec(**fields) -> GameSpec:
     """A GameSpec for a test game: `fields` over harmless defaults."""
     defaults = dict(title="Test game", package="companion.games", commands={}, setup=lambda o, d, f: None,
                     apply=lambda state, command, draws: (state, []), legal=lambda state, seat: [],
                     actor=lambda state: None, screen=lambda *a: None, controls=button_map({}))
-    return GameSpec(**{**defaults, **fields})
+    return flat_spec(**{**defaults, **fields})
 
 
 SECRET = game_spec(

@@ -7,24 +7,9 @@ from typing import Any
 
 import msgspec
 
-from companion.gamekit.contract import Command, IllegalMove
-from companion.tomlfile import key_of
+from companion.gamekit.contract import Command, parse
 
 Handler = Callable[[Any, "int | None", msgspec.Struct, Any], tuple[Any, list[dict]]]
-
-
-def parse(commands: Mapping[str, type[msgspec.Struct]], kind: str, args: object) -> msgspec.Struct:
-    """The args of a `kind` command as its Struct; IllegalMove names the kind or the field that is wrong."""
-    schema = commands.get(kind)
-    if schema is None:
-        raise IllegalMove("Unknown command {kind}: send one of {kinds}.", kind=kind,
-                          kinds=", ".join(commands))
-    try:
-        return msgspec.convert(args, schema)
-    except msgspec.ValidationError as exc:
-        raise IllegalMove("Command {kind}: argument '{field}' is not valid ({reason}). Fix it and send it "
-                          "again.", kind=kind, field=key_of(str(exc)), reason=str(exc).split(" - at ")[0]
-                          ) from None
 
 
 def rules(commands: Mapping[str, type[msgspec.Struct]], handlers: Mapping[str, Handler], *,

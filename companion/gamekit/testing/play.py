@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 import pickle
 import random
 from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
-from companion.gamekit.contract import Command, GameSpec, IllegalMove
+from companion.gamekit.contract import Command, GameSpec, IllegalMove, Turn
 from companion.gamekit.draws import ScriptedDraws
 from companion.gamekit.testing.args import random_args
 from companion.gamekit.testing.report import Played, Step, describe, fail
@@ -20,7 +19,7 @@ ROUNDS = 12  # rounds over every seat that may act, before a step counts as stuc
 GUESSES = 4  # commands made up from the Structs, per seat and round, without a `moves` function
 MOVES_FIX = ("give check_game a `moves(state, seat, rng)` function returning commands your rules accept "
              "(seat None: the table's), or make `legal` list only the kinds that can be played now")
-NEVER_ENDS = next(f.default for f in dataclasses.fields(GameSpec) if f.name == "over")
+NEVER_ENDS = Turn().over
 
 
 class OptionsRefused(AssertionError):
@@ -29,7 +28,7 @@ class OptionsRefused(AssertionError):
 
 def ends(spec: GameSpec) -> bool:
     """Whether the game can end: one that keeps the default `over` (free dice) never does."""
-    return spec.over is not NEVER_ENDS
+    return spec.turn.over is not NEVER_ENDS
 
 
 def check_play(spec: GameSpec, options: dict | None = None, *, seed: int = 0, moves: Moves | None = None,

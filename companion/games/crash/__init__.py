@@ -1,6 +1,7 @@
 """Crash! (Don O'Brien, Franjos 1992): bumper cars on a hex board, pushed into junkyards by three dice."""
 
-from companion.gamekit import N_, DataFile, GameSpec
+from companion.gamekit import N_, DataFile
+from companion.gamekit.flat import flat_spec as GameSpec
 from companion.games.crash.board import load_board
 from companion.games.crash.commands import COMMANDS
 from companion.games.crash.controls import CONTROLS, dice_shown, rolled

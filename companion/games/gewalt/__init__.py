@@ -1,6 +1,7 @@
 """Crazy Race (Michael Gewalt, F.X. Schmid 1994): a dice race over section cards, with secret bets."""
 
-from companion.gamekit import N_, DataFile, GameSpec
+from companion.gamekit import N_, DataFile
+from companion.gamekit.flat import flat_spec as GameSpec
 from companion.games.gewalt.commands import COMMANDS
 from companion.games.gewalt.controls import CONTROLS, dice_shown, rolled
 from companion.games.gewalt.data import BUNDLED, load

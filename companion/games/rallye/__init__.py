@@ -1,6 +1,7 @@
 """Le rallye hasardeux (Pierre Delvaux): a race round a hidden circuit, secret passages, surprise cards."""
 
-from companion.gamekit import N_, DataFile, GameSpec
+from companion.gamekit import N_, DataFile
+from companion.gamekit.flat import flat_spec as GameSpec
 from companion.games.rallye.commands import COMMANDS
 from companion.games.rallye.controls import CONTROLS, dice_shown, rolled
 from companion.games.rallye.deck import load_route, load_surprises

@@ -1,6 +1,7 @@
 """Crazy Race (Michael Schacht, 2002): secret bids beside a stage card, evaluation, locos and points."""
 
-from companion.gamekit import N_, DataFile, GameSpec
+from companion.gamekit import N_, DataFile
+from companion.gamekit.flat import flat_spec as GameSpec
 from companion.games.schacht.colours import COLOURS
 from companion.games.schacht.commands import COMMANDS
 from companion.games.schacht.controls import CONTROLS
