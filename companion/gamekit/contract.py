@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 
+from companion.gamekit.colours import SEAT_COLOURS, Colour
 from companion.i18n import N_
 from companion.tomlfile import key_of
 
@@ -62,19 +63,6 @@ class Command:
 
 
 @dataclass(frozen=True)
-class Colour:
-    """A seat's colour: `key` for code and CSS, `label` a msgid, `ink` an sRGB hex for pages.
-
-    The e-ink draws the panel ink nearest in hue (`Palette.seat`), else black: the seat's initial or
-    name always goes with it, so colour is never the only cue.
-    """
-
-    key: str
-    label: str
-    ink: str
-
-
-@dataclass(frozen=True)
 class TableInfo:
     """What a screen may show besides the game's public view.
 
@@ -92,8 +80,10 @@ class TableInfo:
     wifi: str = ""
     at: str = ""
 
-    def name(self, seat: int, colours: tuple[Colour, ...], tr: Callable[..., str]) -> str:
-        """The name of `seat` as a screen shows it: the chosen name, else its colour's label."""
+    def name(self, seat: int, colours: tuple[Colour, ...] = SEAT_COLOURS,
+             tr: Callable[..., str] = str) -> str:
+        """The name of `seat` as a screen shows it: the chosen name, else its colour's label (the table's
+        colours unless the game has its own), in the screen's language `tr`."""
         chosen = self.names[seat] if seat < len(self.names) else ""
         return chosen or (tr(colours[seat].label) if seat < len(colours) else str(seat + 1))
 
@@ -249,7 +239,7 @@ class Move:
       spaces ("set_dice": "Set dice"), looked up in the game's catalog
     - allowed(state, seat) -> True, or why not: False (the table's "not possible now"), a msgid, or an
       IllegalMove with its fields. Read from public facts only, since a refusal is shown (seat None: the
-      table). The table tells a seat out of turn that another must act before it asks this.
+      table). Never asked once the game is over; a seat out of turn is told whom the table waits for.
     - public: the device's buttons may still send it for a seat that plays from a phone: an act the
       whole table sees, that chooses nothing for the seat and whose refusals read public facts only
       (a roll for whoever must roll). A game that hides nothing (`hidden` False) allows every move.
@@ -344,14 +334,14 @@ class Device:
 class Looks:
     """What players read beside the views, all msgids but the colours' inks.
 
-    - colours: the seats' colours, in seat order (without them, the table's); how many seats play comes
-      from the `players` option
+    - colours: the seats' colours, in seat order (by default the table's); how many seats play comes from
+      the `players` option. A game whose seats are only places at the table gives none: ()
     - seat_names: each seat's place at the table, in seat order (Crash!: "North", "South"); the join page
       and the seats' pages show it beside the seat's colour. Without them, "Seat {n}"
     - how, cards, names: the rules help every seat page shows, folded (see `Help`)
     """
 
-    colours: tuple[Colour, ...] = ()
+    colours: tuple[Colour, ...] = SEAT_COLOURS
     seat_names: tuple[str, ...] = ()
     how: str = ""
     cards: Mapping[str, str] = field(default_factory=dict)
@@ -416,7 +406,10 @@ class GameSpec:
         return (self.turn.on_move(state, new) if self.turn.on_move else new), events
 
     def legal(self, state: State, seat: int | None) -> list[str]:
-        """The kinds `seat` (None: the table) may send now, in the order of `moves`."""
+        """The kinds `seat` (None: the table) may send now, in the order of `moves`: none once the game
+        is over, so a move's `allowed` need not ask."""
+        if self.over(state):
+            return []
         return [kind for kind, move in self.moves.items() if move.refusal(state, seat) is None]
 
     def actor(self, state: State) -> int | None:
@@ -486,7 +479,8 @@ class GameSpec:
 
     @property
     def colours(self) -> tuple[Colour, ...]:
-        return self.looks.colours
+        """A colour for each seat that may play."""
+        return self.looks.colours[:self.seats[1]]
 
     @property
     def seat_names(self) -> tuple[str, ...]:
