@@ -30,6 +30,7 @@ from companion.gamekit.contract import (
     TableInfo,
     Turn,
     Views,
+    allowed_moves,
     button_map,
     parse,
 )
@@ -61,7 +62,8 @@ __all__ = ["BLUE", "Box", "Canvas", "Colour", "Command", "Controls", "DataFile",
            "Draws", "Entry", "Field", "GREEN", "GameSpec", "Help", "IllegalMove", "Looks", "MAX_SEATS",
            "MatchGame", "Move", "NOT_NOW", "N_", "ORANGE", "PAWN_MARKS", "PURPLE", "PerSeat", "QR_MIN_HEIGHT",
            "RED", "Result",
-           "SEAT_COLOURS", "ScriptedDraws", "Seat", "TableInfo", "Turn", "Views", "YELLOW", "button_map",
+           "SEAT_COLOURS", "ScriptedDraws", "Seat", "TableInfo", "Turn", "Views", "YELLOW", "allowed_moves",
+           "button_map",
            "checkpoint",
            "die_face", "font", "load_toml", "marked_name", "number_faces", "pawn_mark", "parse",
            "phrase_lines", "put", "rules", "seat_initials", "short_name", "standard_frame", "without"]

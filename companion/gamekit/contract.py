@@ -271,6 +271,12 @@ class Move:
         return self.rolls(event) if callable(self.rolls) else event["type"] in self.rolls
 
 
+def allowed_moves(moves: Mapping[str, Move], state: State, seat: int | None) -> list[str]:
+    """The kinds of `moves` that `seat` (None: the table) may send now, in their order: what a game's
+    views list as its legal moves."""
+    return [kind for kind, move in moves.items() if move.refusal(state, seat) is None]
+
+
 @dataclass(frozen=True)
 class Turn:
     """Whose move it is and when the game ends: every function reads public facts only.
@@ -408,9 +414,7 @@ class GameSpec:
     def legal(self, state: State, seat: int | None) -> list[str]:
         """The kinds `seat` (None: the table) may send now, in the order of `moves`: none once the game
         is over, so a move's `allowed` need not ask."""
-        if self.over(state):
-            return []
-        return [kind for kind, move in self.moves.items() if move.refusal(state, seat) is None]
+        return [] if self.over(state) else allowed_moves(self.moves, state, seat)
 
     def actor(self, state: State) -> int | None:
         return self.turn.actor(state)
