@@ -271,10 +271,11 @@ class Move:
         return self.rolls(event) if callable(self.rolls) else event["type"] in self.rolls
 
 
-def allowed_moves(moves: Mapping[str, Move], state: State, seat: int | None) -> list[str]:
-    """The kinds of `moves` that `seat` (None: the table) may send now, in their order: what a game's
-    views list as its legal moves."""
-    return [kind for kind, move in moves.items() if move.refusal(state, seat) is None]
+def allowed_moves(moves: Mapping[str, Move], state: State, seat: int | None,
+                  over: Callable[[State], bool] = _never) -> list[str]:
+    """The kinds of `moves` that `seat` (None: the table) may send now, in their order, none once the
+    game is `over`: the spec's `legal`, and what a game's views list as its legal moves."""
+    return [] if over(state) else [kind for kind, move in moves.items() if move.refusal(state, seat) is None]
 
 
 @dataclass(frozen=True)
@@ -414,7 +415,7 @@ class GameSpec:
     def legal(self, state: State, seat: int | None) -> list[str]:
         """The kinds `seat` (None: the table) may send now, in the order of `moves`: none once the game
         is over, so a move's `allowed` need not ask."""
-        return [] if self.over(state) else allowed_moves(self.moves, state, seat)
+        return allowed_moves(self.moves, state, seat, self.turn.over)
 
     def actor(self, state: State) -> int | None:
         return self.turn.actor(state)

@@ -248,7 +248,7 @@ def actor(state: State) -> int | None:
 
 def legal(state: State, seat: int | None) -> list[str]:
     """The command kinds `seat` (None: the table) may send now."""
-    return allowed_moves(MOVES, state, seat)
+    return allowed_moves(MOVES, state, seat, over)
 
 
 # When each move is allowed, and what its sender is told when it is not: from public facts only.
