@@ -17,7 +17,7 @@ from test_table import ECHO
 from webfixtures import changed, game_spec, plug_game
 
 from companion import registry
-from companion.gamekit.contract import NOT_NOW, NOT_YOU, Command, DataText
+from companion.gamekit.contract import NOT_NOW, NOT_YOU, Command, DataText, Move, Turn, Views
 from companion.session import NEW_GAME, Setup, replay
 from companion.store import Store
 from companion.table import BUTTON_REFUSED, INTERNAL_ERROR, Table, Update
@@ -284,18 +284,29 @@ class AskPublic(msgspec.Struct):
     answers: list[str]
 
 
-def _ask_apply(state, command, draws):
-    if command.kind == "ask":
-        return (True, state[1]), []
-    return (False, (*state[1], command.args["answer"])), []
+class Ask(msgspec.Struct):
+    pass
+
+
+class Answer(msgspec.Struct):
+    answer: str
+
+
+def _ask_public(state) -> AskPublic:
+    return AskPublic(state[0], list(state[1]))
+
+
+def _ask_private(state, seat: int) -> AskPublic:
+    return AskPublic(False, [])
 
 
 ASKING = game_spec(
-    name="asking", setup=lambda options, draws, data: (False, ()), apply=_ask_apply,
-    commands={"ask": AskPublic, "answer": AskPublic}, legal=lambda state, seat: ["ask", "answer"],
-    public_view=lambda state: AskPublic(state[0], list(state[1])), private_view=lambda state, seat: AskPublic(
-        False, []), public=AskPublic, private=AskPublic, seats=(2, 2),
-    deadline=lambda state: (0.05, Command("answer", {"answer": "no"})) if state[0] else None)
+    name="asking", setup=lambda options, draws, data: (False, ()),
+    moves={"ask": Move(Ask, lambda state, seat, args, draws: ((True, state[1]), []), line=""),
+           "answer": Move(Answer, lambda state, seat, args, draws: ((False, (*state[1], args.answer)), []),
+                          line="")},
+    views=Views(_ask_public, _ask_private), seats=(2, 2),
+    turn=Turn(deadline=lambda state: (0.05, Command("answer", {"answer": "no"})) if state[0] else None))
 
 
 def test_a_deadline_passing_with_no_command_sends_the_games_default_and_records_it(db, monkeypatch):

@@ -16,8 +16,7 @@ import pytest
 from polling import wait_for
 
 from companion import registry
-from companion.gamekit.contract import GameSpec, IllegalMove, button_map
-from companion.gamekit.flat import flat_spec
+from companion.gamekit.contract import Device, GameSpec, IllegalMove, Looks, Move, Views
 from companion.session import Setup
 from companion.store import Store
 from companion.table import Table
@@ -236,12 +235,10 @@ class SecretState:
     said: tuple[int, ...] = ()
 
 
-def _secret_apply(state, command, draws):
-    if command.kind == "say":
-        if command.seat is None:
-            raise IllegalMove("Only a seat can speak.")
-        return replace(state, said=(*state.said, command.seat)), [{"type": "said", "seat": command.seat}]
-    raise IllegalMove("Unknown command {kind}.", kind=command.kind)
+def _say(state, seat, args, draws):
+    if seat is None:
+        raise IllegalMove("Only a seat can speak.")
+    return replace(state, said=(*state.said, seat)), [{"type": "said", "seat": seat}]
 
 
 class SecretPublic(msgspec.Struct):
@@ -269,21 +266,24 @@ def changed(spec: GameSpec, **parts) -> GameSpec:
 
 
 def game_spec(**fields) -> GameSpec:
-    """A GameSpec for a test game: `fields` over harmless defaults."""
-    defaults = dict(title="Test game", package="companion.games", commands={}, setup=lambda o, d, f: None,
-                    apply=lambda state, command, draws: (state, []), legal=lambda state, seat: [],
-                    actor=lambda state: None, screen=lambda *a: None, controls=button_map({}))
-    return flat_spec(**{**defaults, **fields})
+    """A GameSpec for a test game: `fields` over harmless defaults (no screen, no buttons)."""
+    defaults = dict(title="Test game", package="companion.games", setup=lambda o, d, f: None,
+                    device=Device(lambda *a: None), looks=Looks(colours=()))
+    return GameSpec(**{**defaults, **fields})
+
+
+def _secret_public(state: SecretState) -> SecretPublic:
+    return SecretPublic(2, list(state.said))
+
+
+def _secret_private(state: SecretState, seat: int) -> SecretPrivate:
+    return SecretPrivate(state.hands[seat])
 
 
 SECRET = game_spec(
-    name="secret", title="Free dice", commands={"say": Say},
+    name="secret", title="Free dice", moves={"say": Move(Say, _say, line="")},
     setup=lambda options, draws, data: SecretState(("SECRET-HAND-ZERO", "SECRET-HAND-ONE")),
-    apply=_secret_apply,
-    legal=lambda state, seat: ["say"],
-    public_view=lambda state: SecretPublic(2, list(state.said)),
-    private_view=lambda state, seat: SecretPrivate(state.hands[seat]),
-    public=SecretPublic, private=SecretPrivate, seats=(2, 2),
+    views=Views(_secret_public, _secret_private), seats=(2, 2),
 )
 
 

@@ -10,7 +10,6 @@ commands that draw nothing do not pay for Pillow and the fonts.
 
 from companion.foreground import checkpoint
 from companion.gamekit.colours import BLUE, GREEN, ORANGE, PURPLE, RED, SEAT_COLOURS, YELLOW
-from companion.gamekit.commands import rules
 from companion.gamekit.contract import (
     MAX_SEATS,
     NOT_NOW,
@@ -66,4 +65,4 @@ __all__ = ["BLUE", "Box", "Canvas", "Colour", "Command", "Controls", "DataFile",
            "button_map",
            "checkpoint",
            "die_face", "font", "load_toml", "marked_name", "number_faces", "pawn_mark", "parse",
-           "phrase_lines", "put", "rules", "seat_initials", "short_name", "standard_frame", "without"]
+           "phrase_lines", "put", "seat_initials", "short_name", "standard_frame", "without"]

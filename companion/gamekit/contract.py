@@ -472,7 +472,7 @@ class GameSpec:
 
     @cached_property
     def history_lines(self) -> Mapping[str, str]:
-        return {kind: move.line for kind, move in self.moves.items()}
+        return {kind: move.line for kind, move in self.moves.items() if move.line}
 
     @cached_property
     def command_labels(self) -> Mapping[str, str]:
