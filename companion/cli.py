@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
 
         few_arenas()
     from companion.config import ConfigError
-    from companion.storecheck import StoreError
+    from companion.storage.check import StoreError
 
     try:
         return COMMANDS[args.command](args)
@@ -127,7 +127,7 @@ def _check_config(args) -> int:
 
 
 def _replay(args) -> int:
-    from companion.daemon import replay_file
+    from companion.wiring import replay_file
 
     print(json.dumps(replay_file(args.log), ensure_ascii=False, indent=2))
     return 0
@@ -155,7 +155,7 @@ def _run(args) -> int:
 
 def _serve(config, source: Path | None, *, simulate: bool) -> int:
     from companion.config import ConfigError
-    from companion.daemon import Companion
+    from companion.wiring import Companion
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     started = time.monotonic()
@@ -183,14 +183,16 @@ def _state_dir(args) -> Path:
 
 
 def _store(args) -> int:
-    from companion import storetools
     from companion.config import load
+    from companion.storage import tools as storetools
 
     state = _state_dir(args)
     if args.action == "check":
         print(storetools.check(state))
     elif args.action == "repair":
-        print(storetools.repair(state))
+        from companion.core.session import replayable
+
+        print(storetools.repair(state, replayable))
     elif args.action == "fresh":
         print(storetools.fresh(state))
     else:
@@ -200,7 +202,7 @@ def _store(args) -> int:
 
 
 def _records(args) -> int:
-    from companion import records
+    from companion.outputs import records
 
     state = _state_dir(args)
     if args.show == "list":
@@ -225,7 +227,7 @@ def _records(args) -> int:
 def _announce_simulator(companion, local: str) -> None:
     """Print where the simulator is: on a Pi the first phone to claim becomes the host; here the console
     hands out the host link (its first opening claims the host), again after each long press on D."""
-    from companion.table import REISSUE_HOST
+    from companion.core.table import REISSUE_HOST
 
     def host_links() -> None:
         token = companion.table.host_token()

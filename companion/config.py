@@ -10,18 +10,16 @@ from typing import Annotated, Any
 
 import msgspec
 
-from companion import storelimit, tomlfile
+from companion import tomlfile
 from companion.i18n import LANGUAGES
+from companion.storage import limit as storelimit
+from companion.tomlfile import ConfigError
 from companion.venue.settings import VenueConfig, venue_problem
 
 log = logging.getLogger(__name__)
 DEFAULT_PORT = 8080
 # Keys that moved, with where they live now: configs written by older installers keep working.
 MOVED = {"dice": ("options", "dice", "count")}
-
-
-class ConfigError(Exception):
-    """A config that cannot be used. The message names the file, the key and the fix."""
 
 
 class NetworkConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -75,8 +73,8 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
     def table_setup(self):
         """What the table's new games get from this config (a session.Setup); the data files are read now."""
+        from companion.core.session import Setup
         from companion.gamekit.contract import DataText
-        from companion.session import Setup
 
         data = {game: {key: DataText(Path(path).name, _read_text(path, f"data.{game}.{key}", "config"))
                        for key, path in files.items()} for game, files in self.data.items()}
@@ -121,7 +119,7 @@ def _moved(raw: dict, name: str) -> dict:
 
 def check(config: Config, name: str) -> None:
     """Cross-field checks: language, game, panel, and the profile's pins against the panel's."""
-    from companion import registry
+    from companion.core import registry
     from companion.devices.panels import PANELS, panel
     from companion.devices.profile import ProfileError, load_profile
 
@@ -177,7 +175,7 @@ def _check_panel_care(config: Config, name: str) -> None:
 
 def _check_limits(config: Config, name: str) -> None:
     """What one client address may hold: enough for a phone's browser, no more than the server has."""
-    from companion.webapp.serve import CONNECTIONS
+    from companion.serving.serve import CONNECTIONS
 
     connections, pages = config.connections_per_address, config.live_pages_per_address
     if not 6 <= connections <= CONNECTIONS:
@@ -225,7 +223,7 @@ def _check_network(network: NetworkConfig, name: str) -> None:
 
 def _check_games(config: Config, name: str) -> None:
     """Each game's default options and data files, checked by the game itself."""
-    from companion import registry
+    from companion.core import registry
     from companion.gamekit.contract import DataText, IllegalMove
     from companion.gamekit.data import check_bounds
     from companion.i18n import translator

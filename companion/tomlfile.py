@@ -10,6 +10,10 @@ import msgspec
 MAX_BYTES = 1024 * 1024  # no config, profile, data file or record is near this; /dev/zero is endless
 
 
+class ConfigError(Exception):
+    """A config that cannot be used. The message names the file, the key and the fix."""
+
+
 def read(path: Path | str, error: type[Exception], missing_hint: str) -> bytes:
     """The bytes of `path`; `error` names the file, with `missing_hint` when it does not exist."""
     try:

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from webfixtures import SSEClient, live_server, running_app  # noqa: E402
 
-from companion.webapp import connections  # noqa: E402
+from companion.serving import connections  # noqa: E402
 
 
 def freed_after_hang_up(port: int, hub) -> float:

@@ -18,12 +18,12 @@ from companion.malloc import few_arenas
 few_arenas()
 from companion.render import fonts, layout
 fonts.font = layout.font = functools.lru_cache(maxsize={size})(fonts.font.__wrapped__)
-from companion import registry
+from companion.core import registry
 from companion.benchmark.eink import NAMES, URL, mid_game
 from companion.devices.display import PngDisplay
 from companion.devices.panels import panel
 from companion.gamekit.contract import TableInfo
-from companion.frames import render
+from companion.outputs.frames import render
 
 def resident():
     for line in open("/proc/self/status"):

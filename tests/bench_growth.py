@@ -16,11 +16,11 @@ import time
 from pathlib import Path
 
 import companion
-from companion import registry
+from companion.core import registry
+from companion.core.session import NEW_GAME, Setup
+from companion.core.table import Table
 from companion.gamekit.contract import Command
-from companion.session import NEW_GAME, Setup
-from companion.store import Store
-from companion.table import Table
+from companion.storage.store import Store
 
 BACKUP_KEEP = 5  # the config's default
 

@@ -32,9 +32,9 @@ steps = [
     ("Flask", "import flask"),
     ("waitress", "import waitress"),
     ("segno (QR codes)", "import segno"),
-    ("our daemon and web app", "import companion.daemon, companion.webapp, companion.webapp.api, "
-     "companion.frames"),
-    ("the five games", "from companion import registry; [registry.get(n) for n in registry.names()]"),
+    ("our daemon and web app", "import companion.wiring, companion.outputs.webapp, "
+     "companion.outputs.webapp.api, companion.outputs.frames"),
+    ("the five games", "from companion.core import registry; [registry.get(n) for n in registry.names()]"),
 ]
 before = memory()
 print(f"the interpreter|{before[0]:.1f}|{before[1]:.1f}")

@@ -11,8 +11,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_store_faults import checkpointed, damage_page  # noqa: E402
 
-from companion import storetools  # noqa: E402
-from companion.store import Store  # noqa: E402
+from companion.core.session import replayable
+from companion.storage import tools as storetools  # noqa: E402
+from companion.storage.store import Store  # noqa: E402
 
 
 def timed(what, n=5):
@@ -40,7 +41,7 @@ def main() -> None:
         pages = path.stat().st_size // 4096
         damage_page(path, pages * 3 // 4)
         started = time.perf_counter()
-        report = storetools.repair(path.parent)
+        report = storetools.repair(path.parent, replayable)
         ms = (time.perf_counter() - started) * 1000
         print(f"repair of 1001 records with one page damaged ({ms:.0f} ms): {report.split('. ')[1]}")
 

@@ -141,7 +141,7 @@ def venv_daemon(venv: Path, tmp_path_factory) -> Iterator[DaemonProcess]:
 
 def assert_a_restart_serves(daemon: DaemonProcess, records: list) -> None:
     """Start `daemon` again and check it serves the game `records` (read from its store) replay to."""
-    from companion.session import replay
+    from companion.core.session import replay
 
     session, version = replay(records)
     daemon.start()

@@ -84,7 +84,7 @@ def expected_frames(venv: Path, game: str, view: dict, url: str, join_code: str,
         from companion.devices.display import PngDisplay
         from companion.devices.panels import DEFAULT_PANEL, panel
         from companion.gamekit import TableInfo
-        from companion.frames import render
+        from companion.outputs.frames import render
 
         model = panel(DEFAULT_PANEL)
         names = {names!r}

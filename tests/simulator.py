@@ -10,7 +10,7 @@ from daemon_process import free_port
 from polling import wait_for
 
 from companion.config import Config
-from companion.daemon import Companion
+from companion.wiring import Companion
 
 
 @contextmanager

@@ -15,7 +15,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
 from webfixtures import FakeBoard, FakeDisplay, live_server, running_app
 
-from companion.seats import MAX_SEATS
+from companion.core.seats import MAX_SEATS
 
 # The two live streams never end, so a fuzzed request would only wait for its timeout (test_sse covers them).
 STREAMS = {"/api/events", "/api/seat/{token}/events"}

@@ -8,10 +8,10 @@ from PIL import Image
 from polling import wait_for
 
 from companion.config import Config
-from companion.daemon import Companion
 from companion.devices.detect import PanelNotFound
 from companion.devices.display import AutoInkyDisplay, PanelChanged
 from companion.devices.panels import DEFAULT_PANEL, panel
+from companion.wiring import Companion
 
 
 def test_the_panel_is_looked_for_at_each_show_until_found():

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from companion.benchmark import load, soak, start
-from companion.session import UNDO_IN_MEMORY
+from companion.core.session import UNDO_IN_MEMORY
 
 pytestmark = pytest.mark.slow
 

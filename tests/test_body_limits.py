@@ -15,9 +15,9 @@ import tempfile
 import pytest
 from webfixtures import host_of, live_server, post_json, running_app
 
-from companion import registry
-from companion.webapp import MAX_BODY
-from companion.webapp.serve import HEAD_LIMIT
+from companion.core import registry
+from companion.outputs.webapp import MAX_BODY
+from companion.serving.serve import HEAD_LIMIT
 
 
 @pytest.fixture

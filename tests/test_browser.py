@@ -16,11 +16,11 @@ from webfixtures import (
     running_app,
 )
 
-from companion import registry
+from companion.core import registry
 from companion.devices.display import PngDisplay
 from companion.devices.panels import panel
 from companion.devices.refresh import Refresher
-from companion.frames import render
+from companion.outputs.frames import render
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}

@@ -19,11 +19,12 @@ from urllib.parse import quote
 import pytest
 from daemon_process import DaemonProcess
 
-from companion import registry, storefiles
+from companion.core import registry
+from companion.core.session import NEW_GAME, advance
 from companion.gamekit.contract import Command
 from companion.gamekit.draws import Draws
-from companion.session import NEW_GAME, advance
-from companion.store import Record
+from companion.storage import files as storefiles
+from companion.storage.store import Record
 
 KILLS = 20  # per game
 pytestmark = pytest.mark.slow  # a hundred daemons killed and restarted

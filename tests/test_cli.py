@@ -5,9 +5,9 @@ import subprocess
 import sys
 
 from companion import __version__
+from companion.core.table import Table
 from companion.gamekit.contract import Command
-from companion.store import Store
-from companion.table import Table
+from companion.storage.store import Store
 
 
 def companion(*args, **kw):

@@ -36,7 +36,7 @@ def test_the_key_dice_of_older_configs_is_read_as_the_dice_games_count(tmp_path,
 
 
 def test_a_users_data_file_is_checked_by_its_game_and_set_up_with(tmp_path):
-    from companion import registry
+    from companion.core import registry
 
     mine = tmp_path / "my-stages.toml"
     mine.write_text(registry.get("schacht").bundled("stages").text.replace("[6, 5, 5, 4, 4, 3]", "[9, 1]"))
@@ -89,7 +89,8 @@ def test_bad_values_name_file_key_and_reason(tmp_path, text, key, reason):
 
 
 def test_the_limits_per_address_keep_the_servers_own_unless_set(tmp_path):
-    from companion.webapp import connections, create_app
+    from companion.outputs.webapp import create_app
+    from companion.serving import connections
 
     config = load(None)
     assert config.connections_per_address == connections.PER_CLIENT

@@ -16,8 +16,8 @@ from daemon_process import free_port
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion import registry
 from companion.cli import main
+from companion.core import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 PROFILE = ROOT / "hardware/profiles/impression-7in3.toml"
@@ -100,9 +100,9 @@ def test_a_profile_that_is_not_a_regular_text_file_never_hangs(tmp_path, name):
 
 
 def exported(tmp_path: Path) -> list[dict]:
+    from companion.core.table import Table
     from companion.gamekit.contract import Command
-    from companion.store import Store
-    from companion.table import Table
+    from companion.storage.store import Store
 
     table = Table(Store(tmp_path / "s.db")).start()
     for command in (Command("roll"), Command("set_dice", {"count": 3}), Command("roll")):

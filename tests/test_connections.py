@@ -14,7 +14,7 @@ import pytest
 from polling import wait_for
 from webfixtures import SSEClient, host_of, live_server, post_json, request, running_app
 
-from companion.webapp import connections
+from companion.serving import connections
 
 
 def stream(port: int, client: str, path: str = "/api/events", opened: str = "127.0.0.1"

@@ -11,13 +11,13 @@ from crash_play import showcase
 from PIL import Image, ImageChops
 from test_panels import assert_fits, assert_qr
 
-from companion import registry
+from companion.core import registry
 from companion.devices.panels import PANELS, panel
-from companion.frames import render
 from companion.gamekit.contract import TableInfo
 from companion.gamekit.frame import QR_MIN_HEIGHT, join_link
 from companion.games.crash import SPEC
 from companion.i18n import translator
+from companion.outputs.frames import render
 
 URL = "http://192.168.1.20:8080/"
 JOIN = join_link(TableInfo(URL, "K7QF"))  # what the QR code holds

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from crash_play import BOARD_TEXT
 
-from companion import registry
 from companion.config import ConfigError, load
+from companion.core import registry
+from companion.core.session import NEW_GAME, Setup
+from companion.core.table import Table
 from companion.gamekit.contract import Command, DataText
 from companion.games.crash import SPEC
-from companion.session import NEW_GAME, Setup
-from companion.store import Store
-from companion.table import Table
+from companion.storage.store import Store
 
 CLOSE = BOARD_TEXT.replace("cell = [0, 2]", "cell = [0, 1]").replace("cell = [0, -2]", "cell = [0, -1]")
 

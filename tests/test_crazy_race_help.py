@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion import registry
+from companion.core import registry
 from companion.games.gewalt import data as gewalt_data
 from companion.i18n import translator
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from companion import registry
+from companion.core import registry
 from companion.i18n import translator
 from companion.locale.update import domains, load
 

@@ -10,9 +10,9 @@ from polling import eventually
 from simulator import running_simulator
 
 from companion.config import Config
-from companion.daemon import Companion
 from companion.devices.display import InkyDisplay
 from companion.devices.refresh import Refresher
+from companion.wiring import Companion
 
 
 @pytest.fixture

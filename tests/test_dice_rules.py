@@ -11,15 +11,15 @@ from enforced import assert_enforced
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.core.session import NEW_GAME, UNDO, Setup, advance, replay
+from companion.core.table import Table
 from companion.gamekit.contract import MAX_SEATS, Command, IllegalMove
 from companion.gamekit.draws import Draws, DrawsExhausted
 from companion.games import dice
 from companion.games.dice import rules
 from companion.games.dice.controls import CONTROLS, dice_shown
 from companion.games.dice.rules import MAX_DICE, MIN_DICE, SHOWN_HISTORY, DiceOptions, DiceState
-from companion.session import NEW_GAME, UNDO, Setup, advance, replay
-from companion.store import Record, Store
-from companion.table import Table
+from companion.storage.store import Record, Store
 
 
 def public(state: DiceState) -> dict:

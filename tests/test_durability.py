@@ -10,8 +10,8 @@ import time
 import pytest
 from daemon_process import DaemonProcess, assert_a_restart_serves
 
-from companion.session import NEW_GAME
-from companion.store import Store
+from companion.core.session import NEW_GAME
+from companion.storage.store import Store
 
 RUNS = 20
 

@@ -16,12 +16,12 @@ from test_panels import assert_fits, dice_views
 from test_rallye_device import screens as rallye_frames
 from test_schacht_screen import views as schacht_frames
 
-from companion import registry
+from companion.core import registry
 from companion.devices.panels import PANELS
-from companion.frames import render
 from companion.gamekit.contract import TableInfo
 from companion.i18n import translator
 from companion.locale.update import domains, load
+from companion.outputs.frames import render
 from companion.render.layout import ELLIPSIS, seat_initials, text_box
 from companion.render.palette import INKS, Palette
 

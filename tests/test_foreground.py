@@ -11,14 +11,14 @@ import pytest
 from polling import wait_for
 from test_refresh import RecordingDisplay, frame
 
+from companion.core.table import Table
 from companion.devices.buttons import DebouncedButton
 from companion.devices.refresh import Refresher
 from companion.foreground import Foreground, checkpoint
 from companion.gamekit.contract import Command
-from companion.store import Store
-from companion.table import Table
-from companion.webapp import _answered_first
-from companion.webapp.events import Hub
+from companion.outputs.webapp import _answered_first
+from companion.outputs.webapp.events import Hub
+from companion.storage.store import Store
 
 PIN = 5
 

@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from webfixtures import changed
 
-from companion import registry
+from companion.core import registry
 from companion.gamekit import (
     N_,
     Box,

@@ -16,7 +16,7 @@ from webfixtures import game_spec, live_server, plug_game, running_app
 
 from companion.gamekit import N_, Move, PerSeat, Seat, Views
 from companion.i18n import translator
-from companion.webapp.schemas import generated_pages
+from companion.outputs.webapp.schemas import generated_pages
 
 ANNA, ZOE = "ANNA-SECRET-SHOUT", "ZOE-SECRET-SHOUT"
 

@@ -15,14 +15,14 @@ from polling import wait_for
 from simulator import running_simulator
 from test_panels import assert_fits
 
-from companion import registry
+from companion.core import registry
 from companion.devices.panels import PANELS, panel
-from companion.frames import render
 from companion.gamekit import ScriptedDraws, number_faces
 from companion.gamekit.contract import Command, IllegalMove, TableInfo
 from companion.games.gewalt import SPEC, rules
 from companion.games.gewalt.names import explain_roll
 from companion.i18n import translator
+from companion.outputs.frames import render
 
 URL = "http://192.168.1.20:8080/"
 

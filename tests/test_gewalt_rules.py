@@ -11,7 +11,7 @@ from gewalt_play import play, play_out, private_view, public_view, random_comman
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import registry
+from companion.core import registry
 from companion.gamekit import ScriptedDraws
 from companion.gamekit.contract import Command, IllegalMove
 from companion.games.gewalt import SPEC, board, data, rules
@@ -542,9 +542,9 @@ def test_a_refusal_names_no_secret():
 
 def test_a_recorded_game_replays_to_the_same_state():
     """Every random number comes from the draws, so the record rebuilds the game exactly."""
+    from companion.core.session import advance, replay
     from companion.gamekit.draws import Draws
-    from companion.session import advance, replay
-    from companion.store import Record
+    from companion.storage.store import Record
 
     rng = random.Random(4)
     draws = Draws()

@@ -13,13 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from webfixtures import host_of, live_server, post_json, read_json, running_app
 
-from companion import registry, storetools
 from companion.config import ConfigError, load
+from companion.core import registry
+from companion.core.session import NEW_GAME, Setup, replayable
+from companion.core.table import Table
 from companion.gamekit.contract import Command, DataText, IllegalMove
 from companion.gamekit.data import check_bounds
-from companion.session import NEW_GAME, Setup
-from companion.store import Store
-from companion.table import Table
+from companion.storage import tools as storetools
+from companion.storage.store import Store
 
 STAGES = registry.get("schacht").bundled("stages").text
 
@@ -149,7 +150,7 @@ def test_a_repair_puts_the_files_text_back_into_the_records(tmp_path):
     state = tmp_path / "state"
     text = stages(pad_kb=2)
     played_new_game(state / "companion.db", text)
-    assert "Recovered" in storetools.repair(state)
+    assert "Recovered" in storetools.repair(state, replayable)
     store = Store(state / "companion.db")
     try:
         assert Table(store).latest.game == "schacht"

@@ -14,7 +14,7 @@ import pytest
 from daemon_process import DaemonProcess
 from polling import wait_for
 
-from companion.webapp.api import own_addresses, own_machine
+from companion.outputs.webapp.api import own_addresses, own_machine
 
 PHONE = {"width": 390, "height": 844}
 

@@ -16,7 +16,7 @@ from babel.messages.mofile import read_mo
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion import registry
+from companion.core import registry
 from companion.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, pick_language, plural_translator, translator
 from companion.locale.update import PLATFORM, TRANSLATED, compiled, domains, extract, load
 

@@ -12,8 +12,8 @@ import logging
 import pytest
 from webfixtures import live_server, request, running_app
 
-from companion.webapp import trust
-from companion.webapp.trust import FREE_TRIES, LOG_EVERY, TABLE_BURST, TABLE_REFILL, CodeAttempts
+from companion.outputs.webapp import trust
+from companion.outputs.webapp.trust import FREE_TRIES, LOG_EVERY, TABLE_BURST, TABLE_REFILL, CodeAttempts
 
 ADDRESSES = [f"127.0.{n // 250}.{n % 250 + 2}" for n in range(1030)]  # more than the per-address memory
 

@@ -16,7 +16,7 @@ import rallye_play
 import schacht_play
 import twins
 
-from companion import registry
+from companion.core import registry
 from companion.gamekit.testing import check_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tinygame"))

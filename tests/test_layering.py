@@ -1,5 +1,6 @@
-"""The tree's layering: games on top of the SDK, nothing below the games importing from them, and a
-README whose map names every part."""
+"""The tree's layering: a layer table for the whole package, no import running back up it and no
+circle, games on top of the SDK with nothing importing from them, and a README whose map names every
+part."""
 
 from __future__ import annotations
 
@@ -25,6 +26,76 @@ def imported(path: Path) -> set[str]:
     return out
 
 
+# The whole package, from the bottom up: a module may import from its own layer and from the layers
+# below it, never from one above (an import inside a function counts too). The games sit apart:
+# only the SDK below them, and nothing imports them (the registry finds them by entry point).
+LAYERS = (
+    ("companion", "companion.i18n", "companion.locale", "companion.tomlfile", "companion.malloc",
+     "companion.foreground"),  # plain helpers every part may use
+    ("companion.render",),  # fonts, palette, measured layout, QR codes
+    ("companion.network",),  # the table's own Wi-Fi
+    ("companion.devices",),  # buttons, LED dice, panels and their refresh
+    ("companion.gamekit",),  # the SDK: the contract, the kit, the drawing API, the checks
+    ("companion.games",),  # one package per game, on the SDK alone
+    ("companion.storage",),  # the store, its checks, files, limit and tools
+    ("companion.core",),  # the session, the registry, seats, snapshots, the table
+    ("companion.serving",),  # the web stack both servers share
+    ("companion.venue",),  # the dashboard process, its store, the broker's files and the MQTT link
+    ("companion.outputs",),  # the Moment's readers: web app, frames, records, the venue's publisher
+    ("companion.config",),
+    ("companion.scaffold",),
+    ("companion.wiring",),  # the daemon: its parts set up and torn down in order
+    ("companion.benchmark",),
+    ("companion.cli",),
+    ("companion.__main__",),
+)
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def layer_of(module: str) -> tuple[int, str]:
+    """The layer of `module` and the part of the table it belongs to (the longest that names it)."""
+    found = [(len(part), rank, part) for rank, parts in enumerate(LAYERS) for part in parts
+             if module == part or module.startswith(part + ".")]
+    assert found, f"{module} is in no layer of LAYERS: add its part"
+    _, rank, part = max(found)
+    return rank, part
+
+
+def package_modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", package_modules(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_import_runs_back_up_the_layers(path):
+    rank, part = layer_of(module_name(path))
+    known = {module_name(p) for p in package_modules()}
+    above = set()
+    for name in imported(path):
+        if not name.startswith("companion"):
+            continue
+        while name not in known and "." in name:  # `from pkg import name`: the module that holds it
+            name = name.rpartition(".")[0]
+        theirs, their_part = layer_of(name)
+        if theirs > rank:
+            above.add(f"{name} ({their_part})")
+    assert not above, f"{path.relative_to(ROOT)} ({part}) imports from above it: {sorted(above)}"
+
+
+def test_no_module_imports_the_web_app_but_the_wiring():
+    """The venue, the config and the core reach the web through nothing: the web app is an output the
+    wiring starts, and nothing else imports it."""
+    for path in package_modules():
+        name = module_name(path)
+        if name.startswith(("companion.outputs.webapp", "companion.wiring", "companion.benchmark")):
+            continue
+        found = {n for n in imported(path) if n.startswith("companion.outputs.webapp")}
+        assert not found, f"{path.relative_to(ROOT)} imports the web app: {sorted(found)}"
+
+
 def platform_modules() -> list[Path]:
     return sorted(p for p in PACKAGE.rglob("*.py") if GAMES not in p.parents and p != GAMES / "__init__.py")
 
@@ -32,7 +103,7 @@ def platform_modules() -> list[Path]:
 @pytest.mark.parametrize("path", platform_modules(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_module_below_the_games_imports_from_them(path):
     found = {name for name in imported(path) if name.split(".")[:2] == ["companion", "games"]}
-    assert not found, f"{path.relative_to(ROOT)} imports {sorted(found)}: use companion.registry"
+    assert not found, f"{path.relative_to(ROOT)} imports {sorted(found)}: use companion.core.registry"
 
 
 def test_the_games_folder_holds_games_only():

@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from webfixtures import live_server, post_json, request, running_app
 
-from companion import lookalike
+from companion.core import lookalike
+from companion.core.seats import Roster
 from companion.devices.panels import panel
-from companion.frames import render
 from companion.gamekit.contract import IllegalMove
-from companion.seats import Roster
-from companion.store import Store
+from companion.outputs.frames import render
+from companion.storage.store import Store
 
 URL = "http://192.168.1.20:8080/"
 ZALGO = "A" + "\u0301" * 21 + "da"

@@ -196,7 +196,7 @@ def test_the_command_refuses_a_hotspot_without_a_password(tmp_path, standin):
 IMPORTED = """
 import sys
 from companion.config import load
-from companion.daemon import Companion
+from companion.wiring import Companion
 config = load(sys.argv[1])
 companion = Companion(config, simulate=True).start()
 try:

@@ -14,7 +14,7 @@ import pytest
 from installed import MAPPED, ROOT, clean_env
 
 import companion
-from companion.registry import GROUP
+from companion.core.registry import GROUP
 
 
 def setuptools_config() -> dict:
@@ -111,7 +111,7 @@ INSTALLED_CHECK = textwrap.dedent("""
 
     import companion
     import companion.games.dice
-    from companion import registry
+    from companion.core import registry
     from companion.i18n import translator
 
     templates = files("companion.web") / "templates"

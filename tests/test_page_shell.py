@@ -10,7 +10,7 @@ import pytest
 from polling import wait_for
 from webfixtures import live_server, plug_game, post_json, running_app
 
-from companion import registry
+from companion.core import registry
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
@@ -149,7 +149,7 @@ def test_the_twin_shows_the_frame_at_real_size_on_a_desktop_and_fits_a_phone(bro
 
     from companion.devices.display import PngDisplay
     from companion.devices.panels import panel
-    from companion.frames import render
+    from companion.outputs.frames import render
 
     model = panel("impression-7.3")
     display = PngDisplay(model, tmp_path / "frame.png")

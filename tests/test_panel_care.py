@@ -10,7 +10,7 @@ from polling import wait_for
 from webfixtures import SSEClient, get_json, host_of, post_json
 
 from companion.config import Config
-from companion.daemon import Companion
+from companion.wiring import Companion
 
 PHONE = {"width": 390, "height": 844}
 

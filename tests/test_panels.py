@@ -11,19 +11,19 @@ from inky.auto import auto as inky_auto
 from inky.eeprom import EPDType
 from PIL import Image
 
-from companion import registry
+from companion.core import registry
+from companion.core.session import NEW_GAME, advance
 from companion.devices.detect import VARIANTS, PanelNotFound, detect_panel
 from companion.devices.display import InkyDisplay, PngDisplay
 from companion.devices.panels import PANELS, panel
-from companion.frames import render
 from companion.gamekit.draws import Draws
 from companion.gamekit.frame import QR_MIN_HEIGHT
 from companion.games.dice.rules import DiceState
 from companion.i18n import translator
+from companion.outputs.frames import render
 from companion.render.layout import ELLIPSIS, Box, Canvas
 from companion.render.palette import INKS, Palette
 from companion.render.qr import qr_image
-from companion.session import NEW_GAME, advance
 
 URL = "http://companion.local:8080/"
 LONG_URL = "http://table-companion-in-the-living-room.local:8080/"

@@ -15,7 +15,7 @@ import duel
 import pytest
 from webfixtures import live_server, plug_game, post_json, running_app, shoot
 
-from companion import registry
+from companion.core import registry
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 PHONE = {"width": 390, "height": 844}

@@ -16,11 +16,11 @@ from rallye_play import record
 from simulator import running_simulator
 from webfixtures import SSEClient, live_server, post_json, read_json, request, running_app
 
+from companion.core.table import BUTTON_REFUSED, Update
 from companion.gamekit.contract import PHONE_SEAT, Command
 from companion.games.gewalt.data import ATTACKS
 from companion.games.rallye import rules as rallye_rules
-from companion.store import Store
-from companion.table import BUTTON_REFUSED, Update
+from companion.storage.store import Store
 
 # Refusals that read no hand: the seat plays from its phone, or the button means nothing now.
 BLIND = {PHONE_SEAT, BUTTON_REFUSED}

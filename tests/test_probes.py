@@ -10,8 +10,8 @@ import threading
 import pytest
 from daemon_process import DaemonProcess, free_port
 
-from companion.webapp.activation import passed_sockets
-from companion.webapp.probes import create_probe_app
+from companion.outputs.webapp.activation import passed_sockets
+from companion.outputs.webapp.probes import create_probe_app
 
 ACTIVATE = shutil.which("systemd-socket-activate")
 LEAK = "a file of the working directory, never served on port 80"

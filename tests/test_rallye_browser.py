@@ -14,7 +14,7 @@ from webfixtures import live_server, read_json, running_app, shoot, shown_after
 
 from companion.games.rallye import rules
 from companion.games.rallye.state import CANCELS
-from companion.store import Store
+from companion.storage.store import Store
 
 pytestmark = pytest.mark.browser
 LAID = ("tacks", "oil_roll", "oil_5")

@@ -22,9 +22,8 @@ from test_panels import assert_fits, assert_qr
 from test_rallye_rules import A, B, C, D, at, give, opened, top, track
 from webfixtures import post_json
 
-from companion import registry
+from companion.core import registry
 from companion.devices.panels import PANELS, panel
-from companion.frames import render
 from companion.gamekit import PAWN_MARKS, ScriptedDraws, pawn_mark
 from companion.gamekit.contract import Command, TableInfo
 from companion.games.rallye import SPEC, controls, rules, screen, views
@@ -32,6 +31,7 @@ from companion.games.rallye.names import CARD_NAMES, EFFECT_NAMES, EFFECT_TEXTS,
 from companion.games.rallye.screen import STATUS_ICONS
 from companion.games.rallye.state import passage_of
 from companion.i18n import translator
+from companion.outputs.frames import render
 from companion.render.layout import PHRASE_ENDS, Canvas, phrase_lines
 
 URL = "http://192.168.1.20:8080/"

@@ -14,12 +14,12 @@ from polling import wait_for
 from rallye_play import record
 from webfixtures import host_of, live_server, post_json, read_json, running_app
 
+from companion.core.registry import get
+from companion.core.session import Setup
+from companion.core.table import Table
 from companion.gamekit.contract import Command
 from companion.games.rallye import printable, rules
-from companion.registry import get
-from companion.session import Setup
-from companion.store import Store
-from companion.table import Table
+from companion.storage.store import Store
 
 
 def seat_command(mine: dict, public: dict, rng: random.Random, eager: bool = False) -> tuple[str, dict]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from companion import registry
+from companion.core import registry
 from companion.i18n import translator
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,12 +12,13 @@ from daemon_process import DaemonProcess
 from test_chaos import Mirror
 from webfixtures import running_app
 
-from companion import records, registry
 from companion.benchmark.players import play_game
 from companion.cli import main
+from companion.core import registry
+from companion.core.session import NEW_GAME, replay
 from companion.gamekit.contract import Command, Result
 from companion.gamekit.draws import Draws
-from companion.session import NEW_GAME, replay
+from companion.outputs import records
 
 BGSTATS_KEYS = {"games", "players", "locations", "plays"}
 
@@ -84,7 +85,7 @@ def test_a_finished_game_is_kept_listed_downloaded_and_exported(tmp_path, capsys
 
 
 def records_of(record: dict):
-    from companion.store import Record
+    from companion.storage.store import Record
 
     return [Record(r["version"], r["kind"], r["seat"], r["args"], r["draws"], r["at"])
             for r in record["records"]]
@@ -151,7 +152,7 @@ def test_the_daemon_keeps_the_record_and_a_backup_when_a_game_ends(tmp_path, see
     from daemon_process import free_port
 
     from companion.config import Config
-    from companion.daemon import Companion
+    from companion.wiring import Companion
 
     config = Config(state_dir=str(tmp_path), host="127.0.0.1", port=free_port(), backup_minutes=60,
                     backup_keep=2)
@@ -184,7 +185,7 @@ def test_the_daemon_keeps_a_game_the_host_ends_as_abandoned(tmp_path):
     from daemon_process import free_port
 
     from companion.config import Config
-    from companion.daemon import Companion
+    from companion.wiring import Companion
 
     config = Config(state_dir=str(tmp_path), host="127.0.0.1", port=free_port(), backup_minutes=0)
     companion = Companion(config, simulate=True).start()
@@ -205,7 +206,7 @@ def test_the_daemon_backs_up_after_enough_play_keeping_the_newest(tmp_path):
     from daemon_process import free_port
 
     from companion.config import Config
-    from companion.daemon import Companion
+    from companion.wiring import Companion
 
     config = Config(state_dir=str(tmp_path), host="127.0.0.1", port=free_port(), backup_minutes=1e-7,
                     backup_keep=2)

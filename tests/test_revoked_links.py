@@ -24,8 +24,8 @@ from webfixtures import (
     running_app,
 )
 
-from companion import registry
-from companion.table import REISSUE_HOST
+from companion.core import registry
+from companion.core.table import REISSUE_HOST
 
 GAMES = registry.names()
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from webfixtures import plug_game, running_app
 
-from companion import registry
+from companion.core import registry
 from companion.gamekit import BLUE, RED, Looks
 from companion.i18n import translator
 

@@ -9,13 +9,13 @@ from schacht_play import public_view
 from test_panels import assert_fits, assert_qr
 from test_schacht_rules import EXAMPLE_BIDS, ORANGE, example, move, play
 
-from companion import registry
+from companion.core import registry
 from companion.devices.panels import PANELS, panel
-from companion.frames import render
 from companion.gamekit.contract import TableInfo
 from companion.gamekit.frame import join_link
 from companion.games.schacht.rules import final_result
 from companion.i18n import translator
+from companion.outputs.frames import render
 
 URL = "http://192.168.1.20:8080/"
 TABLE = TableInfo(URL, "K7Q2", ("", "Zoé", "", ""))

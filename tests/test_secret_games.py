@@ -18,7 +18,7 @@ state and its twin:
   is handed the public view only, as the daemon does, so even X's own input at the device shows the
   same for both);
 - the e-ink frame, in French and in English;
-- the message a venue's table writes to its outbox for the dashboard (companion/venue/outbox.py).
+- the message a venue's table writes to its outbox for the dashboard (companion/outputs/venue/outbox.py).
 X's own private view must differ, or the twin hid nothing and the check could not fail.
 
 The table's own secret is owned by no reader: a twin that differs only in it must give every output of every
@@ -48,10 +48,12 @@ from schacht_play import start as schacht_start
 from twins import gewalt_bets, gewalt_twin, rallye_hidden, rallye_table_twin, rallye_twin, schacht_twin
 from webfixtures import Runtime
 
-from companion import registry
+from companion.core import registry
+from companion.core.seats import MAX_SEATS
+from companion.core.session import Session
+from companion.core.table import Update
 from companion.devices.panels import DEFAULT_PANEL, panel
 from companion.foreground import Foreground
-from companion.frames import render
 from companion.gamekit import ScriptedDraws, put
 from companion.gamekit.contract import Command, IllegalMove, TableInfo
 from companion.gamekit.testing import random_args
@@ -59,13 +61,11 @@ from companion.games.gewalt import rules as gewalt_rules
 from companion.games.rallye import rules as rallye_rules
 from companion.games.rallye import state as rallye_state
 from companion.games.schacht import rules as schacht_rules
-from companion.seats import MAX_SEATS
-from companion.session import Session
-from companion.table import Update
-from companion.venue.outbox import SCHEMA as OUTBOX_SCHEMA
-from companion.venue.outbox import writer as outbox_writer
-from companion.venue.publishing import scoreboard_view
-from companion.webapp import create_app
+from companion.outputs.frames import render
+from companion.outputs.venue.outbox import SCHEMA as OUTBOX_SCHEMA
+from companion.outputs.venue.outbox import writer as outbox_writer
+from companion.outputs.venue.publishing import scoreboard_view
+from companion.outputs.webapp import create_app
 
 URL = "http://192.168.1.20:8080/"
 NAMES = ("Ada", "", "Chloé", "Dimitri-Alexandre", "Eve")

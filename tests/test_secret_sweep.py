@@ -27,10 +27,10 @@ from webfixtures import (
     running_app,
 )
 
+from companion.core.seats import MAX_SEATS
 from companion.devices.panels import DEFAULT_PANEL, panel
-from companion.frames import render
 from companion.gamekit.contract import Command
-from companion.seats import MAX_SEATS
+from companion.outputs.frames import render
 
 SECRETS = {0: "SECRET-HAND-ZERO", 1: "SECRET-HAND-ONE"}
 WRONG = "wR0ng-t0ken-that-n0-seat-has"  # shaped like a real token (token_urlsafe(18) is 24 characters)

@@ -8,6 +8,7 @@ import msgspec
 import pytest
 from webfixtures import changed, game_spec, plug_game
 
+from companion.core.session import NEW_GAME, UNDO, UNDO_IN_MEMORY, advance, replay
 from companion.gamekit.contract import (
     GAME_OVER,
     NOT_NOW,
@@ -21,8 +22,7 @@ from companion.gamekit.contract import (
     Views,
 )
 from companion.gamekit.draws import Draws
-from companion.session import NEW_GAME, UNDO, UNDO_IN_MEMORY, advance, replay
-from companion.store import Record
+from companion.storage.store import Record
 
 
 # --- a game of turns: seat `turn` may "go" (its only legal kind); the rules note every command they see ----

@@ -13,13 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import companion.gamekit.draws
-from companion import registry, snapshots
 from companion.benchmark.players import legal_command
+from companion.core import registry, snapshots
+from companion.core.session import END_GAME, NEW_GAME, UNDO, advance, replay
+from companion.core.table import Table
 from companion.gamekit.contract import Command, IllegalMove
 from companion.gamekit.draws import Draws
-from companion.session import END_GAME, NEW_GAME, UNDO, advance, replay
-from companion.store import Store
-from companion.table import Table
+from companion.storage.store import Store
 
 DB = "companion.db"
 
@@ -180,7 +180,7 @@ def test_a_bad_snapshot_is_replayed_past_with_a_log_line_and_kept_again(tmp_path
         db.close()
         store = Store(path)
         reads = Reads(store, mp)
-        with caplog.at_level(logging.WARNING, "companion.snapshots"):
+        with caplog.at_level(logging.WARNING, "companion.core.snapshots"):
             table = Table(store)
         assert 10 < reads.n <= 20  # from the snapshot before it, not from the new game
         assert table.latest.public == views[-1]
@@ -192,7 +192,7 @@ def test_a_bad_snapshot_is_replayed_past_with_a_log_line_and_kept_again(tmp_path
         store.close()
         caplog.clear()
         store = Store(path)
-        with caplog.at_level(logging.WARNING, "companion.snapshots"):
+        with caplog.at_level(logging.WARNING, "companion.core.snapshots"):
             assert Table(store).latest.public == views[-1]
         assert "snapshot" not in caplog.text
         store.close()

@@ -23,8 +23,8 @@ from webfixtures import (
 )
 
 from companion.gamekit.contract import Command
-from companion.webapp.events import Hub
-from companion.webapp.serve import REQUEST_THREADS, RedactSeatLinks, threads_for
+from companion.outputs.webapp.events import Hub
+from companion.serving.serve import REQUEST_THREADS, RedactSeatLinks, threads_for
 
 
 @pytest.fixture
@@ -195,7 +195,7 @@ def test_updates_already_in_the_snapshot_are_not_sent_twice(tmp_path):
 
 
 def test_an_update_is_encoded_once_for_every_public_page_in_one_language(tmp_path, monkeypatch):
-    import companion.webapp.events as events
+    import companion.outputs.webapp.events as events
 
     encoded = []
     real = events.public_payload

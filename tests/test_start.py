@@ -15,11 +15,11 @@ import textwrap
 import pytest
 from daemon_process import DaemonProcess, assert_a_restart_serves
 
-from companion import snapshots
+from companion.core import snapshots
+from companion.core.session import NEW_GAME, UNDO, replay
+from companion.core.table import Table
 from companion.gamekit.contract import Command
-from companion.session import NEW_GAME, UNDO, replay
-from companion.store import Store, create
-from companion.table import Table
+from companion.storage.store import Store, create
 
 DB = "companion.db"
 
@@ -29,10 +29,10 @@ DB = "companion.db"
 # written without snapshots.
 LIFE = textwrap.dedent("""
     import os, signal, sys
-    from companion import snapshots
+    from companion.core import snapshots
     from companion.gamekit.contract import Command
-    from companion.store import Store
-    from companion.table import Table
+    from companion.storage.store import Store
+    from companion.core.table import Table
 
     path, mode = sys.argv[1], sys.argv[2]
     snapshots.EVERY = 10

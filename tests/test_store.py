@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from companion.store import Record, Store, StoreError
+from companion.storage.store import Record, Store, StoreError
 
 
 @pytest.fixture

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from companion import storetools
 from companion.cli import main
+from companion.core.session import NEW_GAME, replayable
+from companion.core.table import Table
 from companion.gamekit.contract import Command
-from companion.session import NEW_GAME
-from companion.store import Store
-from companion.storecheck import DAMAGED, EXIT_STATUS, FOREIGN, FULL, READ_ONLY, UNREADABLE, StoreError
-from companion.table import Table
+from companion.storage import tools as storetools
+from companion.storage.check import DAMAGED, EXIT_STATUS, FOREIGN, FULL, READ_ONLY, UNREADABLE, StoreError
+from companion.storage.store import Store
 
 DB, WAL, ID = "companion.db", "companion.db-wal", "companion.table-id"
 
@@ -529,7 +529,7 @@ def test_fresh_and_repair_refuse_while_the_table_runs(tmp_path, capsys, action):
     import sys
 
     # Another process holds the store open, as the running daemon does (locks are per process).
-    script = ("import sys; from companion.store import Store; s = Store(sys.argv[1]); "
+    script = ("import sys; from companion.storage.store import Store; s = Store(sys.argv[1]); "
               "s.append('roll', None, {}, [1]); print('open', flush=True); sys.stdin.readline(); "
               "print(s.append('roll', None, {}, [2]).version); s.close()")
     holder = subprocess.Popen([sys.executable, "-c", script, str(tmp_path / "state" / DB)],
@@ -584,7 +584,7 @@ def test_repair_keeps_a_long_game_up_to_its_last_record_that_replays_undos_inclu
     for face in range(3):
         store.append("roll", None, {}, [face])
     store.close()
-    said = storetools.repair(state)
+    said = storetools.repair(state, replayable)
     assert "Recovered 61 records" in said
     assert "4 records after the last one that replays were left out" in said
     store = Store(state / DB)

@@ -11,11 +11,11 @@ import msgspec
 import pytest
 from webfixtures import game_spec, plug_game
 
+from companion.core.seats import MAX_SEATS
+from companion.core.session import NEW_GAME, UNDO, UNDO_IN_MEMORY, Setup, replay
+from companion.core.table import SAVE_FAILED, Table, Update
 from companion.gamekit.contract import Command, IllegalMove, Move, Views
-from companion.seats import MAX_SEATS
-from companion.session import NEW_GAME, UNDO, UNDO_IN_MEMORY, Setup, replay
-from companion.store import Record, Store, StoreError
-from companion.table import SAVE_FAILED, Table, Update
+from companion.storage.store import Record, Store, StoreError
 
 EMPTY_THREE = {"count": 3, "last": [], "total": 0, "rolls": 0, "history": []}
 
@@ -609,7 +609,7 @@ def test_the_history_lists_who_did_what_and_never_a_value(db):
 
 
 def test_the_history_keeps_the_newest_lines_only(table):
-    from companion.session import HISTORY_LENGTH
+    from companion.core.session import HISTORY_LENGTH
 
     for _ in range(HISTORY_LENGTH + 3):
         roll(table)

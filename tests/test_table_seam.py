@@ -16,12 +16,12 @@ from test_session import TURNS
 from test_table import ECHO
 from webfixtures import changed, game_spec, plug_game
 
-from companion import registry
+from companion.core import registry
+from companion.core.session import NEW_GAME, Setup, replay
+from companion.core.table import BUTTON_REFUSED, INTERNAL_ERROR, Table, Update
 from companion.gamekit.contract import NOT_NOW, NOT_YOU, Command, DataText, Move, Turn, Views
-from companion.session import NEW_GAME, Setup, replay
-from companion.store import Store
-from companion.table import BUTTON_REFUSED, INTERNAL_ERROR, Table, Update
-from companion.webapp.events import public_payload
+from companion.outputs.public import public_payload
+from companion.storage.store import Store
 
 
 @contextmanager

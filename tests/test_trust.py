@@ -19,13 +19,13 @@ from PIL import Image
 from schacht_play import random_command
 from webfixtures import FakeBoard, FakeDisplay, live_server, post_json, request, running_app
 
+from companion.core.session import NEW_GAME
 from companion.devices.panels import panel
-from companion.frames import render
 from companion.gamekit import ScriptedDraws
 from companion.gamekit.contract import PHONE_SEAT, Command, TableInfo
 from companion.gamekit.frame import join_link
-from companion.session import NEW_GAME
-from companion.webapp.trust import FIRST_WAIT, FREE_TRIES, LONGEST_WAIT, CodeAttempts, allowed_host
+from companion.outputs.frames import render
+from companion.outputs.webapp.trust import FIRST_WAIT, FREE_TRIES, LONGEST_WAIT, CodeAttempts, allowed_host
 
 URL = "http://192.168.1.20:8080/"
 

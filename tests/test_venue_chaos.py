@@ -15,13 +15,13 @@ from polling import wait_for
 from venue_chaos_parts import Link, exactly_once_in_order, kept_versions, waiting_in_outbox
 from venue_parts import VENUE, Dashboard
 
+from companion.core.table import Table
 from companion.gamekit.contract import Command
-from companion.store import Store
-from companion.table import Table
+from companion.outputs.venue.outbox import Outbox, writer
+from companion.outputs.venue.publishing import scoreboard_view
+from companion.outputs.venue.sender import Sender
+from companion.storage.store import Store
 from companion.venue.link import Broker
-from companion.venue.outbox import Outbox, writer
-from companion.venue.publishing import scoreboard_view
-from companion.venue.sender import Sender
 
 broker = venue_parts.broker  # this module's fixture
 pytestmark = pytest.mark.slow  # seconds each: brokers, daemons and dashboards killed and started again

@@ -9,12 +9,12 @@ import venue_parts
 from polling import wait_for
 from venue_parts import VENUE, Dashboard
 
+from companion.core.table import Table
 from companion.gamekit.contract import Command
-from companion.store import Store
-from companion.table import Table
-from companion.venue.outbox import Outbox, writer
-from companion.venue.publishing import scoreboard_view
-from companion.venue.sender import Sender
+from companion.outputs.venue.outbox import Outbox, writer
+from companion.outputs.venue.publishing import scoreboard_view
+from companion.outputs.venue.sender import Sender
+from companion.storage.store import Store
 
 broker = venue_parts.broker  # this module's fixture
 

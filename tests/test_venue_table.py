@@ -124,7 +124,7 @@ def test_a_wrong_venue_file_given_to_the_simulator_is_refused_naming_the_file(tm
 
 
 def test_the_host_sees_whether_the_venue_is_reachable_and_how_much_waits(tmp_path, broker, dashboard):
-    from companion.webapp import create_app
+    from companion.outputs.webapp import create_app
 
     venue = VenueConfig(name=VENUE, table="t1", port=broker.port, password=broker.users["t1"])
     with running_simulator(tmp_path / "table", venue=venue) as running:
@@ -143,7 +143,7 @@ def test_the_host_sees_whether_the_venue_is_reachable_and_how_much_waits(tmp_pat
 
 
 def test_the_host_of_a_table_without_a_venue_is_told_so(tmp_path):
-    from companion.webapp import create_app
+    from companion.outputs.webapp import create_app
 
     with running_simulator(tmp_path / "table") as running:
         host = {"X-Host-Token": running.table.roster.host_token()}

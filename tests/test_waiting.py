@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from webfixtures import changed
 
-from companion import registry
+from companion.core import registry
+from companion.core.session import NEW_GAME, advance
 from companion.gamekit.draws import Draws
-from companion.session import NEW_GAME, advance
 
 
 @pytest.mark.parametrize("name", registry.names())

@@ -10,12 +10,12 @@ import pytest
 from rallye_play import record
 from test_rallye_web import asking
 
-from companion import storetools
+from companion.core.session import NEW_GAME, Setup, replay
+from companion.core.table import Table
 from companion.gamekit.contract import Command
-from companion.session import NEW_GAME, Setup, replay
-from companion.store import Store
-from companion.table import Table
-from companion.webapp.events import public_payload
+from companion.outputs.public import public_payload
+from companion.storage import tools as storetools
+from companion.storage.store import Store
 
 
 class Clock:
@@ -31,10 +31,10 @@ class Clock:
 
 @pytest.fixture
 def clock(monkeypatch):
-    import companion.store
+    import companion.storage.store
 
     Clock.offset = timedelta(0)
-    monkeypatch.setattr(companion.store, "datetime", Clock.datetime)
+    monkeypatch.setattr(companion.storage.store, "datetime", Clock.datetime)
     monkeypatch.setattr(storetools, "datetime", Clock.datetime)
     return Clock
 

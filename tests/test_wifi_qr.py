@@ -6,9 +6,9 @@ import pytest
 import zxingcpp
 
 from companion.devices.panels import PANELS, panel
-from companion.frames import render
 from companion.gamekit.contract import TableInfo
 from companion.gamekit.frame import join_link
+from companion.outputs.frames import render
 from companion.render.qr import wifi_payload
 
 URL = "http://10.42.0.1:8080/"

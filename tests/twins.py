@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from schacht_play import private_view
 
-from companion import registry
+from companion.core import registry
 from companion.gamekit import put
 from companion.games.gewalt import data as gewalt_data
 from companion.games.gewalt import rules as gewalt_rules

@@ -15,13 +15,13 @@ import msgspec
 import pytest
 from polling import wait_for
 
-from companion import registry
+from companion.core import registry
+from companion.core.session import Setup
+from companion.core.table import Table
 from companion.gamekit.contract import Device, GameSpec, IllegalMove, Looks, Move, Views
-from companion.session import Setup
-from companion.store import Store
-from companion.table import Table
-from companion.webapp import create_app
-from companion.webapp.serve import serve
+from companion.outputs.webapp import create_app
+from companion.serving.serve import serve
+from companion.storage.store import Store
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -9,17 +9,17 @@ import threading
 import time
 from pathlib import Path
 
-from companion import registry
 from companion.benchmark.players import legal_command
 from companion.benchmark.stats import Figure, count
+from companion.core import registry
+from companion.core.table import Table
 from companion.devices.display import PngDisplay
 from companion.devices.panels import PANELS, panel
 from companion.devices.refresh import Refresher
-from companion.frames import render
 from companion.gamekit.contract import Command, TableInfo
 from companion.gamekit.draws import Draws
-from companion.store import Store
-from companion.table import Table
+from companion.outputs.frames import render
+from companion.storage.store import Store
 
 URL = "http://table.local:8080/"
 NAMES = ("François-Hélène Ødegård", "Zoé", "Ada", "Bob", "Chloé", "Dimitri")

@@ -7,9 +7,9 @@ import math
 import random
 from dataclasses import dataclass
 
-from companion import registry
 from companion.benchmark.players import legal_command
 from companion.benchmark.stats import Figure, count, percentile
+from companion.core import registry
 from companion.devices.panels import panel, speed_for
 from companion.devices.wear import RefreshScheduler, WearBudget, WearPolicy, gap_for
 from companion.gamekit.draws import ScriptedDraws

@@ -30,7 +30,7 @@ class TimedPin(SimulatorPin):
 
 def measure(presses: int = 1000) -> list[Figure]:
     """Press ROLL `presses` times on free dice; each press waits for the phone to hear the last one."""
-    from companion.daemon import Companion
+    from companion.wiring import Companion
 
     with tempfile.TemporaryDirectory() as tmp:
         with socket.socket() as s:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 import time
 
-from companion import registry
 from companion.benchmark.players import legal_command
 from companion.benchmark.stats import Figure, count
+from companion.core import registry
 from companion.gamekit.draws import Draws
 
 

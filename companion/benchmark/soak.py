@@ -19,7 +19,7 @@ from pathlib import Path
 from companion.benchmark.load import post
 from companion.benchmark.process import Daemon, open_pages
 from companion.benchmark.stats import Figure, count
-from companion.session import UNDO_IN_MEMORY
+from companion.core.session import UNDO_IN_MEMORY
 
 ROUND = 400  # commands at most per game before the next one starts (free dice never end)
 UNDOS = 0.05  # the share of commands that are the host's undo
@@ -33,9 +33,9 @@ def resident_mb() -> float:
 
 
 def main(state_dir: str, commands: int, pages: int) -> None:
-    from companion import registry
     from companion.benchmark.players import legal_command
     from companion.benchmark.target import serve_watched
+    from companion.core import registry
 
     device, tokens = serve_watched(state_dir, pages)
     table, port = device.table, int(os.environ["COMPANION_PORT"])

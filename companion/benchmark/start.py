@@ -11,7 +11,7 @@ from pathlib import Path
 
 from companion.benchmark.process import Daemon
 from companion.benchmark.stats import Figure, count
-from companion.store import create, new_table_id
+from companion.storage.store import create, new_table_id
 
 TARGET_S, TARGET_MB = 10.0, 100.0
 LIMIT_S = 300.0  # a start still replaying after this is reported as such (systemd's own limit is 90 s)

@@ -13,12 +13,12 @@ import random
 import sys
 import time
 
-from companion import registry
 from companion.benchmark.players import play_game
 from companion.config import Config
-from companion.daemon import Companion
+from companion.core import registry
+from companion.core.seats import MAX_SEATS
 from companion.gamekit.contract import Command
-from companion.seats import MAX_SEATS
+from companion.wiring import Companion
 
 
 def serve_watched(state_dir: str, phones: int):

@@ -18,12 +18,12 @@ from pathlib import Path
 from companion.benchmark import stats
 from companion.benchmark.mosquitto import Mosquitto, installed
 from companion.benchmark.process import free_port, status
+from companion.core.table import Table
 from companion.gamekit.contract import Command
-from companion.store import Store
-from companion.table import Table
-from companion.venue.outbox import Outbox, writer
-from companion.venue.publishing import scoreboard_view
-from companion.venue.sender import Sender
+from companion.outputs.venue.outbox import Outbox, writer
+from companion.outputs.venue.publishing import scoreboard_view
+from companion.outputs.venue.sender import Sender
+from companion.storage.store import Store
 
 VENUE = "bench"
 PACE = 2.0  # seconds between a table's moves, on average (a table's pace, generous)

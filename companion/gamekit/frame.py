@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-from companion.gamekit.contract import TableInfo
+from typing import TYPE_CHECKING
+
+from companion.gamekit.contract import GameSpec, TableInfo
+from companion.i18n import translator
 from companion.render.layout import Box, Canvas
+from companion.render.palette import Palette
+
+if TYPE_CHECKING:
+    from companion.devices.panels import PanelModel
 
 # Panels lower than this (the pHATs, 104 and 122 px) get no QR column: a scannable code would
 # leave no room for the game. Every panel at least this high shows one.
@@ -154,3 +161,11 @@ def _qr_column(canvas: Canvas, rest: Box, table: TableInfo, margin: int) -> Box:
         code = Box(column.x0, top + line_h, column.x1, top + line_h + code_h)
         canvas.text(code, table.join_code, bold=True, role="accent", align="center")
     return Box(rest.x0, rest.y0, column.x0 - margin, rest.y1)
+
+
+def draw(spec: GameSpec, view: dict, model: PanelModel, lang: str, table: TableInfo | str) -> Canvas:
+    """The frame of the game `spec` (installed or not) showing public `view` on panel `model`, in `lang`."""
+    canvas = Canvas(model.size, Palette(model.inks))
+    info = table if isinstance(table, TableInfo) else TableInfo(table)
+    spec.screen(view, canvas, translator(lang, spec), info)
+    return canvas

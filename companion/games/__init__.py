@@ -1,1 +1,1 @@
-"""The bundled games, one package each; the platform finds them through companion.registry."""
+"""The bundled games, one package each; the platform finds them through companion.core.registry."""

@@ -45,7 +45,7 @@ class NetworkError(Exception):
         self.msgid, self.params = msgid, params
 
     def said(self, _) -> str:
-        """The message through the translator `_` (companion.webapp's `_`, or i18n.translator(lang))."""
+        """The message through the translator `_` (the web app's `_`, or i18n.translator(lang))."""
         return _(self.msgid, **{name: _(value) if isinstance(value, Phrase) else value
                                 for name, value in self.params.items()})
 

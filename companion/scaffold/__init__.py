@@ -24,7 +24,7 @@ def check_name(name: str) -> None:
     if not NAME.fullmatch(name) or keyword.iskeyword(name):
         raise ScaffoldError(f"{name!r} cannot name a game: use 2 to 32 lower-case letters, digits and _, "
                             "starting with a letter (e.g. guessroll)")
-    from companion import registry
+    from companion.core import registry
 
     if name in registry.names():
         raise ScaffoldError(f"a game named {name!r} is already installed: choose another name")

@@ -8,7 +8,7 @@ import subprocess
 import tomllib
 from pathlib import Path
 
-from companion.store import write_durably
+from companion.storage.store import write_durably
 from companion.venue import topics
 
 DASHBOARD = "dashboard"

@@ -49,8 +49,8 @@ class Dashboard:
         self.server = None
 
     def start(self, host: str, port: int) -> Dashboard:
+        from companion.serving.serve import REQUEST_THREADS, serve
         from companion.venue.web import create_app
-        from companion.webapp.serve import REQUEST_THREADS, serve
 
         self.collector.start()
         self.server = serve(create_app(self), host, port, threads=MAX_PAGES + REQUEST_THREADS)

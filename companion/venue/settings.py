@@ -47,7 +47,7 @@ class _Section(msgspec.Struct, forbid_unknown_fields=True):
 def read_section(path) -> VenueConfig:
     """The [venue] of a file `companion venue add-table` wrote (`companion demo --venue FILE`)."""
     from companion import tomlfile
-    from companion.config import ConfigError
+    from companion.tomlfile import ConfigError
 
     data = tomlfile.read(path, ConfigError, "Write it with: companion venue add-table NAME --dir VENUE_DIR")
     venue = tomlfile.decode(data, _Section, str(path), ConfigError).venue

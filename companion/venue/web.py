@@ -4,13 +4,13 @@ projector's board; the same stack as the table's phones (Flask, waitress, Server
 from __future__ import annotations
 
 import secrets
-from importlib.resources import files
 
-from flask import Flask, Response, g, jsonify, render_template, request
+from flask import Flask, Response, jsonify, render_template, request
 
-from companion.i18n import LANGUAGES, N_, pick_language, translator
+from companion.i18n import N_, translator
+from companion.serving.pages import guarded, new_app, reader_language
+from companion.serving.sse import message, opening
 from companion.venue.board import CorrectionError
-from companion.webapp.events import RETRY_MS, message
 
 KEEPALIVE = 15.0
 BY = ("places", "points")
@@ -18,28 +18,20 @@ BAD_DIRECTOR = N_("This director's link is not valid: use the link `companion ve
 
 
 def create_app(dashboard, keepalive: float = KEEPALIVE) -> Flask:
-    web = files("companion.web")
-    app = Flask(__name__, template_folder=str(web / "templates"), static_folder=str(web / "static"),
-                static_url_path="/static")
-    app.config["MAX_CONTENT_LENGTH"] = 16 * 1024
-    app.json.ensure_ascii = False
-    app.json.sort_keys = False
+    app = new_app(__name__, 16 * 1024)
 
     def lang() -> str:
-        if "lang" not in g:
-            chosen = request.args.get("lang")
-            g.lang = chosen if chosen in LANGUAGES else pick_language(request.headers.get("Accept-Language"),
-                                                                       dashboard.language)
-        return g.lang
+        return reader_language(dashboard.language)
 
     def _(msgid: str, **params) -> str:
         return translator(lang())(msgid, **params)
 
     app.jinja_env.globals["_"] = _
 
-    def state() -> dict:
-        by = request.args.get("by") if request.args.get("by") in BY else "places"
-        game = request.args.get("game") or None
+    def state(asked) -> dict:
+        """The dashboard as a page asked for it (`asked`: its query, `by` and `game`)."""
+        by = asked.get("by") if asked.get("by") in BY else "places"
+        game = asked.get("game") or None
         board = dashboard.board
         return {"venue": dashboard.venue, "tables": board.tables(), "results": board.results(),
                 "standings": board.standings(by, game), "by": by, "game": game}
@@ -66,24 +58,23 @@ def create_app(dashboard, keepalive: float = KEEPALIVE) -> Flask:
 
     @app.get("/api/venue")
     def api_state():
-        return jsonify(state())
+        return jsonify(state(request.args))
 
     @app.get("/api/venue/events")
     def events():
-        snapshot = state()
         args = dict(request.args)
+        snapshot = state(args)
 
         def stream():
             seen = dashboard.changes.version
-            yield f"retry: {RETRY_MS}\n\n".encode() + message("venue", snapshot, seen)
+            yield opening(message("venue", snapshot, seen))
             while not dashboard.changes.closed:
                 now = dashboard.changes.wait(seen, keepalive)
                 if now == seen:
                     yield b": keepalive\n\n"
                     continue
                 seen = now
-                with app.test_request_context(query_string=args):
-                    yield message("venue", state(), seen)
+                yield message("venue", state(args), seen)
 
         return Response(stream(), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
@@ -122,9 +113,6 @@ def create_app(dashboard, keepalive: float = KEEPALIVE) -> Flask:
 
     @app.after_request
     def headers(response):
-        response.headers.setdefault("Referrer-Policy", "no-referrer")  # the director's link is a capability
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
-        return response
+        return guarded(response)
 
     return app

@@ -1,6 +1,6 @@
 /* The pages of a game that ships none: its views as labelled lists, its legal commands as forms.
 
-The page carries the game's shapes (companion/webapp/schemas.py), every label already in the reader's
+The page carries the game's shapes (companion/outputs/webapp/schemas.py), every label already in the reader's
 language; this script only lays them out. It registers the renderers a game's own scripts would. */
 "use strict";
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from companion.devices.panels import PANELS, PanelModel
-from companion.frames import draw
 from companion.gamekit.contract import GameSpec, TableInfo
+from companion.gamekit.frame import draw
 from companion.gamekit.testing.report import Played, fail
 from companion.i18n import LANGUAGES
 

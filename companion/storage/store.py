@@ -14,13 +14,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion import storefiles, storelimit
-from companion.storecheck import DAMAGED, StoreError, classify, id_file_of, inspect
+from companion.storage import files as storefiles
+from companion.storage import limit as storelimit
+from companion.storage.check import DAMAGED, StoreError, classify, id_file_of, inspect
 
 __all__ = ["Record", "SnapshotRow", "Store", "StoreError"]
 
 # SQLite's page cache, in kB: the table appends and reads back one game at most, which 512 kB hold, where
 # the 2 MB default fills with old pages over the device's life; a backup's copy needs next to none.
+NEW_GAME = "new_game"  # the record that begins a game: a repair keeps each game from its own
 CACHE_KB = 512
 BACKUP_CACHE_KB = 64
 
@@ -67,7 +69,7 @@ class Record:
 
 @dataclass(frozen=True)
 class SnapshotRow:
-    """The running game's session after record `version`, encoded (companion/snapshots.py reads it).
+    """The running game's session after record `version`, encoded (companion/core/snapshots.py reads it).
 
     `since` is the version of the record that began its game (a new_game or end_game), `count` the
     session's number in that game, `code` the fingerprint of the code that wrote it, `digest` a hash
@@ -112,7 +114,7 @@ class Store:
                within: Callable[[sqlite3.Connection, int], None] | None = None) -> Record:
         """Commit one record and return it with its version; with `snapshot(version)`, the session it
         makes is kept in the same transaction (a start then replays only what came after); `within(db,
-        version)` writes more rows in that transaction too (a venue's outbox, companion/venue/outbox.py)."""
+        version)` writes more rows in that transaction too (a venue's outbox, outputs/venue/outbox.py)."""
         at = datetime.now(UTC).isoformat(timespec="milliseconds")
         with self._using("save a record"):
             self._db.execute("BEGIN IMMEDIATE")

@@ -10,7 +10,7 @@ import threading
 from flask import Flask
 from waitress import wasyncore
 
-from companion.webapp.connections import HEADER_TIMEOUT, PER_CLIENT, GuardedServer, create_servers
+from companion.serving.connections import HEADER_TIMEOUT, PER_CLIENT, GuardedServer, create_servers
 
 REQUEST_THREADS = 6  # beyond the streams: enough for page loads, commands and frame fetches at once
 HEAD_LIMIT = 16 * 1024  # a request line and headers: a phone's browser sends under 2 KB

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from companion.webapp.api import host_token_given, require_host, runtime
+from companion.outputs.webapp.api import host_token_given, require_host, runtime
 
 bp = Blueprint("venuelink", __name__, url_prefix="/api")
 

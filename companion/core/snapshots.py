@@ -17,9 +17,9 @@ from pathlib import Path
 
 import msgspec
 
-from companion import registry
-from companion.session import END_GAME, NEW_GAME, Evicted, Session, walk
-from companion.store import Record, SnapshotRow, Store
+from companion.core import registry
+from companion.core.session import END_GAME, NEW_GAME, Evicted, Session, walk
+from companion.storage.store import Record, SnapshotRow, Store
 
 log = logging.getLogger(__name__)
 
@@ -27,9 +27,9 @@ EVERY = 100  # a snapshot every this many sessions of a game: a start replays fe
 FORMAT = 1  # how a snapshot's body is laid out; a snapshot of another format is replayed past, never read
 LONG_START = 5_000  # a start that must replay more records than this tells the service manager it is slow
 EXTEND_EVERY = 5.0  # seconds of replay between two such notices
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parent.parent
 # What a snapshot's session depends on besides its game's own code: the session and the game kit.
-CORE = sorted([PACKAGE / "session.py", *(PACKAGE / "gamekit").rglob("*.py")])
+CORE = sorted([PACKAGE / "core" / "session.py", *(PACKAGE / "gamekit").rglob("*.py")])
 PLAIN = {"builtins": frozenset({"tuple", "list", "dict", "set", "frozenset", "int", "float", "complex",
                                 "str", "bytes", "bytearray", "bool", "range", "slice"})}
 

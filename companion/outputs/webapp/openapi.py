@@ -105,7 +105,7 @@ SEAT_NUMBER = {"name": "seat", "in": "path", "required": True, "schema": {"type"
 
 
 def _specs() -> list:
-    from companion import registry
+    from companion.core import registry
 
     out = []
     for name in registry.names():
@@ -317,7 +317,7 @@ def document() -> dict:
         "/api/openapi.json": {"get": {"summary": "This document.",
                                       "responses": {"200": _ok("OpenAPI 3.1.")}}},
     }
-    from companion.webapp import MAX_BODY
+    from companion.outputs.webapp import MAX_BODY
 
     for route in paths.values():  # what every change must be (see __init__._cross_site_refused)
         if "post" in route:

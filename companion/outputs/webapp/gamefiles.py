@@ -8,7 +8,7 @@ from functools import cache
 from flask import Blueprint, abort, send_file
 from jinja2 import BaseLoader, TemplateNotFound
 
-from companion import registry
+from companion.core import registry
 
 log = logging.getLogger(__name__)
 bp = Blueprint("gamefiles", __name__)

@@ -40,7 +40,7 @@ def writer(public: Callable[[object], dict], limit: int = DEFAULT_LIMIT
            ) -> Callable[[sqlite3.Connection, object], None]:
     """What the table calls inside a command's transaction: the update's public view becomes a row.
 
-    `public(update)` must be the scoreboard's own view (companion.webapp.events.public_payload): nothing
+    `public(update)` must be the scoreboard's own view (webapp.events.public_payload): nothing
     the scoreboard would not show is ever written here, so nothing else can leave the table. Past `limit`
     waiting messages the command is refused (its transaction rolls back): the outbox is bounded, and
     nothing the dashboard should get is ever dropped."""

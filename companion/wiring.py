@@ -10,10 +10,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from companion.config import Config, ConfigError
+from companion.core.session import END_GAME, NEW_GAME
+from companion.core.table import Table, Update
 from companion.gamekit.contract import IllegalMove
-from companion.session import END_GAME, NEW_GAME
-from companion.store import Store
-from companion.table import Table, Update
+from companion.storage.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ class Companion:
         self.table = Table(self.store, config.table_setup(), on_long_start=extend_start)
         self.venue = None  # without [venue], nothing of MQTT is imported and no thread starts for it
         if config.venue is not None:
-            from companion.venue.publishing import Publishing
+            from companion.outputs.venue.publishing import Publishing
 
             self.venue = Publishing(self.store, self.table, config.venue)
         self._backup_due: float | None = None  # when play since the last backup makes the next one due
@@ -137,7 +137,7 @@ class Companion:
         """After a durable command: the finished game's record, and a backup once enough play is due.
 
         On the table thread, between commands: no timer wakes the daemon while nobody plays."""
-        from companion import records
+        from companion.outputs import records
 
         over = records.is_over(update)
         ended, self._over = over and not self._over, over  # once per game, not at each command after
@@ -159,7 +159,7 @@ class Companion:
 
     def backup(self):
         """An online backup into the state dir's backups folder, keeping the newest `backup_keep`."""
-        from companion.storetools import backup
+        from companion.storage.tools import backup
 
         started = time.monotonic()
         self._backup_due = None
@@ -200,15 +200,15 @@ class Companion:
         return self.table.roster.language(self.config.language)
 
     def _render(self, key):
-        from companion.frames import render
+        from companion.outputs.frames import render
 
         game, view, info, lang = key
         return render(game, view, self.model, lang, info).image
 
     # --- life cycle -------------------------------------------------------------------
     def start(self) -> Companion:
-        from companion.webapp import create_app
-        from companion.webapp.serve import serve
+        from companion.outputs.webapp import create_app
+        from companion.serving.serve import serve
 
         self.table.subscribe(self._on_update)
         self.table.on_rolling(self.board.dice.tumble)
@@ -233,8 +233,8 @@ class Companion:
 
     def _port_80(self) -> tuple:
         """The port-80 socket systemd bound for us (companion-http.socket), served by the probe app."""
-        from companion.webapp.activation import passed_sockets
-        from companion.webapp.probes import create_probe_app
+        from companion.outputs.webapp.activation import passed_sockets
+        from companion.outputs.webapp.probes import create_probe_app
 
         return tuple((create_probe_app(lambda: self.url), sock) for sock in passed_sockets().values())
 
@@ -310,7 +310,7 @@ class Companion:
 
     def _keep_unwritten_record(self) -> None:
         """A game that ended just before a power cut has its record written now."""
-        from companion import records
+        from companion.outputs import records
 
         latest = self.table.latest
         self._over = records.is_over(latest)
@@ -384,8 +384,8 @@ def replay_file(path: Path) -> dict:
     import json
 
     from companion import tomlfile
-    from companion.session import replay
-    from companion.store import Record
+    from companion.core.session import replay
+    from companion.storage.store import Record
 
     fix = "Export the game again (GET /api/export, or companion records show ID)."
     try:

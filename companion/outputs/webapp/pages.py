@@ -7,14 +7,15 @@ import logging
 from flask import Blueprint, Response, current_app, render_template, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from companion import registry
+from companion.core import registry
+from companion.core.seats import MAX_SEATS
 from companion.i18n import LANGUAGES, N_, translator
-from companion.seats import MAX_SEATS
-from companion.webapp import _, ngettext, request_game, request_language
-from companion.webapp.api import device_open, device_state, error_response, seat_of
-from companion.webapp.events import public_payload, seat_legal
-from companion.webapp.gamefiles import assets, translated_help
-from companion.webapp.schemas import generated_pages
+from companion.outputs.public import public_payload
+from companion.outputs.webapp import _, ngettext, request_game, request_language
+from companion.outputs.webapp.api import device_open, device_state, error_response, seat_of
+from companion.outputs.webapp.events import seat_legal
+from companion.outputs.webapp.gamefiles import assets, translated_help
+from companion.outputs.webapp.schemas import generated_pages
 
 log = logging.getLogger(__name__)
 bp = Blueprint("pages", __name__)

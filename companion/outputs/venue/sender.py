@@ -8,9 +8,9 @@ import logging
 import threading
 import time
 
+from companion.outputs.venue.outbox import Outbox
 from companion.venue import topics
 from companion.venue.link import Broker, client
-from companion.venue.outbox import Outbox
 
 log = logging.getLogger(__name__)
 WINDOW = 200  # messages published ahead of the dashboard's acknowledgement

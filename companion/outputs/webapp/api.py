@@ -13,12 +13,13 @@ from typing import Any
 import msgspec
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from companion import registry
+from companion.core import registry
+from companion.core.session import HOST_COMMANDS, NEW_GAME
 from companion.gamekit.contract import Command, IllegalMove
-from companion.session import HOST_COMMANDS, NEW_GAME
-from companion.webapp import _, another_sites_refused, request_game, request_language
-from companion.webapp.events import PANEL_STUCK, Hub, Stream, TooManyStreams, refusal, seat_legal
-from companion.webapp.openapi import (
+from companion.outputs.public import refusal
+from companion.outputs.webapp import _, another_sites_refused, request_game, request_language
+from companion.outputs.webapp.events import PANEL_STUCK, Hub, Stream, TooManyStreams, seat_legal
+from companion.outputs.webapp.openapi import (
     ClaimHostBody,
     CommandBody,
     JoinBody,
@@ -226,7 +227,7 @@ def export():
 def game_record():
     """The finished game's record, to keep: for every phone once the game is over (its secrets are
     then open), for none before. `?format=bgstats` gives the file BG Stats imports."""
-    from companion import records
+    from companion.outputs import records
 
     table = runtime().table
     try:  # a game that is over, or the one the host ended (kept as abandoned, as the export shows it)

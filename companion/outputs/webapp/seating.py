@@ -7,14 +7,14 @@ from math import ceil
 import msgspec
 from flask import Blueprint, Response, current_app, request, url_for
 
-from companion import registry
+from companion.core import registry
 from companion.gamekit.contract import IllegalMove
 from companion.i18n import translator
-from companion.webapp import _, request_game, request_language
-from companion.webapp.api import ApiError, decode, host_token_given, require_host, runtime, same_token
-from companion.webapp.events import public_seats, refusal
-from companion.webapp.openapi import ClaimHostBody, JoinBody, LanguageBody, NameBody, QrBody
-from companion.webapp.schemas import translated
+from companion.outputs.public import public_seats, refusal
+from companion.outputs.webapp import _, request_game, request_language
+from companion.outputs.webapp.api import ApiError, decode, host_token_given, require_host, runtime, same_token
+from companion.outputs.webapp.openapi import ClaimHostBody, JoinBody, LanguageBody, NameBody, QrBody
+from companion.outputs.webapp.schemas import translated
 
 bp = Blueprint("seating", __name__, url_prefix="/api")
 
@@ -138,7 +138,7 @@ def language():
 @bp.get("/games")
 def game_list():
     """Every game the host can start: its seats, colours, options (as JSON Schema) and data files."""
-    from companion.webapp import request_language
+    from companion.outputs.webapp import request_language
 
     out = []
     for name in registry.names():

@@ -10,11 +10,11 @@ from typing import Any
 
 import msgspec
 
+from companion.core.session import END_GAME, NEW_GAME, Session, replay
+from companion.core.table import Update
 from companion.gamekit.colours import SEAT_COLOURS
 from companion.gamekit.contract import Result
-from companion.session import END_GAME, NEW_GAME, Session, replay
-from companion.store import Store, write_durably
-from companion.table import Update
+from companion.storage.store import Store, write_durably
 
 FOLDER = "records"
 FORMAT = "companion-record/1"
@@ -125,7 +125,7 @@ def load(state_dir: Path, record_id: str) -> dict:
 def bgstats(record: dict) -> dict:
     """The record in BG Stats' import format (the JSON its "Import / Export" reads: `games`, `players`,
     `locations` and `plays`, ids cross-referencing them)."""
-    from companion import registry
+    from companion.core import registry
     from companion.i18n import translator
 
     spec = registry.get(record["game"])

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import msgspec
 
-from companion.store import Store
-from companion.table import Table
-from companion.venue.outbox import Outbox, writer
-from companion.venue.sender import Sender
+from companion.core.table import Table
+from companion.outputs.public import public_payload
+from companion.outputs.venue.outbox import Outbox, writer
+from companion.outputs.venue.sender import Sender
+from companion.storage.store import Store
 from companion.venue.settings import VenueConfig
-from companion.webapp.events import public_payload
 
 # The language of the title in a message: the dashboard names games in each reader's language itself.
 MESSAGE_LANGUAGE = "en"

@@ -14,10 +14,10 @@ import secrets
 import unicodedata
 from collections.abc import Callable
 
-from companion import lookalike
+from companion.core import lookalike
 from companion.gamekit.contract import MAX_SEATS, IllegalMove
 from companion.i18n import LANGUAGES, N_
-from companion.store import Store
+from companion.storage.store import Store
 
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread on the e-ink
 JOIN_LENGTH = 4

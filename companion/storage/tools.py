@@ -9,13 +9,14 @@ import shutil
 import sqlite3
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from companion.store import SCHEMA, Record, Store, create, fsync, new_table_id
-from companion.storecheck import StoreError, companions, id_file_of, sound_copy, wal_of
-from companion.storefiles import restored_row
+from companion.storage.check import StoreError, companions, id_file_of, sound_copy, wal_of
+from companion.storage.files import restored_row
+from companion.storage.store import NEW_GAME, SCHEMA, Record, Store, create, fsync, new_table_id
 
 DB_NAME = "companion.db"
 BACKUPS = "backups"
@@ -112,9 +113,12 @@ class Recovered:
     how: str
 
 
-def repair(state_dir: Path) -> str:
+def repair(state_dir: Path, replays: Callable[[list[Record]], int]) -> str:
     """Keep the database's files in a dated folder, rebuild a database from whatever SQLite can still
-    read of them, and say how many records were kept."""
+    read of them, and say how many records were kept.
+
+    `replays(records)` says how many of the last game's records still replay, in order (the core's
+    `session.replayable`): the store's tools never run a game themselves."""
     path = db_path(state_dir)
     _not_running(path, "companion store repair")
     folder, moved = _move_aside(path, "repair")
@@ -136,7 +140,7 @@ def repair(state_dir: Path) -> str:
         both = {row[0]: row for row in (*recovered.rows, *backup.rows)}
         meta = {key: value for key, value in {**backup.meta, **recovered.meta}.items() if key != "table_id"}
         recovered = Recovered(list(both.values()), meta, recovered.how)
-    rows, dropped = _replayable(recovered.rows)
+    rows, dropped = _replayable(recovered.rows, replays)
     table_id = table_id or new_table_id()
     create(path, table_id, rows, recovered.meta)
     how = recovered.how
@@ -293,25 +297,18 @@ def _cli_recover(copy: Path) -> Recovered | None:
     return Recovered(rows, meta, "sqlite3 .recover") if rows else None
 
 
-def _replayable(rows: list[tuple]) -> tuple[list[tuple], int]:
+def _replayable(rows: list[tuple], replays: Callable[[list[Record]], int]) -> tuple[list[tuple], int]:
     """The rows, without those of the last game from the first one that no longer replays: the table
     must start from what is kept."""
-    from companion.session import NEW_GAME, rebuilder, walk
-
     rows = sorted({row[0]: row for row in reversed(rows)}.values())  # one row per version
     start = max((i for i, r in enumerate(rows) if r[1] == NEW_GAME), default=0)
-    records, replayed = [], []
+    records = []
     for version, kind, seat, args, draws, at in rows[start:]:
         try:
             records.append(Record(version, kind, seat, json.loads(args), json.loads(draws), at))
         except ValueError:
             break
-    try:
-        # Undo's chain bounded as a start bounds it: a long game is not held session by session.
-        walk(None, records, rebuilder(records), each=lambda session, record, since: replayed.append(1))
-        kept = start + len(records)
-    except Exception:  # noqa: BLE001 - any failure means this record and later ones cannot be replayed
-        kept = start + len(replayed)
+    kept = start + replays(records)
     return rows[:kept], len(rows) - kept
 
 

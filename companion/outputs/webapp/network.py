@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, request
 
-from companion.webapp import _
-from companion.webapp.api import ApiError, decode, host_token_given, require_host, runtime
-from companion.webapp.openapi import NetworkBody
+from companion.outputs.webapp import _
+from companion.outputs.webapp.api import ApiError, decode, host_token_given, require_host, runtime
+from companion.outputs.webapp.openapi import NetworkBody
 
 bp = Blueprint("network", __name__, url_prefix="/api")
 

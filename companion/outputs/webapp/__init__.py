@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-from importlib.resources import files
-
 from flask import Flask, current_app, g, request
 
-from companion import registry
-from companion.i18n import LANGUAGES, pick_language, plural_forms, plural_translator, translator
+from companion.core import registry
+from companion.i18n import plural_forms, plural_translator, translator
+from companion.serving.pages import guarded, new_app, reader_language
 
-LANG_COOKIE = "lang"
 MAX_BODY = 64 * 1024  # a command is a few hundred bytes; anything bigger is a mistake or an attack
 
 
 def request_language() -> str:
     """The language of this request: `?lang=`, then the cookie, then Accept-Language, then the table's."""
-    if "lang" not in g:
-        default = current_app.extensions["companion"].language
-        chosen = request.args.get("lang") or request.cookies.get(LANG_COOKIE)
-        g.lang = chosen if chosen in LANGUAGES else pick_language(request.headers.get("Accept-Language"),
-                                                                   default if default in LANGUAGES else "fr")
-    return g.lang
+    return reader_language(current_app.extensions["companion"].language)
 
 
 def request_game() -> str | None:
@@ -57,14 +50,9 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_c
     """
     from jinja2 import ChoiceLoader
 
-    from companion.webapp import api, events, gamefiles, network, pages, seating, trust, venuelink
+    from companion.outputs.webapp import api, events, gamefiles, network, pages, seating, trust, venuelink
 
-    web = files("companion.web")
-    app = Flask(__name__, template_folder=str(web / "templates"), static_folder=str(web / "static"),
-                static_url_path="/static")
-    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
-    app.json.ensure_ascii = False
-    app.json.sort_keys = False
+    app = new_app(__name__, MAX_BODY)
     app.extensions["companion"] = runtime
     app.extensions["companion.codes"] = trust.CodeAttempts()
     names = trust.host_names(runtime.url)
@@ -102,28 +90,18 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_c
 
     @app.after_request
     def _headers(response):
-        # Seat and host links carry capabilities in the URL: never hand them on as a Referer.
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        # No page of the table is meant to be framed: a frame on another site could make its buttons
-        # be clicked unseen (the twin's among them).
-        response.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
-        response.headers.setdefault("X-Frame-Options", "DENY")
         if api.stale_host_token():
             # A long press on D replaced the host link: the browser drops the dead one (companion.js).
             response.headers["X-Host-Token-Stale"] = "1"
-        lang = request.args.get("lang")
-        if lang in LANGUAGES and request.cookies.get(LANG_COOKIE) != lang:
-            response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax")
-        return response
+        return guarded(response)
 
     return app
 
 
 def another_sites_refused():
     """The 403 for a request a page of another site sent through a browser at the table, else None."""
-    from companion.webapp import trust
-    from companion.webapp.api import error_response
+    from companion.outputs.webapp import trust
+    from companion.outputs.webapp.api import error_response
 
     our_origin = f"{request.scheme}://{request.host}"
     if trust.from_our_own_page(request.headers.get("Origin"), request.headers.get("Sec-Fetch-Site"),
@@ -138,7 +116,7 @@ def _cross_site_refused():
     """A change must come as JSON from the table's own pages: a page on another site can send neither
     (a JSON body from there needs the table's leave, which it never gives), so it cannot use a phone's
     or the simulator's machine's standing to press buttons or send commands. None when it may go on."""
-    from companion.webapp.api import error_response
+    from companion.outputs.webapp.api import error_response
 
     refused = another_sites_refused()
     if refused is not None:

@@ -14,13 +14,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from companion.foreground import Foreground
-from companion.gamekit.colours import SEAT_COLOURS
-from companion.gamekit.contract import PHONE_SEAT, Command, Entry, GameSpec, IllegalMove, TableInfo
-from companion.gamekit.draws import Draws, DrawsExhausted
-from companion.i18n import LANGUAGES, N_, translator
-from companion.seats import MAX_SEATS, Roster
-from companion.session import (
+from companion.core.seats import MAX_SEATS, Roster
+from companion.core.session import (
     END_GAME,
     GAME_STARTS,
     NEW_GAME,
@@ -30,10 +25,15 @@ from companion.session import (
     advance,
     bounded,
 )
-from companion.snapshots import Snapshots, due, encode
-from companion.store import Store, StoreError
-from companion.storecheck import DAMAGED
-from companion.storelimit import STORE_FULL
+from companion.core.snapshots import Snapshots, due, encode
+from companion.foreground import Foreground
+from companion.gamekit.colours import SEAT_COLOURS
+from companion.gamekit.contract import PHONE_SEAT, Command, Entry, GameSpec, IllegalMove, TableInfo
+from companion.gamekit.draws import Draws, DrawsExhausted
+from companion.i18n import LANGUAGES, N_, translator
+from companion.storage.check import DAMAGED
+from companion.storage.limit import STORE_FULL
+from companion.storage.store import Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +153,7 @@ class Table:
         self._stopped = False
         self._latest = self._published = self._update(session, version, [], None)
         self._due: tuple[float, int, Command, Hashable] | None = None  # (time, version, command, window)
-        # A venue's outbox (companion/venue/outbox.py): writes an update's public rows in its command's
+        # A venue's outbox (outputs/venue/outbox.py): writes an update's public rows in its command's
         # transaction. None without a venue: nothing of it is imported.
         self.outbox: Callable[[Any, Update], None] | None = None
 
@@ -427,7 +427,7 @@ class Table:
         try:
             record = self.store.append(command.kind, command.seat, args, draws.taken, snapshot,
                                        self._outbox_rows(session, events, command))
-        except IllegalMove as error:  # the venue's outbox is full (companion/venue/outbox.py): nothing kept
+        except IllegalMove as error:  # the venue's outbox is full (outputs/venue/outbox.py): nothing kept
             return self._refuse(command, error, pressed, entry)
         except Exception as exc:
             log.error("could not record %s: %s", command.kind, exc)  # the detail (a path) stays in the log

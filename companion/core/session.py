@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from companion import registry
+from companion.core import registry
 from companion.gamekit.contract import Command, DataText, GameSpec, IllegalMove
 from companion.gamekit.data import check_bounds
 from companion.gamekit.draws import Draws
+from companion.storage.store import NEW_GAME
 
 if TYPE_CHECKING:
-    from companion.store import Record
+    from companion.storage.store import Record
 
-NEW_GAME = "new_game"
 UNDO = "undo"
 END_GAME = "end_game"
 HOST_COMMANDS = frozenset({NEW_GAME, UNDO, END_GAME})
@@ -246,3 +246,14 @@ def walk(session: Session | None, records: Iterable[Record],
         if until == (since, session.count):
             break
     return session, version, since
+
+
+def replayable(records: list[Record]) -> int:
+    """How many of `records` (a game's, from its new_game on) replay in order: a repair keeps those."""
+    replayed: list[int] = []
+    try:
+        # Undo's chain bounded as a start bounds it: a long game is not held session by session.
+        walk(None, records, rebuilder(records), each=lambda session, record, since: replayed.append(1))
+    except Exception:  # noqa: BLE001 - any failure means this record and later ones cannot be replayed
+        return len(replayed)
+    return len(records)

@@ -1,0 +1,18 @@
+"""Draw the running game's e-ink screen for one panel: the single entry point every display path uses."""
+
+from __future__ import annotations
+
+from companion.core import registry
+from companion.devices.panels import PanelModel
+from companion.gamekit.contract import TableInfo
+from companion.gamekit.frame import draw
+from companion.render.layout import Canvas
+
+
+def render(game: str, view: dict, model: PanelModel, lang: str, table: TableInfo | str) -> Canvas:
+    """The frame of `game` showing public `view` on panel `model`, in `lang`.
+
+    `table` is what the frame shows besides the game (address, join code, names); a bare address
+    stands for a table with nothing else to show.
+    """
+    return draw(registry.get(game), view, model, lang, table)
