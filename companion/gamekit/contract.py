@@ -219,6 +219,11 @@ def _no_match(view: View) -> MatchGame | None:
     return None
 
 
+def _granted(said: Allowed) -> bool:
+    """Whether an answer of `Move.allowed` says yes: anything true but words."""
+    return bool(said) and not isinstance(said, str | IllegalMove)
+
+
 def _view_result(view: View) -> Result:
     """A game over: its view's own `winners` and `scores`, where it has them."""
     scores = view.get("scores")
@@ -261,11 +266,9 @@ class Move:
     def refusal(self, state: State, seat: int | None) -> IllegalMove | None:
         """None if `seat` may send this move now, else what it is told."""
         said = self.allowed(state, seat)
-        if isinstance(said, IllegalMove):
-            return said
-        if isinstance(said, str):
-            return IllegalMove(said)
-        return None if said else IllegalMove(NOT_NOW)
+        if _granted(said):
+            return None
+        return said if isinstance(said, IllegalMove) else IllegalMove(said or NOT_NOW)
 
     def rolled(self, event: dict) -> bool:
         return self.rolls(event) if callable(self.rolls) else event["type"] in self.rolls
@@ -275,7 +278,9 @@ def allowed_moves(moves: Mapping[str, Move], state: State, seat: int | None,
                   over: Callable[[State], bool] = _never) -> list[str]:
     """The kinds of `moves` that `seat` (None: the table) may send now, in their order, none once the
     game is `over`: the spec's `legal`, and what a game's views list as its legal moves."""
-    return [] if over(state) else [kind for kind, move in moves.items() if move.refusal(state, seat) is None]
+    # Only yes or no matters here: the words of a refusal are built when one is sent (`GameSpec.check`).
+    return [] if over(state) else [kind for kind, move in moves.items()
+                                   if _granted(move.allowed(state, seat))]
 
 
 @dataclass(frozen=True)

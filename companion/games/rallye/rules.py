@@ -139,12 +139,14 @@ def may_play_cards(state: State, seat: int | None) -> bool:
     return trim == seat if trim is not None else state.pending is None
 
 
+# Where each card play could go now: public facts only (never which cards a hand holds).
+TARGETS = {"key": surprises.key_targets, "lock": surprises.lock_targets, "access": surprises.access_targets,
+           "swap_cards": surprises.swap_targets, "lay": surprises.lay_targets}
+
+
 def card_kinds(state: State) -> list[str]:
-    """The card plays with somewhere to go: public facts only (never which cards a hand holds)."""
-    targets = {"key": surprises.key_targets, "lock": surprises.lock_targets,
-               "swap_cards": surprises.swap_targets,
-               "access": surprises.access_targets, "lay": surprises.lay_targets}
-    return [kind for kind in CARD_PLAYS if targets[kind](state)]
+    """The card plays with somewhere to go."""
+    return [kind for kind in CARD_PLAYS if TARGETS[kind](state)]
 
 
 def legal(state: State, seat: int | None) -> list[str]:
@@ -169,7 +171,7 @@ def _may_discard(state: State, seat: int | None) -> bool:
 
 def _may_play(kind: str):
     """A surprise card laid on the circuit: by its holder's phone, where it has somewhere to go."""
-    return lambda state, seat: may_play_cards(state, seat) and kind in card_kinds(state)
+    return lambda state, seat: may_play_cards(state, seat) and bool(TARGETS[kind](state))
 
 
 def _answers(state: State, seat: int | None) -> tuple[str, ...]:
@@ -205,7 +207,6 @@ def _refused(kind: str, allows):
 
 def _why_not(kind: str, state: State, seat: int | None) -> IllegalMove:
     """What the sender of `kind` is told when it may not send it now (a hand counts by its size only)."""
-    now = actor(state)
     if state.phase == "placing":
         return IllegalMove("The passage cards are being placed: name a route card for the next one first.")
     if kind == "place_passage":
@@ -217,10 +218,11 @@ def _why_not(kind: str, state: State, seat: int | None) -> IllegalMove:
                            "hands. The table may only answer no.")
     if kind in CARD_PLAYS and not state.hands[seat]:
         return IllegalMove("You do not hold that surprise card: play one from your hand.")
-    if kind == "discard" and trimming(state) is None:
+    trim = trimming(state)
+    if kind == "discard" and trim is None:
         return IllegalMove("Discard a surprise card only when you hold more than 3.")
-    if trimming(state) is not None or state.pending is not None:
-        return _busy(state, kind, now)
+    if trim is not None or state.pending is not None:
+        return _busy(state, kind, actor(state))
     if kind in ("cancel", "decline", "close"):
         return IllegalMove("There is nothing to cancel now.")
     if kind in ("choose", "exit", "stay"):
