@@ -144,11 +144,6 @@ TARGETS = {"key": surprises.key_targets, "lock": surprises.lock_targets, "access
            "swap_cards": surprises.swap_targets, "lay": surprises.lay_targets}
 
 
-def card_kinds(state: State) -> list[str]:
-    """The card plays with somewhere to go."""
-    return [kind for kind in CARD_PLAYS if TARGETS[kind](state)]
-
-
 def legal(state: State, seat: int | None) -> list[str]:
     """The command kinds `seat` (None: the table) may send now: from public facts only (a hand counts by
     its size, never its cards; a face-down card not at all)."""
