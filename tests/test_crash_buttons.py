@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from companion.gamekit import ScriptedDraws
 from companion.gamekit.contract import Command
 from companion.games.crash import SPEC, rules
-from companion.games.crash.controls import Ending, Steer, dice_shown, rolled
+from companion.games.crash.controls import Ending, Steer, dice_shown
 
 SHOWCASE = showcase()
 
@@ -153,7 +153,7 @@ def test_the_led_dice_hold_the_dice_still_to_use():
                               (SOUTH, 1): ((-3, 3), "n")})
     state, _ = play(steering(state, 1, 2), "move", {"car": 1})
     assert dice_shown(view_of(state)) == [None, None]
-    assert rolled([{"type": "rolled"}]) and not rolled([{"type": "turned"}])
+    assert SPEC.rolled([{"type": "rolled"}]) and not SPEC.rolled([{"type": "turned"}])
 
 
 def test_controls_read_only_the_public_view_as_json():

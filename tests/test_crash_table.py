@@ -11,7 +11,6 @@ from companion.core.session import NEW_GAME, Setup
 from companion.core.table import Table
 from companion.gamekit.contract import Command, DataText
 from companion.games.crash import SPEC
-from companion.games.crash.commands import COMMANDS
 from companion.storage.store import Store
 
 CLOSE = BOARD_TEXT.replace("cell = [0, 2]", "cell = [0, 1]").replace("cell = [0, -2]", "cell = [0, -1]")
@@ -21,7 +20,7 @@ def test_the_spec_is_registered_with_its_board_as_a_data_file():
     assert registry.get("crash") is SPEC and SPEC.seats == (2, 2) and SPEC.data[0].key == "board"
     assert SPEC.bundled("board").text == BOARD_TEXT
     assert [c.key for c in SPEC.colours] == ["blue", "red"]
-    assert set(SPEC.history_lines) == set(COMMANDS)
+    assert set(SPEC.history_lines) == set(SPEC.commands)
     assert all("{who}" in line for kind, line in SPEC.history_lines.items() if kind != "next_game")
 
 

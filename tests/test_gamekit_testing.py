@@ -18,9 +18,20 @@ import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from webfixtures import changed
 
 from companion.core import registry
-from companion.gamekit import N_, Box, Command, DataFile, IllegalMove, Result, ScriptedDraws, put, rules
+from companion.gamekit import (
+    N_,
+    Box,
+    Command,
+    DataFile,
+    IllegalMove,
+    Result,
+    ScriptedDraws,
+    Turn,
+    put,
+)
 from companion.gamekit.testing import (
     check_game,
     check_play,
@@ -34,7 +45,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "tinygame"))
 import twentyone  # noqa: E402  (a game shipped as its own package: importable from its folder)
 
 BASE = twentyone.SPEC
+ADD = BASE.moves["add"]
 Players = Annotated[int, msgspec.Meta(ge=2, le=4, title=N_("Players"))]
+
+
+def with_add(spec, **changes):
+    """`spec` with its one move, add, changed."""
+    return replace(spec, moves={"add": replace(spec.moves["add"], **changes)})
 
 
 def refused_by(spec, **kit) -> str:
@@ -93,13 +110,18 @@ def add(state: Hands, seat: int, args, draws):
     return replace(new, turn=holding[0] if holding else seat), [{"type": "added", "n": args.n}]
 
 
+def hands_public(s: Hands) -> HandsPublic:
+    return HandsPublic(s.players, s.count, s.turn, s.loser, [len(h) for h in s.hands])
+
+
+def hands_private(state: Hands, seat: int) -> HandsPrivate:
+    return HandsPrivate(seat, list(state.hands[seat]))
+
+
 HANDS = replace(
-    BASE, setup=deal, apply=rules({"add": twentyone.Add}, {"add": add}),
-    legal=lambda state, seat: ["add"] if not hands_over(state) and seat in (None, state.turn) else [],
-    actor=lambda state: None if hands_over(state) else state.turn, over=hands_over,
-    public_view=lambda s: HandsPublic(s.players, s.count, s.turn, s.loser, [len(h) for h in s.hands]),
-    private_view=lambda state, seat: HandsPrivate(seat, list(state.hands[seat])),
-    public=HandsPublic, private=HandsPrivate, hidden=True)
+    with_add(BASE, do=add, allowed=lambda state, seat: not hands_over(state) and seat in (None, state.turn)),
+    setup=deal, turn=Turn(actor=lambda state: None if hands_over(state) else state.turn, over=hands_over),
+    views=replace(BASE.views, public=hands_public, private=hands_private), hidden=True)
 
 
 def hands_twin(state: Hands, seat: int | None, rng: random.Random) -> Hands | None:
@@ -120,15 +142,19 @@ def test_the_games_the_broken_ones_start_from_pass():
 
 # --- secrecy by twins ---------------------------------------------------------------------------------------
 def test_a_private_view_showing_another_seats_hand_fails():
-    peeking = replace(HANDS, private_view=lambda state, seat: HandsPrivate(
-        seat, list(state.hands[seat]), list(state.hands[(seat + 1) % state.players])))
+    def peeking_view(state: Hands, seat: int) -> HandsPrivate:
+        return HandsPrivate(seat, list(state.hands[seat]), list(state.hands[(seat + 1) % state.players]))
+
+    peeking = changed(HANDS, private=peeking_view)
     said = refused_by(peeking, twin=hands_twin)
     assert said.startswith("secrecy: seat ") and "secrets reach" in said and "private view" in said
 
 
 def test_a_public_view_showing_what_the_hands_add_up_to_fails():
-    adding = replace(HANDS, public_view=lambda s: HandsPublic(s.players, s.count, s.turn, s.loser,
-                                                              [sum(h) for h in s.hands]))
+    def adding_view(s: Hands) -> HandsPublic:
+        return HandsPublic(s.players, s.count, s.turn, s.loser, [sum(h) for h in s.hands])
+
+    adding = changed(HANDS, public=adding_view)
     assert "secrets reach the public view" in refused_by(adding, twin=hands_twin)
 
 
@@ -139,14 +165,14 @@ def test_a_refusal_naming_who_holds_the_card_fails():
             raise IllegalMove("Seat {holder} holds it.", holder=holders[0] + 1)
         return add(state, seat, args, draws)
 
-    said = refused_by(replace(HANDS, apply=rules({"add": twentyone.Add}, {"add": telling})), twin=hands_twin)
+    said = refused_by(with_add(HANDS, do=telling), twin=hands_twin)
     assert "secrets reach the answer to add" in said
 
 
 def test_the_table_may_not_probe_a_seat_that_plays_from_a_phone():
     check_game(HANDS, twin=hands_twin)  # the table's add for the seat to play reads its hand: not sent
     # A game letting the buttons add for a phone's seat has them read its hand ("You hold no 3").
-    said = refused_by(replace(HANDS, public_moves=frozenset({"add"})), twin=hands_twin)
+    said = refused_by(with_add(HANDS, public=True), twin=hands_twin)
     assert "secrets reach the answer to add" in said and "from the table as the buttons" in said
 
 
@@ -179,68 +205,63 @@ def test_a_twin_that_never_differs_fails():
 
 # --- refusals, random legal play ----------------------------------------------------------------------------
 def test_a_refusal_that_changes_the_state_fails():
-    def sloppy(state, command, draws):
-        if command.args.get("n") == 3:
+    def sloppy(state, seat, args, draws):
+        if args.n == 3:
             object.__setattr__(state, "count", state.count + 1)  # counted before checking
             raise IllegalMove("Three is too many.")
-        return BASE.apply(state, command, draws)
+        return ADD.do(state, seat, args, draws)
 
-    said = refused_by(replace(BASE, apply=sloppy))
+    said = refused_by(with_add(BASE, do=sloppy))
     assert said.startswith("commands: the state changed when the rules refused add {'n': 3}")
 
 
 def test_an_accepted_command_that_changes_the_state_it_was_given_fails():
-    def in_place(state, command, draws):
-        new, events = BASE.apply(state, command, draws)
+    def in_place(state, seat, args, draws):
+        new, events = ADD.do(state, seat, args, draws)
         object.__setattr__(state, "turn", new.turn)
         return new, events
 
-    assert "the state changed when the rules accepted" in refused_by(replace(BASE, apply=in_place))
+    assert "the state changed when the rules accepted" in refused_by(with_add(BASE, do=in_place))
 
 
 def test_a_rule_that_crashes_instead_of_refusing_fails():
-    def crashing(state, command, draws):
-        return BASE.apply(state, command, draws) if command.args.get("n") != 2 else {}["two"]
+    def crashing(state, seat, args, draws):
+        return ADD.do(state, seat, args, draws) if args.n != 2 else {}["two"]
 
-    said = refused_by(replace(BASE, apply=crashing))
+    said = refused_by(with_add(BASE, do=crashing))
     assert "spec.play raised KeyError" in said and "IllegalMove" in said
 
 
 def test_events_that_are_not_plain_json_fail():
-    def setful(state, command, draws):
-        new, _ = BASE.apply(state, command, draws)
+    def setful(state, seat, args, draws):
+        new, _ = ADD.do(state, seat, args, draws)
         return new, [{"type": "added", "seen": {1, 2}}]
 
-    assert "not plain JSON" in refused_by(replace(BASE, apply=setful))
+    assert "not plain JSON" in refused_by(with_add(BASE, do=setful))
 
 
 def test_legal_moves_that_stop_before_the_end_fail():
-    stuck = replace(BASE, legal=lambda state, seat: BASE.legal(state, seat) if state.count < 10 else [])
+    stuck = with_add(BASE, allowed=lambda state, seat: ADD.allowed(state, seat) and state.count < 10)
     assert "nobody may act" in refused_by(stuck)
 
 
 def test_a_legal_kind_the_rules_always_refuse_fails_asking_for_moves():
-    def late(state, command, draws):
+    def late(state, seat, args, draws):
         if state.count >= 10:
             raise IllegalMove("Too late to count.")
-        return BASE.apply(state, command, draws)
+        return ADD.do(state, seat, args, draws)
 
-    said = refused_by(replace(BASE, apply=late))
+    said = refused_by(with_add(BASE, do=late))
     assert "no command was accepted: the table may send ['add']" in said
     assert "`moves(state, seat, rng)`" in said
 
 
-def test_a_legal_kind_that_is_no_command_fails():
-    shouting = replace(BASE, legal=lambda state, seat: [*BASE.legal(state, seat), "shout"])
-    assert "lists ['shout'], which are not in spec.commands" in refused_by(shouting)
-
-
 def test_a_game_that_never_ends_fails():
-    def endless(state, command, draws):
-        new, events = BASE.apply(state, command, draws)
+    def endless(state, seat, args, draws):
+        new, events = ADD.do(state, seat, args, draws)
         return (replace(new, count=0, loser=None) if new.loser is not None else new), events
 
-    said = refused_by(replace(BASE, apply=endless), max_steps=40)
+    said = refused_by(with_add(BASE, do=endless), max_steps=40)
     assert "did not end within 40 commands" in said
 
 
@@ -272,29 +293,32 @@ def test_options_the_game_refuses_fail():
 
 
 def test_a_default_the_table_cannot_send_fails():
-    hasty = replace(BASE, deadline=lambda state: (5.0, Command("add", {"n": 4})))
+    hasty = changed(BASE, deadline=lambda state: (5.0, Command("add", {"n": 4})))
     assert "deadline() names add {'n': 4} from the table, which the rules refuse" in refused_by(hasty)
 
 
 def test_a_result_naming_a_seat_not_in_play_fails():
-    assert "result() gave" in refused_by(replace(BASE, result=lambda view: Result(winners=(7,))))
+    assert "result() gave" in refused_by(changed(BASE, result=lambda view: Result(winners=(7,))))
 
 
 def test_a_view_that_is_not_its_struct_fails():
-    wrong = replace(BASE, public_view=lambda state: twentyone.Private(0, True))
+    def wrong_view(state) -> twentyone.Public:
+        return twentyone.Private(0, True)
+
+    wrong = changed(BASE, public=wrong_view)
     assert "the public view is not a Public in plain JSON" in refused_by(wrong)
 
 
 @pytest.mark.slow  # hypothesis shrinks the failing game: seconds
 def test_failures_past_the_first_game_are_found_by_hypothesis():
     """The first game has two players; only a game of four counts wrongly, so hypothesis must find it."""
-    def four(state, command, draws):
-        if state.players == 4 and command.args.get("n") == 3:
+    def four(state, seat, args, draws):
+        if state.players == 4 and args.n == 3:
             object.__setattr__(state, "count", state.count + 3)
             raise IllegalMove("Three is too many.")
-        return BASE.apply(state, command, draws)
+        return ADD.do(state, seat, args, draws)
 
-    said = refused_by(replace(BASE, apply=four), options=[{"players": 2}, {"players": 4}])
+    said = refused_by(with_add(BASE, do=four), options=[{"players": 2}, {"players": 4}])
     assert "the state changed when the rules refused" in said and "'players': 4" in said
 
 
@@ -302,11 +326,11 @@ def test_failures_past_the_first_game_are_found_by_hypothesis():
 def test_rules_using_their_own_randomness_do_not_replay():
     own = random.Random(7)  # not the draws the table records
 
-    def shuffling(state, command, draws):
-        new, events = BASE.apply(state, command, draws)
+    def shuffling(state, seat, args, draws):
+        new, events = ADD.do(state, seat, args, draws)
         return (replace(new, turn=own.randrange(new.players)) if new.loser is None else new), events
 
-    played = check_play(replace(BASE, apply=shuffling), {"players": 4}, seed=1)
+    played = check_play(with_add(BASE, do=shuffling), {"players": 4}, seed=1)
     with pytest.raises(AssertionError, match=r"replay: the state after command \d+ .* differs from the one "
                                              r"played in turn\nTo fix: take every random number from the"):
         check_replay(played)
@@ -319,12 +343,12 @@ def test_rules_using_their_own_randomness_do_not_replay():
 def test_rules_that_draw_differently_on_replay_fail(when_played, said):
     drawing = [when_played]
 
-    def moody(state, command, draws):
+    def moody(state, seat, args, draws):
         if drawing[0]:
             draws.below(6)
-        return BASE.apply(state, command, draws)
+        return ADD.do(state, seat, args, draws)
 
-    played = check_play(replace(BASE, apply=moody), {"players": 2}, seed=2)
+    played = check_play(with_add(BASE, do=moody), {"players": 2}, seed=2)
     drawing[0] = not when_played
     with pytest.raises(AssertionError, match=f"replay: {said}"):
         check_replay(played)
@@ -343,13 +367,13 @@ def test_a_screen_that_fails_on_long_names_fails():
             raise ValueError("name too long")
         BASE.screen(view, canvas, tr, table)
 
-    said = refused_by(replace(BASE, screen=short_names_only))
+    said = refused_by(changed(BASE, screen=short_names_only))
     assert said.startswith("e-ink screen: spec.screen raised ValueError: name too long on panel ")
     assert "Léocadie-Éléonore" in said
 
 
 def test_a_screen_that_draws_nothing_fails():
-    blank = replace(BASE, screen=lambda view, canvas, tr, table: None)
+    blank = changed(BASE, screen=lambda view, canvas, tr, table: None)
     assert "spec.screen drew nothing" in refused_by(blank)
 
 
@@ -362,7 +386,7 @@ def test_a_screen_drawing_past_the_panels_edge_fails():
     view = BASE.public_json(BASE.start({}, ScriptedDraws(0))[1])
     check_screens(BASE, [view], 2)
     with pytest.raises(AssertionError, match="drew .* outside the panel"):
-        check_screens(replace(BASE, screen=overflowing), [view], 2)
+        check_screens(changed(BASE, screen=overflowing), [view], 2)
 
 
 # --- the spec -----------------------------------------------------------------------------------------------
@@ -380,18 +404,18 @@ def load_nothing(text: str, name: str):
 @pytest.mark.parametrize(("change", "said"), [
     ({"name": "Twenty One"}, "is not a lowercase identifier"),
     ({"package": "no_such_package_here"}, "does not import"),
-    ({"history_lines": {}}, "no history line for ['add']"),
-    ({"history_lines": {"add": "{who} counted {n}"}}, "use {who} alone"),
-    ({"not_now": {"shout": "Not now."}}, "not_now has lines for ['shout']"),
-    ({"command_labels": {"shout": "Shout"}}, "command_labels has lines for ['shout']"),
-    ({"command_labels": {"add": N_("Count on, quietly")}}, "no French for the label of command add"),
-    ({"colours": BASE.colours[:2]}, "2 colours for up to 4 seats"),
+    ({"moves": {"add": replace(ADD, line="")}}, "no history line for ['add']"),
+    ({"moves": {"add": replace(ADD, line="{who} counted {n}")}}, "use {who} alone"),
+    ({"moves": {"add": replace(ADD, label=N_("Count on, quietly"))}},
+     "no French for the label of command add"),
+    ({"looks": replace(BASE.looks, colours=BASE.colours[:2])}, "2 colours for up to 4 seats"),
     ({"seats": (2, 3)}, "the players option goes from 2 to 4, seats=(2, 3)"),
     ({"seats": (3, 9)}, "seats=(3, 9) is not (min, max)"),
     ({"options": Untitled}, "option fast has no title"),
-    ({"commands": {"add": dict}}, "the command add is <class 'dict'>, not a msgspec Struct"),
+    ({"moves": {"add": replace(ADD, args=dict)}}, "the command add is <class 'dict'>, not a msgspec Struct"),
     ({"title": "Twenty-two"}, "no French for title 'Twenty-two'"),
-    ({"history_lines": {"add": N_("{who} counted on, quietly")}}, "no French for the history line of add"),
+    ({"moves": {"add": replace(ADD, line=N_("{who} counted on, quietly"))}},
+     "no French for the history line of add"),
     ({"data": (DataFile("deck", "deck.toml", N_("Players"), load_nothing),)},
      "data file deck (deck.toml) does not load"),
 ])

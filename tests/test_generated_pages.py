@@ -14,7 +14,7 @@ import pytest
 from test_phone_pages import CHECK, PHONE
 from webfixtures import game_spec, live_server, plug_game, running_app
 
-from companion.gamekit import N_, PerSeat, Seat
+from companion.gamekit import N_, Move, PerSeat, Seat, Views
 from companion.i18n import translator
 from companion.outputs.webapp.schemas import generated_pages
 
@@ -113,8 +113,14 @@ class Board(msgspec.Struct):
 
 
 def test_a_game_that_declares_no_labels_still_reads_and_every_schema_shape_is_read():
-    spec = game_spec(name="plain", commands={"roll": Roll}, public=Board, private=Board,
-                     public_view=lambda state: None, private_view=lambda state, seat: None)
+    def public(state) -> Board:
+        return None
+
+    def private(state, seat: int) -> Board:
+        return None
+
+    spec = game_spec(name="plain", moves={"roll": Move(Roll, lambda *a: None, line="")},
+                     views=Views(public, private))
     pages = generated_pages(spec, translator("fr", spec))
     (roll,) = pages["commands"]
     # no label declared: the kind made readable, then looked up (the platform's catalog has "Roll")

@@ -225,14 +225,14 @@ def test_the_led_die_holds_the_last_die_whatever_rolled_it():
     state = at(track(". . others_back " + ". " * 8), 1, 6, 8, last_die=None)
     assert controls.dice_shown(public(state)) == []
     state, events = play(state, "roll", dice=[2, 5])
-    assert controls.rolled(events) and controls.dice_shown(public(state)) == [5]  # the effect's roll
+    assert SPEC.rolled(events) and controls.dice_shown(public(state)) == [5]  # the effect's roll
     state, events = play(state, "decline")
-    assert not controls.rolled(events) and controls.dice_shown(public(state)) == [5]
+    assert not SPEC.rolled(events) and controls.dice_shown(public(state)) == [5]
     state, events = play(cancel_window(), "decline", dice=[3])
-    assert controls.rolled(events) and public(state)["die"] == {"seat": A, "face": 3, "why": "oil"}
+    assert SPEC.rolled(events) and public(state)["die"] == {"seat": A, "face": 3, "why": "oil"}
     placing = new_game(1, players=3, route_cards=20)
     placed, events = play(placing, "place_passage", {"card": 3}, dice=[4])
-    assert controls.rolled(events) and controls.dice_shown(public(placed)) == [4]
+    assert SPEC.rolled(events) and controls.dice_shown(public(placed)) == [4]
 
 
 def test_the_table_answers_no_and_discards_the_newest_once_a_window_closes():

@@ -9,6 +9,7 @@ import pytest
 from webfixtures import plug_game, running_app
 
 from companion.core import registry
+from companion.gamekit import BLUE, RED, Looks
 from companion.i18n import translator
 
 WITH_HELP = [name for name in registry.names() if registry.get(name).help is not None]
@@ -48,7 +49,7 @@ def test_the_seat_page_shows_the_games_help_folded(tmp_path, name, lang):
 
 
 def test_a_game_without_help_shows_none(tmp_path, monkeypatch):
-    plug_game(monkeypatch, replace(registry.get("crash"), help=None))
+    plug_game(monkeypatch, replace(registry.get("crash"), looks=Looks(colours=(BLUE, RED))))
     with running_app(tmp_path, game="crash") as (runtime, app):
         runtime.table.seating(lambda roster, count: roster.claim(0, "Anna", count))
         page = app.test_client().get(f"/seat/{runtime.table.seat_token(0)}").get_data(as_text=True)

@@ -57,12 +57,9 @@ from companion.foreground import Foreground
 from companion.gamekit import ScriptedDraws, put
 from companion.gamekit.contract import Command, IllegalMove, TableInfo
 from companion.gamekit.testing import random_args
-from companion.games.gewalt import commands as gewalt_commands
 from companion.games.gewalt import rules as gewalt_rules
-from companion.games.rallye import commands as rallye_commands
 from companion.games.rallye import rules as rallye_rules
 from companion.games.rallye import state as rallye_state
-from companion.games.schacht import commands as schacht_commands
 from companion.games.schacht import rules as schacht_rules
 from companion.outputs.frames import render
 from companion.outputs.venue.outbox import SCHEMA as OUTBOX_SCHEMA
@@ -316,13 +313,14 @@ class Game:
 
 GAMES = {
     "gewalt": Game("gewalt", gewalt_moment, lambda state, seat, rng, history: gewalt_twin(state, seat, rng),
-                   gewalt_rules.actor, gewalt_commands.COMMANDS, lambda: ScriptedDraws(0)),
+                   gewalt_rules.actor, registry.get("gewalt").commands, lambda: ScriptedDraws(0)),
     "schacht": Game("schacht", schacht_moment, lambda state, seat, rng, history: schacht_twin(
         state, seat, rng, history["took"][seat], history["kept"][seat]),
-        schacht_rules.actor, schacht_commands.COMMANDS, lambda: ScriptedDraws(random.Random(0))),
+        schacht_rules.actor, registry.get("schacht").commands,
+        lambda: ScriptedDraws(random.Random(0))),
     "rallye": Game("rallye", rallye_moment, lambda state, seat, rng, history: rallye_twin(state, seat, rng),
-                   rallye_rules.actor, rallye_commands.COMMANDS, lambda: ScriptedDraws(0), rallye_table_twin,
-                   rallye_hidden),
+                   rallye_rules.actor, registry.get("rallye").commands, lambda: ScriptedDraws(0),
+                   rallye_table_twin, rallye_hidden),
 }
 
 

@@ -9,7 +9,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,6 +19,7 @@ from webfixtures import (
     FakeBoard,
     FakeDisplay,
     SSEClient,
+    changed,
     install_secret_game,
     live_server,
     plug_game,
@@ -327,7 +328,7 @@ def secret_table(tmp_path, monkeypatch, caplog):
     install_secret_game(monkeypatch)
     state: list[Sweep] = []
     # The secret game's screen draws nothing: a spy in its place records what the e-ink was handed.
-    spy = replace(SECRET, screen=lambda view, canvas, tr, info: state[0].screens.append((view, info)))
+    spy = changed(SECRET, screen=lambda view, canvas, tr, info: state[0].screens.append((view, info)))
     plug_game(monkeypatch, spy)
     caplog.set_level(logging.DEBUG)
     with running_app(tmp_path, game="secret", keepalive=0.2, board=FakeBoard(),

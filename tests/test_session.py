@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 import msgspec
 import pytest
-from webfixtures import game_spec, plug_game
+from webfixtures import changed, game_spec, plug_game
 
 from companion.core.session import NEW_GAME, UNDO, UNDO_IN_MEMORY, advance, replay
 from companion.gamekit.contract import (
@@ -17,6 +17,9 @@ from companion.gamekit.contract import (
     UNKNOWN_COMMAND,
     Command,
     IllegalMove,
+    Move,
+    Turn,
+    Views,
 )
 from companion.gamekit.draws import Draws
 from companion.storage.store import Record
@@ -33,8 +36,11 @@ class Turns:
     seen: tuple[tuple[int | None, str], ...] = ()  # (seat, kind) of each command the rules were handed
 
 
-def _turns_apply(state: Turns, command: Command, draws) -> tuple[Turns, list[dict]]:
-    return replace(state, turn=(state.turn + 1) % 3, seen=(*state.seen, (command.seat, command.kind))), []
+def _noted(kind: str):
+    """The move `kind`: the next seat's turn, and the rules note the command they were handed."""
+    def do(state: Turns, seat: int | None, args, draws) -> tuple[Turns, list[dict]]:
+        return replace(state, turn=(state.turn + 1) % 3, seen=(*state.seen, (seat, kind))), []
+    return do
 
 
 def _hold_words(state: Turns, seat: int | None) -> IllegalMove:
@@ -45,14 +51,26 @@ class TurnsPublic(msgspec.Struct):
     turn: int | None
 
 
+def _public(state: Turns) -> TurnsPublic:
+    return TurnsPublic(state.turn)
+
+
+def _private(state: Turns, seat: int) -> TurnsPublic:
+    return TurnsPublic(None)
+
+
+def _may_go(state: Turns, seat: int | None) -> bool:
+    return state.turn is not None and seat in (None, state.turn)
+
+
 TURNS = game_spec(
-    name="turns", setup=lambda options, draws, data: Turns(), apply=_turns_apply,
-    commands={"go": NoArgs, "wait": NoArgs, "stop": NoArgs, "hold": NoArgs},
-    legal=lambda state, seat: ["go"] if state.turn is not None and seat in (None, state.turn) else [],
-    actor=lambda state: state.turn, over=lambda state: state.turn is None,
-    not_now={"wait": "Wait for the bell.", "hold": _hold_words},
-    public_view=lambda state: TurnsPublic(state.turn), private_view=lambda state, seat: TurnsPublic(None),
-    public=TurnsPublic, private=TurnsPublic, seats=(3, 3))
+    name="turns", setup=lambda options, draws, data: Turns(),
+    moves={"go": Move(NoArgs, _noted("go"), line="", allowed=_may_go),
+           "wait": Move(NoArgs, _noted("wait"), line="", allowed=lambda state, seat: "Wait for the bell."),
+           "stop": Move(NoArgs, _noted("stop"), line="", allowed=lambda state, seat: False),
+           "hold": Move(NoArgs, _noted("hold"), line="", allowed=_hold_words)},
+    turn=Turn(actor=lambda state: state.turn, over=lambda state: state.turn is None),
+    views=Views(_public, _private), seats=(3, 3))
 KINDS = tuple(TURNS.commands)
 
 
@@ -64,7 +82,9 @@ def refusal(spec, state, kind: str, seat: int | None) -> IllegalMove:
 
 
 def test_a_game_that_is_over_refuses_every_kind_from_everyone_even_one_its_legal_still_lists():
-    spec = replace(TURNS, legal=lambda state, seat: ["go"])  # a careless legal: over is checked first
+    careless = replace(TURNS.moves["go"], allowed=lambda state, seat: True)
+    spec = replace(TURNS, moves={**TURNS.moves, "go": careless})
+    assert spec.legal(Turns(turn=None), 0) == []  # the table lists no move once the game is over
     over = Turns(turn=None)
     for seat in (None, 0, 1, 2):
         for kind in KINDS:
@@ -77,7 +97,7 @@ def test_a_seat_out_of_turn_is_told_which_seat_the_game_waits_on():
         refused = refusal(TURNS, state, kind, 0)
         assert (refused.msgid, refused.params) == (NOT_YOU, {"player": 2})
         assert str(refused) == "Player 2 must act now, not you: wait for them."
-    several = replace(TURNS, waiting=lambda state: [2, 1])
+    several = changed(TURNS, waiting=lambda state: [2, 1])
     refused = refusal(several, state, "go", 0)
     assert (refused.msgid, refused.params) == (NOT_YOU_MANY, {"players": "2, 3"})
 

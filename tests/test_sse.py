@@ -8,12 +8,12 @@ import logging
 import queue
 import threading
 import time
-from dataclasses import replace
 
 import pytest
 from webfixtures import (
     SECRET,
     SSEClient,
+    changed,
     host_of,
     install_secret_game,
     live_server,
@@ -318,7 +318,7 @@ def test_a_failing_private_view_sends_the_public_one_and_logs_no_secret(tmp_path
         raise IndexError(f"{state.hands[seat]} is not there")  # the message quotes a secret
 
     install_secret_game(monkeypatch)
-    broken = replace(SECRET, private_view=failing)
+    broken = changed(SECRET, private=failing)
     plug_game(monkeypatch, broken)
     with running_app(tmp_path, game="secret") as (runtime, app):
         hub = Hub(runtime.table, keepalive=0.2).start()

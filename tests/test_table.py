@@ -15,7 +15,7 @@ from companion.core.moment import Moment, Moved
 from companion.core.seats import MAX_SEATS
 from companion.core.session import NEW_GAME, UNDO, UNDO_IN_MEMORY, Setup, replay
 from companion.core.table import SAVE_FAILED, Table, Update
-from companion.gamekit.contract import Command, IllegalMove
+from companion.gamekit.contract import Command, IllegalMove, Move, Views
 from companion.storage.store import Record, Store, StoreError
 
 EMPTY_THREE = {"count": 3, "last": [], "total": 0, "rolls": 0, "history": []}
@@ -470,17 +470,32 @@ class EchoPrivate(msgspec.Struct):
     pass
 
 
-def _echo(state, command, draws):
-    if command.args.get("crash"):
+class Said(msgspec.Struct, omit_defaults=True):
+    """What the echo game's tests send: each field left out unless given."""
+
+    pair: list[int] | None = None
+    three: str | None = msgspec.field(name="3", default=None)
+    nested: dict[str, object] | None = None
+    crash: bool = False
+
+
+def _echo(state, seat, args: Said, draws):
+    if args.crash:
         raise KeyError("a bug in the rules, not a refusal")
-    return (*state, (command.seat, command.args)), []
+    return (*state, (seat, msgspec.to_builtins(args))), []
+
+
+def _echo_public(state) -> EchoPublic:
+    return EchoPublic(len(state))
+
+
+def _echo_private(state, seat: int) -> EchoPrivate:
+    return EchoPrivate()
 
 
 ECHO = game_spec(
-    name="echo", title="Echo", setup=lambda options, draws, data: (), apply=_echo,
-    commands={"say": EchoPublic}, legal=lambda state, seat: ["say"],
-    public_view=lambda state: EchoPublic(len(state)),
-    private_view=lambda state, seat: EchoPrivate(), public=EchoPublic, private=EchoPrivate, seats=(2, 2),
+    name="echo", title="Echo", setup=lambda options, draws, data: (),
+    moves={"say": Move(Said, _echo, line="")}, views=Views(_echo_public, _echo_private), seats=(2, 2),
 )
 
 

@@ -14,13 +14,13 @@ import msgspec
 import pytest
 from test_session import TURNS
 from test_table import ECHO
-from webfixtures import game_spec, plug_game
+from webfixtures import changed, game_spec, plug_game
 
 from companion.core import registry
 from companion.core.moment import Moment, Moved
 from companion.core.session import NEW_GAME, Setup, replay
 from companion.core.table import BUTTON_REFUSED, INTERNAL_ERROR, Table
-from companion.gamekit.contract import NOT_NOW, NOT_YOU, Command, DataText
+from companion.gamekit.contract import NOT_NOW, NOT_YOU, Command, DataText, Move, Turn, Views
 from companion.outputs.public import public_payload
 from companion.storage.store import Store
 
@@ -127,7 +127,7 @@ def test_presses_from_many_threads_step_one_by_one_on_the_table_thread(db):
 def test_controls_that_fail_refuse_the_press_and_log_it(db, monkeypatch, caplog):
     with running(db) as table:
         spec = registry.get("dice")
-        broken = replace(spec, controls=replace(spec.controls, step=lambda entry, key, view: 1 / 0))
+        broken = changed(spec, controls=replace(spec.controls, step=lambda entry, key, view: 1 / 0))
         plug_game(monkeypatch, broken)
         with caplog.at_level(logging.ERROR):
             answer = table.press("roll").result(5)
@@ -286,18 +286,29 @@ class AskPublic(msgspec.Struct):
     answers: list[str]
 
 
-def _ask_apply(state, command, draws):
-    if command.kind == "ask":
-        return (True, state[1]), []
-    return (False, (*state[1], command.args["answer"])), []
+class Ask(msgspec.Struct):
+    pass
+
+
+class Answer(msgspec.Struct):
+    answer: str
+
+
+def _ask_public(state) -> AskPublic:
+    return AskPublic(state[0], list(state[1]))
+
+
+def _ask_private(state, seat: int) -> AskPublic:
+    return AskPublic(False, [])
 
 
 ASKING = game_spec(
-    name="asking", setup=lambda options, draws, data: (False, ()), apply=_ask_apply,
-    commands={"ask": AskPublic, "answer": AskPublic}, legal=lambda state, seat: ["ask", "answer"],
-    public_view=lambda state: AskPublic(state[0], list(state[1])), private_view=lambda state, seat: AskPublic(
-        False, []), public=AskPublic, private=AskPublic, seats=(2, 2),
-    deadline=lambda state: (0.05, Command("answer", {"answer": "no"})) if state[0] else None)
+    name="asking", setup=lambda options, draws, data: (False, ()),
+    moves={"ask": Move(Ask, lambda state, seat, args, draws: ((True, state[1]), []), line=""),
+           "answer": Move(Answer, lambda state, seat, args, draws: ((False, (*state[1], args.answer)), []),
+                          line="")},
+    views=Views(_ask_public, _ask_private), seats=(2, 2),
+    turn=Turn(deadline=lambda state: (0.05, Command("answer", {"answer": "no"})) if state[0] else None))
 
 
 def test_a_deadline_passing_with_no_command_sends_the_games_default_and_records_it(db, monkeypatch):
@@ -319,7 +330,7 @@ def test_a_deadline_passing_with_no_command_sends_the_games_default_and_records_
 
 def test_an_answer_before_the_deadline_cancels_the_default(db, monkeypatch):
     slower = (0.2, Command("answer", {"answer": "no"}))
-    spec = replace(ASKING, deadline=lambda state: slower if state[0] else None)
+    spec = changed(ASKING, deadline=lambda state: slower if state[0] else None)
     plug_game(monkeypatch, spec)
     with running(db) as table:
         assert table.call(Command(NEW_GAME, {"game": "asking"})).ok

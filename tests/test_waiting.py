@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
+from webfixtures import changed
 
 from companion.core import registry
 from companion.core.session import NEW_GAME, advance
@@ -24,6 +23,6 @@ def test_every_game_says_whom_it_waits_on_its_actor_by_default(name):
 
 
 def test_a_game_waiting_on_several_seats_says_so_in_seat_order():
-    spec = replace(registry.get("crash"), waiting=lambda state: {2, 0})
+    spec = changed(registry.get("crash"), waiting=lambda state: {2, 0})
     session, _ = advance(None, NEW_GAME, None, {"game": "crash"}, Draws())
     assert spec.waiting_on(session.state) == [0, 2]

@@ -18,7 +18,7 @@ from polling import wait_for
 from companion.core import registry
 from companion.core.session import Setup
 from companion.core.table import Table
-from companion.gamekit.contract import GameSpec, IllegalMove, button_map
+from companion.gamekit.contract import Device, GameSpec, IllegalMove, Looks, Move, Views
 from companion.outputs.webapp import create_app
 from companion.serving.serve import serve
 from companion.storage.store import Store
@@ -235,12 +235,10 @@ class SecretState:
     said: tuple[int, ...] = ()
 
 
-def _secret_apply(state, command, draws):
-    if command.kind == "say":
-        if command.seat is None:
-            raise IllegalMove("Only a seat can speak.")
-        return replace(state, said=(*state.said, command.seat)), [{"type": "said", "seat": command.seat}]
-    raise IllegalMove("Unknown command {kind}.", kind=command.kind)
+def _say(state, seat, args, draws):
+    if seat is None:
+        raise IllegalMove("Only a seat can speak.")
+    return replace(state, said=(*state.said, seat)), [{"type": "said", "seat": seat}]
 
 
 class SecretPublic(msgspec.Struct):
@@ -258,22 +256,34 @@ class Say(msgspec.Struct, forbid_unknown_fields=True):
     word: str = ""  # a whisper: recorded with the command, so an export that kept it would leak it
 
 
+def changed(spec: GameSpec, **parts) -> GameSpec:
+    """`spec` with some parts of its turn, views or device replaced, each named as it is there."""
+    groups = {"turn": spec.turn, "views": spec.views, "device": spec.device}
+    for name, value in parts.items():
+        group = next(group for group, part in groups.items() if name in part.__dataclass_fields__)
+        groups[group] = replace(groups[group], **{name: value})
+    return replace(spec, **groups)
+
+
 def game_spec(**fields) -> GameSpec:
-    """A GameSpec for a test game: `fields` over harmless defaults."""
-    defaults = dict(title="Test game", package="companion.games", commands={}, setup=lambda o, d, f: None,
-                    apply=lambda state, command, draws: (state, []), legal=lambda state, seat: [],
-                    actor=lambda state: None, screen=lambda *a: None, controls=button_map({}))
+    """A GameSpec for a test game: `fields` over harmless defaults (no screen, no buttons)."""
+    defaults = dict(title="Test game", package="companion.games", setup=lambda o, d, f: None,
+                    device=Device(lambda *a: None), looks=Looks(colours=()))
     return GameSpec(**{**defaults, **fields})
 
 
+def _secret_public(state: SecretState) -> SecretPublic:
+    return SecretPublic(2, list(state.said))
+
+
+def _secret_private(state: SecretState, seat: int) -> SecretPrivate:
+    return SecretPrivate(state.hands[seat])
+
+
 SECRET = game_spec(
-    name="secret", title="Free dice", commands={"say": Say},
+    name="secret", title="Free dice", moves={"say": Move(Say, _say, line="")},
     setup=lambda options, draws, data: SecretState(("SECRET-HAND-ZERO", "SECRET-HAND-ONE")),
-    apply=_secret_apply,
-    legal=lambda state, seat: ["say"],
-    public_view=lambda state: SecretPublic(2, list(state.said)),
-    private_view=lambda state, seat: SecretPrivate(state.hands[seat]),
-    public=SecretPublic, private=SecretPrivate, seats=(2, 2),
+    views=Views(_secret_public, _secret_private), seats=(2, 2),
 )
 
 

@@ -2,7 +2,7 @@
 
 A game imports everything it needs from here, and this package imports from no game:
 
-    from companion.gamekit import GameSpec, IllegalMove, N_, rules, standard_frame
+    from companion.gamekit import N_, GameSpec, Move, Turn, Views, Device, standard_frame
 
 The drawing API (`Canvas`, `Box`, `standard_frame`) is loaded on first use, so the platform's
 commands that draw nothing do not pay for Pillow and the fonts.
@@ -10,7 +10,6 @@ commands that draw nothing do not pay for Pillow and the fonts.
 
 from companion.foreground import checkpoint
 from companion.gamekit.colours import BLUE, GREEN, ORANGE, PURPLE, RED, SEAT_COLOURS, YELLOW
-from companion.gamekit.commands import parse, rules
 from companion.gamekit.contract import (
     MAX_SEATS,
     NOT_NOW,
@@ -19,13 +18,20 @@ from companion.gamekit.contract import (
     Controls,
     DataFile,
     DataText,
+    Device,
     GameSpec,
     Help,
     IllegalMove,
+    Looks,
     MatchGame,
+    Move,
     Result,
     TableInfo,
+    Turn,
+    Views,
+    allowed_moves,
     button_map,
+    parse,
 )
 from companion.gamekit.data import load_toml
 from companion.gamekit.draws import Draws, ScriptedDraws
@@ -51,9 +57,12 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["BLUE", "Box", "Canvas", "Colour", "Command", "Controls", "DataFile", "DataText", "Draws",
-           "Entry", "Field", "GREEN", "GameSpec", "Help", "IllegalMove", "MAX_SEATS", "MatchGame", "NOT_NOW",
-           "N_", "ORANGE", "PAWN_MARKS", "PURPLE", "PerSeat", "QR_MIN_HEIGHT", "RED", "Result",
-           "SEAT_COLOURS", "ScriptedDraws", "Seat", "TableInfo", "YELLOW", "button_map", "checkpoint",
+__all__ = ["BLUE", "Box", "Canvas", "Colour", "Command", "Controls", "DataFile", "DataText", "Device",
+           "Draws", "Entry", "Field", "GREEN", "GameSpec", "Help", "IllegalMove", "Looks", "MAX_SEATS",
+           "MatchGame", "Move", "NOT_NOW", "N_", "ORANGE", "PAWN_MARKS", "PURPLE", "PerSeat", "QR_MIN_HEIGHT",
+           "RED", "Result",
+           "SEAT_COLOURS", "ScriptedDraws", "Seat", "TableInfo", "Turn", "Views", "YELLOW", "allowed_moves",
+           "button_map",
+           "checkpoint",
            "die_face", "font", "load_toml", "marked_name", "number_faces", "pawn_mark", "parse",
-           "phrase_lines", "put", "rules", "seat_initials", "short_name", "standard_frame", "without"]
+           "phrase_lines", "put", "seat_initials", "short_name", "standard_frame", "without"]

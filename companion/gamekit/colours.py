@@ -3,8 +3,23 @@ the seats' marks."""
 
 from __future__ import annotations
 
-from companion.gamekit.contract import Colour
+from dataclasses import dataclass
+
 from companion.i18n import N_
+
+
+@dataclass(frozen=True)
+class Colour:
+    """A seat's colour: `key` for code and CSS, `label` a msgid, `ink` an sRGB hex for pages.
+
+    The e-ink draws the panel ink nearest in hue (`Palette.seat`), else black: the seat's initial or
+    name always goes with it, so colour is never the only cue.
+    """
+
+    key: str
+    label: str
+    ink: str
+
 
 RED = Colour("red", N_("Red"), "#c62828")
 BLUE = Colour("blue", N_("Blue"), "#1565c0")

@@ -10,7 +10,9 @@ from typing import Any
 
 import msgspec
 
+from companion.gamekit.colours import SEAT_COLOURS, Colour
 from companion.i18n import N_
+from companion.tomlfile import key_of
 
 MAX_SEATS = 6  # the most seats any game has: phones join the table, and each game plays its first seats
 # A data file the host uploads or the config names is recorded with every new game and read on every
@@ -61,19 +63,6 @@ class Command:
 
 
 @dataclass(frozen=True)
-class Colour:
-    """A seat's colour: `key` for code and CSS, `label` a msgid, `ink` an sRGB hex for pages.
-
-    The e-ink draws the panel ink nearest in hue (`Palette.seat`), else black: the seat's initial or
-    name always goes with it, so colour is never the only cue.
-    """
-
-    key: str
-    label: str
-    ink: str
-
-
-@dataclass(frozen=True)
 class TableInfo:
     """What a screen may show besides the game's public view.
 
@@ -91,8 +80,10 @@ class TableInfo:
     wifi: str = ""
     at: str = ""
 
-    def name(self, seat: int, colours: tuple[Colour, ...], tr: Callable[..., str]) -> str:
-        """The name of `seat` as a screen shows it: the chosen name, else its colour's label."""
+    def name(self, seat: int, colours: tuple[Colour, ...] = SEAT_COLOURS,
+             tr: Callable[..., str] = str) -> str:
+        """The name of `seat` as a screen shows it: the chosen name, else its colour's label (the table's
+        colours unless the game has its own), in the screen's language `tr`."""
         chosen = self.names[seat] if seat < len(self.names) else ""
         return chosen or (tr(colours[seat].label) if seat < len(colours) else str(seat + 1))
 
@@ -119,13 +110,29 @@ class Controls:
     shown: Callable[[Entry, View], Mapping[str, Any] | None] = _nothing
 
 
-def button_map(keys: Mapping[str, Callable[[View], Command | None]]) -> Controls:
-    """The simplest controls: each key maps straight to a command made from the public view."""
+def button_map(keys: Mapping[str, str | Callable[[View], Command | None]]) -> Controls:
+    """The simplest controls: each key sends a move without arguments (its kind), or a command made from
+    the public view."""
 
     def step(entry: Entry, key: str, view: View) -> tuple[Entry, Command | None]:
         make = keys.get(key)
+        if isinstance(make, str):
+            return None, Command(make)
         return None, make(view) if make else None
     return Controls(step)
+
+
+def parse(commands: Mapping[str, type[msgspec.Struct]], kind: str, args: object) -> msgspec.Struct:
+    """The args of a `kind` command as its Struct; IllegalMove names the kind or the field that is wrong."""
+    schema = commands.get(kind)
+    if schema is None:
+        raise IllegalMove(UNKNOWN_COMMAND, kind=kind, kinds=", ".join(commands))
+    try:
+        return msgspec.convert(args, schema)
+    except msgspec.ValidationError as exc:
+        raise IllegalMove("Command {kind}: argument '{field}' is not valid ({reason}). Fix it and send it "
+                          "again.", kind=kind, field=key_of(str(exc)), reason=str(exc).split(" - at ")[0]
+                          ) from None
 
 
 @dataclass(frozen=True)
@@ -185,6 +192,180 @@ class MatchGame:
     ended: bool
 
 
+Allowed = bool | str | IllegalMove  # True, or why not: see `Move.allowed`
+
+
+def _always(state: State, seat: int | None) -> Allowed:
+    return True
+
+
+def _nobody(state: State) -> int | None:
+    return None
+
+
+def _never(state: State) -> bool:
+    return False
+
+
+def _no_deadline(state: State) -> None:
+    return None
+
+
+def _no_dice(view: View) -> Faces:
+    return []
+
+
+def _no_match(view: View) -> MatchGame | None:
+    return None
+
+
+def _granted(said: Allowed) -> bool:
+    """Whether an answer of `Move.allowed` says yes: anything true but words."""
+    return bool(said) and not isinstance(said, str | IllegalMove)
+
+
+def _view_result(view: View) -> Result:
+    """A game over: its view's own `winners` and `scores`, where it has them."""
+    scores = view.get("scores")
+    return Result(tuple(view.get("winners") or ()), tuple(scores) if scores is not None else None)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One kind of command, read on one screen: its arguments, what it does, when it is refused and how
+    the table names it.
+
+    - args: the msgspec Struct of its arguments; each field's `msgspec.Meta(title=N_("..."))` names it on
+      the generated seat page, its `description` is a hint under it
+    - do(state, seat, args, draws) -> (state, events): `seat` is the seat it acts for (the actor, for a
+      command of the table); it raises IllegalMove for arguments the state refuses
+    - line: its line in the public history, a msgid with `{who}`
+    - label: its button on the generated seat page, a msgid; without one, its kind with a capital and
+      spaces ("set_dice": "Set dice"), looked up in the game's catalog
+    - allowed(state, seat) -> True, or why not: False (the table's "not possible now"), a msgid, or an
+      IllegalMove with its fields. Read from public facts only, since a refusal is shown (seat None: the
+      table). Never asked once the game is over; a seat out of turn is told whom the table waits for.
+    - public: the device's buttons may still send it for a seat that plays from a phone: an act the
+      whole table sees, that chooses nothing for the seat and whose refusals read public facts only
+      (a roll for whoever must roll). A game that hides nothing (`hidden` False) allows every move.
+    - rolls: the types of its events that rolled dice (the LED dice tumble before they hold), or a test
+      of one event
+    - reveals: the types of its events that showed everyone something (dice, a card turned up): the
+      command that made one cannot be undone, or a player would choose again knowing what came out
+    """
+
+    args: type[msgspec.Struct]
+    do: Callable[[State, int, Any, Any], tuple[State, list[dict]]]
+    line: str
+    label: str = ""
+    allowed: Callable[[State, int | None], Allowed] = _always
+    public: bool = False
+    rolls: Collection[str] | Callable[[dict], bool] = ()
+    reveals: Collection[str] = ()
+
+    def refusal(self, state: State, seat: int | None) -> IllegalMove | None:
+        """None if `seat` may send this move now, else what it is told."""
+        said = self.allowed(state, seat)
+        if _granted(said):
+            return None
+        return said if isinstance(said, IllegalMove) else IllegalMove(said or NOT_NOW)
+
+    def rolled(self, event: dict) -> bool:
+        return self.rolls(event) if callable(self.rolls) else event["type"] in self.rolls
+
+
+def allowed_moves(moves: Mapping[str, Move], state: State, seat: int | None,
+                  over: Callable[[State], bool] = _never) -> list[str]:
+    """The kinds of `moves` that `seat` (None: the table) may send now, in their order, none once the
+    game is `over`: the spec's `legal`, and what a game's views list as its legal moves."""
+    # Only yes or no matters here: the words of a refusal are built when one is sent (`GameSpec.check`).
+    return [] if over(state) else [kind for kind, move in moves.items()
+                                   if _granted(move.allowed(state, seat))]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Whose move it is and when the game ends: every function reads public facts only.
+
+    - actor(state) -> the seat the device's buttons and the host act for now (None: nobody)
+    - waiting(state) -> the seats the rules wait on now (their phones say "Your turn"); by default the
+      actor alone. A game that waits on several seats at once (answers to a question) says so here.
+    - over(state) -> whether the game has ended: the host's export of a game that hides something
+      (`hidden`: hands, bets, face-down cards) is full only then
+    - deadline(state) -> (seconds, command) or None: if no other command comes within that time, the
+      table sends `command` itself (an answer window closing with its default, say); it is recorded
+      like any command, so a replay needs no clock. Each state change starts the time anew, unless the
+      deadline names its window, (seconds, command, window) with `window` a hashable key read from the
+      state: while the next state's deadline names the same window, its clock runs on (the victims
+      still to answer get no fresh time when one answers); a new key starts a new window
+    - on_move(old, new) -> the state every accepted move ends with (a move counter, say)
+    """
+
+    actor: Callable[[State], int | None] = _nobody
+    waiting: Callable[[State], Sequence[int]] | None = None
+    over: Callable[[State], bool] = _never
+    deadline: Callable[[State], tuple[float, Command] | tuple[float, Command, Hashable] | None] = _no_deadline
+    on_move: Callable[[State, State], State] | None = None
+
+
+@dataclass(frozen=True)
+class Views:
+    """What the players see of a state. Each view function says the Struct it returns in its annotation.
+
+    - public(state) -> a Struct safe for the e-ink, the LEDs and every phone
+    - private(state, seat) -> a Struct for that seat's phone only
+    - result(public view) -> the `Result` of a game that is over, read from its final public view (plain
+      JSON), for the game's record; by default the view's own `winners` and `scores`, where it has them
+    - match_game(public view) -> the `MatchGame` a game played as a match of several is at, or None:
+      when one of its games ends, the seat pages' end box and the scoreboard say which game it was and
+      what comes next (the next game of the match, or the match's end)
+    """
+
+    public: Callable[[State], msgspec.Struct]
+    private: Callable[[State, int], msgspec.Struct]
+    result: Callable[[View], Result] = _view_result
+    match_game: Callable[[View], MatchGame | None] = _no_match
+
+
+@dataclass(frozen=True)
+class Device:
+    """The table's own outputs and buttons.
+
+    - screen(public view, canvas, tr, table_info) draws the e-ink frame
+    - controls: the buttons (`Controls`), or the simplest ones, a map from a key ("a".."d", "roll") to
+      the move it sends without arguments, or to a function of the public view making the command
+    - dice(public view) -> the faces the LED dice hold
+    """
+
+    screen: Callable[..., None]
+    controls: Controls | Mapping[str, str | Callable[[View], Command | None]] = field(default_factory=dict)
+    dice: Callable[[View], Faces] = _no_dice
+
+
+@dataclass(frozen=True)
+class Looks:
+    """What players read beside the views, all msgids but the colours' inks.
+
+    - colours: the seats' colours, in seat order (by default the table's); how many seats play comes from
+      the `players` option. A game whose seats are only places at the table gives none: ()
+    - seat_names: each seat's place at the table, in seat order (Crash!: "North", "South"); the join page
+      and the seats' pages show it beside the seat's colour. Without them, "Seat {n}"
+    - how, cards, names: the rules help every seat page shows, folded (see `Help`)
+    """
+
+    colours: tuple[Colour, ...] = SEAT_COLOURS
+    seat_names: tuple[str, ...] = ()
+    how: str = ""
+    cards: Mapping[str, str] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=dict)
+
+
+def _returned(view: Callable) -> Any:
+    """The type a view function says it returns (its return annotation, written as a string or not)."""
+    kind = getattr(view, "__annotations__", {}).get("return")
+    return eval(kind, getattr(view, "__globals__", {})) if isinstance(kind, str) else kind  # noqa: S307
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A game, as the platform sees it; the platform reads a game through this and nothing else.
@@ -192,97 +373,139 @@ class GameSpec:
     Every callable is pure: no I/O, clock or global random state.
     - setup(options, draws, data) -> state; `options` is an instance of `options`, `data` maps each
       DataFile's key to what its `load` gave
-    - apply(state, command, draws) -> (state, events); raises IllegalMove
-    - legal(state, seat) -> the command kinds that seat (None: the table) may send now
-    - actor(state) -> the seat the device's buttons and the host act for now (None: nobody)
-    - waiting(state) -> the seats the rules wait on now (their phones say "Your turn"); by default the
-      actor alone. A game that waits on several seats at once (answers to a question) says so here.
-    - public_view(state) -> a `public` Struct, safe for the e-ink, the LEDs and every phone
-    - private_view(state, seat) -> a `private` Struct for that seat's phone only
-    - screen(public_view, canvas, tr, table_info) draws the e-ink frame
-    - dice_shown(public_view) -> the faces the LED dice hold
-    - rolled(events) -> whether the command rolled dice (the LED dice tumble before they hold)
-    - undoable(events) -> whether the command that made `events` may be undone: not one that
-      revealed hidden cards or rolled dice for all to see (an undo would let a player choose again
-      knowing what came out)
-    - over(state) -> whether the game has ended: the host's export of a game that hides something
-      (`hidden`: hands, bets, face-down cards) is full only then
-    - result(public_view) -> the `Result` of a game that is over, read from its final public view
-      (plain JSON), for the game's record: a game that never ends keeps the default
-    - deadline(state) -> (seconds, command) or None: if no other command comes within that time,
-      the table sends `command` itself (an answer window closing with its default, say); it is
-      recorded like any command, so a replay needs no clock. Each state change starts the time anew,
-      unless the deadline names its window, (seconds, command, window) with `window` a hashable key
-      read from the state: while the next state's deadline names the same window, its clock runs on
-      (the victims still to answer get no fresh time when one answers); a new key starts a new window
-    - colours: the seats' colours, in seat order; how many seats play comes from the `players` option
-    - history_lines: each command kind's line in the public history, a msgid with `{who}`
-    - not_now: for a command kind, what its sender is told when the kind is not legal for them now and
-      it is not a matter of waiting for another seat: a msgid ("Roll the dice first."), or, for a
-      kind refused in several situations, `words(state, seat) -> IllegalMove` saying which (read from
-      public facts only, as `legal` is; seat None: the table). Without it the move is "not possible now".
-    - public_moves: the command kinds the device's buttons may still send for a seat that plays from a
-      phone: acts the whole table sees, that choose nothing for the seat and whose refusals read public
-      facts only (a roll for whoever must roll). A game that hides nothing (`hidden` False) allows
-      every kind.
-    - help: the rules help every seat page shows, folded (`Help`)
-    - command_labels: each command kind's button on the generated seat page, a msgid
-      ({"add": N_("Add")}); without one, the kind with a capital and spaces ("set_dice": "Set dice"),
-      looked up in the game's catalog
-    - match_game(public_view) -> the `MatchGame` a game played as a match of several is at, or None:
-      when one of its games ends, the seat pages' end box and the scoreboard say which game it was and
-      what comes next (the next game of the match, or the match's end)
-    - seat_names: each seat's place at the table, a msgid in seat order (Crash!: "North", "South"); the
-      join page and the seats' pages show it beside the seat's colour. Without one, "Seat {n}"
+    - moves: each command kind's `Move`
+    - turn: whose move it is and when the game ends (`Turn`)
+    - views: what players see (`Views`); device: the e-ink, the buttons, the LED dice (`Device`);
+      looks: colours, seat names and rules help (`Looks`)
+    - hidden: whether the game keeps anything from any player
+    - seats: (min, max) players with a private page; options: a Struct that validates the setup options,
+      its defaults filling gaps; data: replaceable data files (`DataFile`)
     - package: the game's import name: its templates/, static/ and locale/ folders live there
 
-    A game without pages of its own gets them generated from `commands`, `public` and `private`: each
-    field is named by its `msgspec.Meta(title=N_("..."))` (without one, by its name made readable as
-    above), and its `description` is a hint under a command's field. A value typed `Seat` (an int from
-    0) reads as that seat's name, and a `PerSeat[T]` list, one item per seat in seat order, puts each
-    item beside its seat's name (both in companion.gamekit).
+    The platform reads the parts through the names below (`legal`, `actor`, `public_json`...).
+
+    A game without pages of its own gets them generated from its moves' args and its views' Structs:
+    each field is named by its `msgspec.Meta(title=N_("..."))` (without one, by its name made readable
+    as a label is), and its `description` is a hint under a command's field. A value typed `Seat` (an
+    int from 0) reads as that seat's name, and a `PerSeat[T]` list, one item per seat in seat order,
+    puts each item beside its seat's name (both in companion.gamekit).
     """
 
     name: str
     title: str  # msgid
     package: str
-    commands: Mapping[str, type[msgspec.Struct]]
     setup: Callable[[Any, Any, Mapping[str, Any]], State]
-    apply: Callable[[State, Command, Any], tuple[State, list[dict]]]
-    legal: Callable[[State, int | None], list[str]]
-    actor: Callable[[State], int | None]
-    public_view: Callable[[State], msgspec.Struct]
-    private_view: Callable[[State, int], msgspec.Struct]
-    public: type[msgspec.Struct]
-    private: type[msgspec.Struct]
-    screen: Callable[..., None]
-    controls: Controls
-    dice_shown: Callable[[View], Faces] = lambda view: []
-    rolled: Callable[[list[dict]], bool] = lambda events: False
-    deadline: Callable[[State], tuple[float, Command] | tuple[float, Command, Hashable] | None] = \
-        lambda state: None
-    undoable: Callable[[list[dict]], bool] = lambda events: True
-    waiting: Callable[[State], Sequence[int]] | None = None
-    over: Callable[[State], bool] = lambda state: False
-    result: Callable[[View], Result] = lambda view: Result()
-    hidden: bool = True  # whether the game keeps anything from any player
-    seats: tuple[int, int] = (0, 0)  # min, max players with a private page
-    options: type[msgspec.Struct] | None = None  # validates the setup options; defaults fill gaps
-    colours: tuple[Colour, ...] = ()
-    history_lines: Mapping[str, str] = field(default_factory=dict)
+    moves: Mapping[str, Move]
+    views: Views
+    device: Device
+    turn: Turn = Turn()
+    looks: Looks = Looks()
+    hidden: bool = True
+    seats: tuple[int, int] = (0, 0)
+    options: type[msgspec.Struct] | None = None
     data: tuple[DataFile, ...] = ()
-    help: Help | None = None
-    not_now: Mapping[str, str | Callable[[State, int | None], IllegalMove]] = field(default_factory=dict)
-    public_moves: frozenset[str] = frozenset()
-    command_labels: Mapping[str, str] = field(default_factory=dict)
-    seat_names: tuple[str, ...] = ()
-    match_game: Callable[[View], MatchGame | None] = lambda view: None
+
+    # --- the parts, as the platform reads them ----------------------------------------------------
+    @cached_property
+    def commands(self) -> Mapping[str, type[msgspec.Struct]]:
+        """Each command kind's Struct of arguments."""
+        return {kind: move.args for kind, move in self.moves.items()}
+
+    def apply(self, state: State, command: Command, draws) -> tuple[State, list[dict]]:
+        """Run a command the table has checked (`check`): its args as their Struct, then its move."""
+        args = parse(self.commands, command.kind, command.args)
+        new, events = self.moves[command.kind].do(state, command.seat, args, draws)
+        return (self.turn.on_move(state, new) if self.turn.on_move else new), events
+
+    def legal(self, state: State, seat: int | None) -> list[str]:
+        """The kinds `seat` (None: the table) may send now, in the order of `moves`: none once the game
+        is over, so a move's `allowed` need not ask."""
+        return allowed_moves(self.moves, state, seat, self.turn.over)
+
+    def actor(self, state: State) -> int | None:
+        return self.turn.actor(state)
+
+    def over(self, state: State) -> bool:
+        return self.turn.over(state)
+
+    def deadline(self, state: State):
+        return self.turn.deadline(state)
+
+    def public_view(self, state: State) -> msgspec.Struct:
+        return self.views.public(state)
+
+    def private_view(self, state: State, seat: int) -> msgspec.Struct:
+        return self.views.private(state, seat)
+
+    @cached_property
+    def public(self) -> type[msgspec.Struct]:
+        return _returned(self.views.public)
+
+    @cached_property
+    def private(self) -> type[msgspec.Struct]:
+        return _returned(self.views.private)
+
+    def result(self, view: View) -> Result:
+        return self.views.result(view)
+
+    def match_game(self, view: View) -> MatchGame | None:
+        return self.views.match_game(view)
+
+    @property
+    def screen(self) -> Callable[..., None]:
+        return self.device.screen
+
+    @cached_property
+    def controls(self) -> Controls:
+        given = self.device.controls
+        return given if isinstance(given, Controls) else button_map(given)
+
+    def dice_shown(self, view: View) -> Faces:
+        return self.device.dice(view)
+
+    def rolled(self, events: list[dict]) -> bool:
+        """Whether a command that made `events` rolled dice (the LED dice tumble before they hold)."""
+        return any(move.rolled(event) for event in events for move in self.moves.values())
+
+    @cached_property
+    def _revealing(self) -> frozenset[str]:
+        return frozenset().union(*(move.reveals for move in self.moves.values()))
+
+    def undoable(self, events: list[dict]) -> bool:
+        """Whether the command that made `events` may be undone: not one that revealed something."""
+        return not any(event["type"] in self._revealing for event in events)
+
+    @cached_property
+    def history_lines(self) -> Mapping[str, str]:
+        return {kind: move.line for kind, move in self.moves.items() if move.line}
+
+    @cached_property
+    def command_labels(self) -> Mapping[str, str]:
+        return {kind: move.label for kind, move in self.moves.items() if move.label}
+
+    @cached_property
+    def public_moves(self) -> frozenset[str]:
+        return frozenset(kind for kind, move in self.moves.items() if move.public)
+
+    @property
+    def colours(self) -> tuple[Colour, ...]:
+        """A colour for each seat that may play."""
+        return self.looks.colours[:self.seats[1]]
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        return self.looks.seat_names
+
+    @cached_property
+    def help(self) -> Help | None:
+        looks = self.looks
+        return Help(looks.how, looks.cards, looks.names) if looks.how or looks.cards or looks.names else None
 
     def waiting_on(self, state: State) -> list[int]:
         """The seats the rules wait on now, in seat order: the one contract every page reads for
         "Your turn" (`waiting` if the game gives it, else its actor)."""
-        if self.waiting is not None:
-            return sorted(self.waiting(state))
+        if self.turn.waiting is not None:
+            return sorted(self.turn.waiting(state))
         seat = self.actor(state)
         return [] if seat is None else [seat]
 
@@ -325,8 +548,7 @@ class GameSpec:
                 if len(others) == 1:
                     raise IllegalMove(NOT_YOU, player=others[0] + 1)
                 raise IllegalMove(NOT_YOU_MANY, players=", ".join(str(s + 1) for s in others))
-            words = self.not_now.get(kind, NOT_NOW)
-            raise words(state, seat) if callable(words) else IllegalMove(words)
+            raise self.moves[kind].refusal(state, seat)
         return command if seat is not None else replace(command, seat=self.actor(state))
 
     def public_move(self, kind: str) -> bool:

@@ -36,7 +36,7 @@ def new_game(name: str, parent: Path, title: str | None = None, title_fr: str | 
     """Write the package of game `name` into `parent`/`name`, which must not exist; returns that folder.
 
     The game is a small complete one (secret guesses on the phones, a public roll on the device) for
-    the author to change step by step: its rules, views, screen, controls, French strings, packaging
+    the author to change step by step: its rules, views, screen, French strings, packaging
     and a test file that runs the table's conformance checks.
     """
     check_name(name)

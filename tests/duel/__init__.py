@@ -20,14 +20,17 @@ from companion.gamekit import (
     BLUE,
     GREEN,
     N_,
+    Device,
     GameSpec,
     IllegalMove,
+    Looks,
+    Move,
     PerSeat,
     Result,
     Seat,
-    button_map,
+    Turn,
+    Views,
     put,
-    rules,
     standard_frame,
 )
 
@@ -122,16 +125,16 @@ def _round(first: Choose, second: Choose) -> RoundView:
                      [_points(first, second, winner), _points(second, first, winner)])
 
 
-def legal(state: State, seat: int | None) -> list[str]:
-    if over(state) or seat not in (0, 1):
-        return []
-    if state.choices[seat] is None:
-        return ["choose"]
-    return ["reveal"] if None not in state.choices else []
+def may_choose(state: State, seat: int | None) -> bool:
+    return not over(state) and seat in (0, 1) and state.choices[seat] is None
+
+
+def may_reveal(state: State, seat: int | None) -> bool:
+    return not over(state) and seat in (0, 1) and None not in state.choices
 
 
 def waiting(state: State) -> list[int]:
-    return [seat for seat in (0, 1) if legal(state, seat)]
+    return [seat for seat in (0, 1) if may_choose(state, seat) or may_reveal(state, seat)]
 
 
 def over(state: State) -> bool:
@@ -163,31 +166,21 @@ def result(view: dict) -> Result:
     return Result(() if view["winner"] is None else (view["winner"],), tuple(view["scores"]))
 
 
-COMMANDS = {"choose": Choose, "reveal": Reveal}
-
 SPEC = GameSpec(
     name="duel",
     title=N_("Duel"),
     package=__name__,
-    commands=COMMANDS,
     setup=setup,
-    apply=rules(COMMANDS, {"choose": _choose, "reveal": _reveal}),
-    legal=legal,
-    actor=lambda state: None,
-    waiting=waiting,
-    public_view=public_view,
-    private_view=private_view,
-    public=Public,
-    private=Private,
-    screen=screen,
-    controls=button_map({}),
-    undoable=lambda events: not any(event["type"] == "revealed" for event in events),
-    over=over,
-    result=result,
+    moves={
+        "choose": Move(Choose, _choose, line=N_("{who} chose in secret"), label=N_("Choose"),
+                       allowed=may_choose),
+        "reveal": Move(Reveal, _reveal, line=N_("{who} turned the hands up"), label=N_("Reveal"),
+                       allowed=may_reveal, reveals={"revealed"}),
+    },
+    turn=Turn(waiting=waiting, over=over),
+    views=Views(public_view, private_view, result=result),
+    device=Device(screen),
+    looks=Looks(colours=(GREEN, BLUE)),
     seats=(2, 2),
     options=Options,
-    colours=(GREEN, BLUE),
-    history_lines={"choose": N_("{who} chose in secret"), "reveal": N_("{who} turned the hands up")},
-    command_labels={"choose": N_("Choose"), "reveal": N_("Reveal")},
 )
-

@@ -62,16 +62,10 @@ def _shapes(spec: GameSpec) -> None:
     keys = [colour.key for colour in spec.colours]
     if len(set(keys)) != len(keys):
         fail("spec", f"colour keys {keys} repeat", "give each seat a colour of its own")
-    for what, declared in (("history_lines", spec.history_lines), ("not_now", spec.not_now),
-                           ("command_labels", spec.command_labels)):
-        extra = sorted(set(declared) - set(spec.commands))
-        if extra:
-            fail("spec", f"{what} has lines for {extra}, which are not commands",
-                 f"key {what} by the kinds of spec.commands")
-    missing = sorted(set(spec.commands) - set(spec.history_lines))
+    missing = sorted(kind for kind, move in spec.moves.items() if not move.line)
     if missing:
         fail("spec", f"no history line for {missing}",
-             'give every command kind a line in history_lines: N_("{who} did this")')
+             'give every move its line in the history: Move(..., line=N_("{who} did this"))')
     for kind, line in spec.history_lines.items():
         fields = {name for _, name, _, _ in string.Formatter().parse(line) if name is not None}
         if not fields <= {"who"}:
@@ -120,9 +114,6 @@ def declared(spec: GameSpec) -> Iterator[tuple[str, str]]:
         yield f"the label of colour {colour.key}", colour.label
     for kind, line in spec.history_lines.items():
         yield f"the history line of {kind}", line
-    for kind, line in spec.not_now.items():
-        if isinstance(line, str):  # else a function of the state, whose IllegalMove msgids are in the code
-            yield f"the not_now line of {kind}", line
     for kind, label in spec.command_labels.items():
         yield f"the label of command {kind}", label
     for data in spec.data:

@@ -46,13 +46,3 @@ class MarkOut(Args):
 
 class NextGame(Args):
     """Start the next game of the match on the same board; the other player begins."""
-
-
-COMMANDS: dict[str, type[Args]] = {
-    "roll": Roll,
-    "turn": Turn,
-    "move": Move,
-    "end": End,
-    "mark_out": MarkOut,
-    "next_game": NextGame,
-}

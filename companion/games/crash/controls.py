@@ -43,10 +43,6 @@ def dice_shown(view: dict) -> list[int | None]:
             for d in view["dice"]]
 
 
-def rolled(events: list[dict]) -> bool:
-    return any(event["type"] == "rolled" for event in events)
-
-
 def step(entry, key: str, view: dict):
     """(input in progress, key, public view) -> (input in progress, command or None)."""
     if key.endswith(":hold"):  # no long press here: a long D is the table's, the others mean nothing

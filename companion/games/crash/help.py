@@ -1,8 +1,11 @@
-"""How to play Crash! (Don O'Brien, 1992), from the rulebook's digest, for the seat pages' rules help."""
+"""How Crash! reads to players: its seats' colours and places, and the rulebook's digest as the rules help."""
 
-from companion.gamekit import N_, Help
+from companion.gamekit import N_, Looks
+from companion.games.crash.names import COLOURS, SEAT_NAMES
 
-HELP = Help(
+LOOKS = Looks(
+    colours=COLOURS,
+    seat_names=SEAT_NAMES,
     how=N_("Two players push bumper cars around a hexagonal board. The first player with no car left "
            "on the board loses the game; the fuller junkyard wins, whatever the colours."
            "\n\nYour turn has two phases. First, each of your cars still in play moves one cell the way "

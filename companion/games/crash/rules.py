@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
 import msgspec
 
-from companion.gamekit import N_, IllegalMove, put, rules
+from companion.gamekit import N_, IllegalMove, Move, allowed_moves, put
+from companion.games.crash import commands
 from companion.games.crash.board import CARS, DIRECTIONS, PLAYERS, Board, car_index, car_of, step
-from companion.games.crash.commands import COMMANDS
 
 ROLL, STEER, OVER = "roll", "steer", "over"
 DICE = 3
@@ -248,38 +248,51 @@ def actor(state: State) -> int | None:
 
 def legal(state: State, seat: int | None) -> list[str]:
     """The command kinds `seat` (None: the table) may send now."""
+    return allowed_moves(MOVES, state, seat, over)
+
+
+# When each move is allowed, and what its sender is told when it is not: from public facts only.
+# Another seat than the player to move is told to wait for them (by the table) before these words.
+GAME_ENDED = N_("This game is over: send next_game to start the next game of the match.")
+
+
+def _may_roll(state: State, seat: int | None):
     if state.phase == OVER:
-        return [] if state.match.over else ["next_game"]
-    if seat not in (None, state.turn):
-        return []
+        return GAME_ENDED
+    return state.phase == ROLL and seat in (None, state.turn) or N_(
+        "You have rolled already: use your dice, then end your turn.")
+
+
+def _may_steer(state: State, seat: int | None):
+    """Turning or moving a car: with a free die naming it, on a tracked board."""
+    if state.phase == OVER:
+        return GAME_ENDED
     if state.dice_only:
-        return ["roll", "mark_out"] if state.phase == ROLL else ["mark_out", "end"]
+        return N_("The board is not tracked in this game (dice only): steer the cars by hand.")
     if state.phase == ROLL:
-        return ["roll"]
-    return (["turn", "move"] if steerable(state) else []) + ["end"]
+        return N_("Roll the steering dice first.")
+    return bool(steerable(state)) and seat in (None, state.turn) or N_(
+        "No free die can steer a car now: end your turn.")
 
 
-def _why_not(kind: str) -> Callable[[State, int | None], IllegalMove]:
-    """What the sender of `kind` is told when the kind is not legal now (the spec's not_now): from public
-    facts only, like `legal`."""
-    def refusal(state: State, seat: int | None) -> IllegalMove:
-        if state.phase == OVER:
-            return IllegalMove("This game is over: send next_game to start the next game of the match.")
-        if kind == "roll":
-            return IllegalMove("You have rolled already: use your dice, then end your turn.")
-        if kind == "mark_out":
-            return IllegalMove("The board is tracked in this game: cars leave play by moving, not by "
-                               "mark_out.")
-        if kind != "end" and state.dice_only:
-            return IllegalMove("The board is not tracked in this game (dice only): steer the cars by hand.")
-        if state.phase == ROLL:
-            return IllegalMove("Roll the steering dice first.")
-        return IllegalMove("No free die can steer a car now: end your turn.")
-    return refusal
+def _may_end(state: State, seat: int | None):
+    if state.phase == OVER:
+        return GAME_ENDED
+    if state.phase == ROLL:
+        return N_("Roll the steering dice first.")
+    return seat in (None, state.turn) or N_("No free die can steer a car now: end your turn.")
 
 
-NOT_NOW_WORDS = {**{kind: _why_not(kind) for kind in ("roll", "turn", "move", "end", "mark_out")},
-                 "next_game": N_("This game is not over yet: next_game starts the next game of the match.")}
+def _may_mark_out(state: State, seat: int | None):
+    if state.phase == OVER:
+        return GAME_ENDED
+    return state.dice_only and seat in (None, state.turn) or N_(
+        "The board is tracked in this game: cars leave play by moving, not by mark_out.")
+
+
+def _may_start_next(state: State, seat: int | None):
+    return state.phase == OVER and not state.match.over or N_(
+        "This game is not over yet: next_game starts the next game of the match.")
 
 
 # --- commands --------------------------------------------------------------------------------------
@@ -351,13 +364,19 @@ def _next_game(state: State, seat, args, draws):
     return _new_game(state, events), events
 
 
-HANDLERS = {
-    "roll": _roll,
-    "turn": _turn,
-    "move": _move,
-    "end": _end,
-    "mark_out": _mark_out,
-    "next_game": _next_game,
+# In the order the pages offer them: steering, then marking a car out by hand, then ending the turn.
+MOVES = {
+    "roll": Move(commands.Roll, _roll, line=N_("{who} rolled the steering dice"), allowed=_may_roll,
+                 rolls={"rolled"}, reveals={"rolled"}),  # nobody rolls again for better dice
+    "turn": Move(commands.Turn, _turn, line=N_("{who} turned a car"), allowed=_may_steer),
+    "move": Move(commands.Move, _move, line=N_("{who} moved a car forward"), allowed=_may_steer),
+    "mark_out": Move(commands.MarkOut, _mark_out, line=N_("{who} marked a car out"), allowed=_may_mark_out),
+    "end": Move(commands.End, _end, line=N_("{who} ended their turn"), allowed=_may_end),
+    "next_game": Move(commands.NextGame, _next_game, line=N_("The next game of the match began"),
+                      allowed=_may_start_next),
 }
 
-apply = rules(COMMANDS, HANDLERS, after=lambda old, new: replace(new, moves=new.moves + 1))
+
+def count_move(old: State, new: State) -> State:
+    """Every accepted command counts one move."""
+    return replace(new, moves=new.moves + 1)

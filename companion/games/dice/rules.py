@@ -7,7 +7,7 @@ from typing import Annotated
 
 import msgspec
 
-from companion.gamekit import N_, rules
+from companion.gamekit import N_, Move
 
 MIN_DICE, MAX_DICE = 1, 3
 SHOWN_HISTORY = 10
@@ -28,9 +28,6 @@ class SetDice(msgspec.Struct, forbid_unknown_fields=True):
     """How many dice the next rolls use."""
 
     count: Count
-
-
-COMMANDS = {"roll": Roll, "set_dice": SetDice}
 
 
 @dataclass(frozen=True)
@@ -62,12 +59,8 @@ def _set_dice(state: DiceState, seat, args: SetDice, draws) -> tuple[DiceState, 
     return replace(state, count=args.count), [{"type": "dice_count", "count": args.count}]
 
 
-apply = rules(COMMANDS, {"roll": _roll, "set_dice": _set_dice})
-
-
-def legal(state: DiceState, seat: int | None) -> list[str]:
-    return ["roll", "set_dice"]
-
-
-def actor(state: DiceState) -> None:
-    return None  # anyone may roll: the device's ROLL rolls for the table
+# Anyone may roll or change the dice at any time: nobody's turn, nothing refused, every roll undoable.
+MOVES = {
+    "roll": Move(Roll, _roll, line=N_("{who} rolled the dice"), rolls={"rolled"}),
+    "set_dice": Move(SetDice, _set_dice, line=N_("{who} changed the number of dice")),
+}

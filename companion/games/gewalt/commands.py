@@ -75,16 +75,3 @@ class Counter(Args):
 
 class Allow(Args):
     """Expert: the target of an attack just played lets it stand."""
-
-
-COMMANDS: dict[str, type[Args]] = {
-    "roll": Roll,
-    "play_section": PlaySection,
-    "discard_section": DiscardSection,
-    "attack": Attack,
-    "relocate": Relocate,
-    "discard_action": DiscardAction,
-    "counter": Counter,
-    "allow": Allow,
-}
-

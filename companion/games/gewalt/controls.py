@@ -29,10 +29,6 @@ def dice_shown(view: dict) -> list[int]:
     return list(roll["dice"]) if roll else []
 
 
-def rolled(events: list[dict]) -> bool:
-    return any(event["type"] == "rolled" for event in events)
-
-
 def step(entry: Entry | None, key: str, view: dict):
     """(input in progress, key, public view) -> (input in progress, command or None)."""
     if view["over"] or view["actor"] is None:

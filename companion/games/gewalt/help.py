@@ -1,10 +1,10 @@
-"""How to play Crazy Race (Gewalt) and what each action card does, from the rulebook's digest, for the
-seat pages' rules help."""
+"""How Crazy Race (Gewalt) reads to players: its pawns' colours, the rulebook's digest, each action card."""
 
-from companion.gamekit import N_, Help
-from companion.games.gewalt.names import CARD_NAMES
+from companion.gamekit import N_, Looks
+from companion.games.gewalt.names import CARD_NAMES, COLOURS
 
-HELP = Help(
+LOOKS = Looks(
+    colours=COLOURS,
     how=N_("A dice race of 3 to 5 players, each on their own lane of three stages. Everyone holds a "
            "secret bet card: the place they aim for at each stage's finish line. Crossing a line earns "
            "the trophy for the place you crossed it in. At the end you keep it only if it is the place "

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Annotated
 
 import msgspec
 
-from companion.gamekit import N_, NOT_NOW, IllegalMove, put, rules, without
+from companion.gamekit import N_, IllegalMove, Move, allowed_moves, put, without
 from companion.games.gewalt import board, commands, data
 from companion.games.gewalt.board import FINISHED, NO_CARD
 from companion.games.gewalt.scoring import places_of, score, winners
@@ -95,62 +94,62 @@ def over(state: State) -> bool:
     return state.turn is None
 
 
-REVEALING = frozenset({"rolled", "countered"})  # dice everyone saw; a counter card shown
-
-
-def undoable(events: list[dict]) -> bool:
-    """No undo across a roll or a counter: nobody may choose again knowing how the dice fell."""
-    return not any(event["type"] in REVEALING for event in events)
-
-
 def actor(state: State) -> int | None:
     """The seat that must act now: the target of a pending attack, else the player whose turn it is."""
     return state.pending[1] if state.pending else state.turn
 
 
 def legal(state: State, seat: int | None) -> list[str]:
-    if over(state) or seat not in (None, actor(state)):
-        return []
+    """The command kinds `seat` (None: the table) may send now."""
+    return allowed_moves(MOVES, state, seat, over)
+
+
+# When each move is allowed, and what its sender is told when it is not: from public facts only. Only
+# the seat that must act may move; another is told (by the table) to wait for it before these words.
+def _on_turn(state: State, seat: int | None) -> bool:
+    return seat in (None, actor(state))
+
+
+def _may_answer(state: State, seat: int | None):
+    """Counter or allow: the target of an attack card just played answers it."""
+    return state.pending is not None and _on_turn(state, seat) or N_(
+        "A counter only cancels an attack card just played against you; it cannot stop a section card or "
+        "an earlier attack.")
+
+
+def _first(state: State) -> IllegalMove | None:
+    """What comes before any card this turn: an attack card to answer, an attack "no cards" in front."""
     if state.pending:
-        return ["allow", "counter"]
-    kinds = ["roll"]
+        return IllegalMove("Player {player} must first counter the attack card or let it stand.",
+                           player=LETTERS[actor(state)])
     if state.front[state.turn] == "no_cards":
-        return kinds
-    if not state.used_section and state.sections[state.turn]:
-        kinds += ["play_section", "discard_section"]
-    if state.expert and not state.used_action and state.actions[state.turn]:
-        kinds += ["attack", "relocate", "discard_action"]
-    return kinds
+        return IllegalMove("The attack card \"no cards\" is in front of you: you may play or discard no "
+                           "card this turn. Press ROLL.")
+    return None
 
 
-SECTION_KINDS = ("play_section", "discard_section")
-ACTION_KINDS = ("attack", "relocate", "discard_action")
+def _may_roll(state: State, seat: int | None):
+    return not state.pending and _on_turn(state, seat) or _first(state) or False
 
 
-def _why_not(kind: str) -> Callable[[State, int | None], IllegalMove]:
-    """What the sender of `kind` is told when the kind is not legal now (the spec's not_now): from public
-    facts only, like `legal`."""
-    def refusal(state: State, seat: int | None) -> IllegalMove:
-        if kind in ("allow", "counter"):
-            return IllegalMove("A counter only cancels an attack card just played against you; it cannot "
-                               "stop a section card or an earlier attack.")
-        if state.pending:
-            return IllegalMove("Player {player} must first counter the attack card or let it stand.",
-                               player=LETTERS[actor(state)])
-        if state.front[state.turn] == "no_cards":
-            return IllegalMove("The attack card \"no cards\" is in front of you: you may play or discard no "
-                               "card this turn. Press ROLL.")
-        if kind in ACTION_KINDS and not state.expert:
-            return IllegalMove("Action cards belong to the expert game: start an expert game to use them.")
-        if kind in SECTION_KINDS and state.used_section:
-            return IllegalMove("You have already played or discarded a section card this turn.")
-        if kind in ACTION_KINDS and state.used_action:
-            return IllegalMove("You have already played or discarded an action card this turn.")
-        return IllegalMove(NOT_NOW)  # an empty hand
-    return refusal
+def _may_section(state: State, seat: int | None):
+    """Play or discard a section card: once a turn."""
+    if _first(state):
+        return _first(state)
+    if state.used_section:
+        return N_("You have already played or discarded a section card this turn.")
+    return bool(state.sections[state.turn]) and _on_turn(state, seat)  # else an empty hand
 
 
-NOT_NOW_WORDS = {kind: _why_not(kind) for kind in commands.COMMANDS}
+def _may_action(state: State, seat: int | None):
+    """Attack, relocate or discard an action card: in the expert game, once a turn."""
+    if _first(state):
+        return _first(state)
+    if not state.expert:
+        return N_("Action cards belong to the expert game: start an expert game to use them.")
+    if state.used_action:
+        return N_("You have already played or discarded an action card this turn.")
+    return bool(state.actions[state.turn]) and _on_turn(state, seat)  # else an empty hand
 
 
 # --- commands -----------------------------------------------------------------------------------
@@ -345,16 +344,28 @@ def _next_turn(state: State, seat: int, events: list[dict]):
         return replace(state, turn=seat), events
 
 
-apply = rules(commands.COMMANDS, {
-    "roll": _roll,
-    "play_section": _play_section,
-    "discard_section": _discard_section,
-    "attack": _attack,
-    "relocate": _relocate,
-    "discard_action": _discard_action,
-    "counter": _counter,
-    "allow": _allow,
-}, after=lambda old, new: replace(new, moves=old.moves + 1))
+MOVES = {
+    # Dice everyone saw and a counter card shown cannot be undone: nobody chooses again knowing them.
+    "roll": Move(commands.Roll, _roll, line=N_("{who} rolled and moved"), allowed=_may_roll,
+                 public=True, rolls={"rolled"}, reveals={"rolled"}),  # ROLL rolls for a phone's seat too
+    "play_section": Move(commands.PlaySection, _play_section, line=N_("{who} placed a section card"),
+                         allowed=_may_section),
+    "discard_section": Move(commands.DiscardSection, _discard_section,
+                            line=N_("{who} discarded a section card"), allowed=_may_section),
+    "attack": Move(commands.Attack, _attack, line=N_("{who} played an attack card"), allowed=_may_action),
+    "relocate": Move(commands.Relocate, _relocate, line=N_("{who} moved a section card"),
+                     allowed=_may_action),
+    "discard_action": Move(commands.DiscardAction, _discard_action, line=N_("{who} discarded an action card"),
+                           allowed=_may_action),
+    "allow": Move(commands.Allow, _allow, line=N_("{who} let the attack card stand"), allowed=_may_answer),
+    "counter": Move(commands.Counter, _counter, line=N_("{who} countered the attack card"),
+                    allowed=_may_answer, reveals={"countered"}),
+}
+
+
+def count_move(old: State, new: State) -> State:
+    """Every accepted command counts one move."""
+    return replace(new, moves=old.moves + 1)
 
 
 def final_scores(state: State) -> list[dict]:

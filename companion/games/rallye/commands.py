@@ -100,21 +100,3 @@ class Lay(Args):
 
     card: Hazard
     at: Position
-
-
-COMMANDS: dict[str, type[Args]] = {
-    "roll": Roll,
-    "place_passage": PlacePassage,
-    "choose": Choose,
-    "exit": Exit,
-    "stay": Stay,
-    "cancel": Cancel,
-    "decline": Decline,
-    "close": Close,
-    "discard": Discard,
-    "key": Key,
-    "lock": Lock,
-    "access": Access,
-    "swap_cards": SwapCards,
-    "lay": Lay,
-}

@@ -106,11 +106,4 @@ def dice_shown(view: dict) -> list[int]:
     return [view["die"]["face"]] if view["die"] else []
 
 
-ROLLS = ("rolled", "effect_roll", "passage_placed")
-
-
-def rolled(events: list[dict]) -> bool:
-    return any(e["type"] in ROLLS or (e["type"] == "oil" and e["rolled"]) for e in events)
-
-
 CONTROLS = Controls(step, shown=shown)

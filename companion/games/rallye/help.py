@@ -1,9 +1,10 @@
-"""How to play Le rallye hasardeux, from the rulebook's digest, for the seat pages' rules help."""
+"""How Le rallye hasardeux reads to players: its pawns' colours, the rulebook's digest, its cards."""
 
-from companion.gamekit import N_, Help
-from companion.games.rallye.names import CARD_NAMES, CARD_TEXTS
+from companion.gamekit import N_, Looks
+from companion.games.rallye.names import CARD_NAMES, CARD_TEXTS, COLOURS
 
-HELP = Help(
+LOOKS = Looks(
+    colours=COLOURS,
     how=N_("A race of 2 to 6 players round a circuit of face-down route cards. The first to cross the "
            "start line after the last lap wins; the others rank in order of arrival."
            "\n\nOn your turn, roll and move that many cards. A face-down card you stop on is turned up "

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Annotated, Any
 
 import msgspec
 
-from companion.gamekit import N_, NOT_NOW, Command, IllegalMove, rules
-from companion.games.rallye import answers, layout, length, race, surprises
-from companion.games.rallye.commands import COMMANDS
+from companion.gamekit import N_, NOT_NOW, Command, IllegalMove, Move, allowed_moves
+from companion.games.rallye import answers, commands, layout, length, race, surprises
 from companion.games.rallye.deck import PASSAGE_CARDS, Route, Surprises
 from companion.games.rallye.state import START, State, trimming
 
@@ -140,66 +139,90 @@ def may_play_cards(state: State, seat: int | None) -> bool:
     return trim == seat if trim is not None else state.pending is None
 
 
-def card_kinds(state: State) -> list[str]:
-    """The card plays with somewhere to go: public facts only (never which cards a hand holds)."""
-    targets = {"key": surprises.key_targets, "lock": surprises.lock_targets,
-               "swap_cards": surprises.swap_targets,
-               "access": surprises.access_targets, "lay": surprises.lay_targets}
-    return [kind for kind in CARD_PLAYS if targets[kind](state)]
+# Where each card play could go now: public facts only (never which cards a hand holds).
+TARGETS = {"key": surprises.key_targets, "lock": surprises.lock_targets, "access": surprises.access_targets,
+           "swap_cards": surprises.swap_targets, "lay": surprises.lay_targets}
 
 
 def legal(state: State, seat: int | None) -> list[str]:
     """The command kinds `seat` (None: the table) may send now: from public facts only (a hand counts by
     its size, never its cards; a face-down card not at all)."""
-    if state.phase == "over" or (seat is not None and not 0 <= seat < state.players):
-        return []
-    now = actor(state)
-    if state.phase == "placing":
-        return ["place_passage"] if seat in (None, now) else []
-    plays = card_kinds(state) if may_play_cards(state, seat) else []
-    if trimming(state) is not None:
-        return ["discard", *plays] if seat in (None, now) else []
+    return allowed_moves(MOVES, state, seat, over)
+
+
+# When each move is allowed: from public facts only, like the words of its refusal below.
+def _may_place(state: State, seat: int | None) -> bool:
+    return state.phase == "placing" and seat in (None, actor(state))
+
+
+def _may_roll(state: State, seat: int | None) -> bool:
+    return (state.phase == "race" and trimming(state) is None and state.pending is None
+            and seat in (None, actor(state)))
+
+
+def _may_discard(state: State, seat: int | None) -> bool:
+    return state.phase == "race" and trimming(state) is not None and seat in (None, actor(state))
+
+
+def _may_play(kind: str):
+    """A surprise card laid on the circuit: by its holder's phone, where it has somewhere to go."""
+    return lambda state, seat: may_play_cards(state, seat) and bool(TARGETS[kind](state))
+
+
+def _answers(state: State, seat: int | None) -> tuple[str, ...]:
+    """How `seat` may answer the question or choice open now: the seats asked whether to cancel a threat
+    (the table may only say no, or close the window for all), else the seat that must choose."""
     pending = state.pending
-    if pending is not None:
-        if pending.kind == "cancel" and seat is None:
-            return ["decline", "close"] if pending.seats else ["decline"]
-        if pending.kind == "cancel" and seat in pending.asked():
-            return ["cancel", "decline"]
-        if seat not in (None, now):
-            return []
-        if pending.kind == "exit":
-            return ["exit", "stay"] if pending.optional else ["exit"]
-        return ["choose"]
-    return (["roll"] if seat in (None, now) else []) + plays
+    if state.phase != "race" or trimming(state) is not None or pending is None:
+        return ()
+    if pending.kind == "cancel" and seat is None:
+        return ("decline", "close") if pending.seats else ("decline",)
+    if pending.kind == "cancel" and seat in pending.asked():
+        return ("cancel", "decline")
+    if seat not in (None, actor(state)):
+        return ()
+    if pending.kind == "exit":
+        return ("exit", "stay") if pending.optional else ("exit",)
+    return ("choose",)
 
 
-def _why_not(kind: str) -> Callable[[State, int | None], IllegalMove]:
-    """What the sender of `kind` is told when the kind is not legal now (the spec's not_now): from public
-    facts only, like `legal` (a hand counts by its size, never its cards)."""
-    def refusal(state: State, seat: int | None) -> IllegalMove:
-        now = actor(state)
-        if state.phase == "placing":
-            return IllegalMove("The passage cards are being placed: name a route card for the next one "
-                               "first.")
-        if kind == "place_passage":
-            return IllegalMove("Every passage card is placed already: the race is on.")
-        # (ruling) Only a seat's own phone plays its cards or cancels with one: the table cannot see hands,
-        # and a refusal about a hand would tell it. The table may answer "no" (decline) for the seat asked.
-        if seat is None and (kind in CARD_PLAYS or kind == "cancel"):
-            return IllegalMove("Surprise cards are played from the player's own phone: the table cannot see "
-                               "hands. The table may only answer no.")
-        if kind in CARD_PLAYS and not state.hands[seat]:
-            return IllegalMove("You do not hold that surprise card: play one from your hand.")
-        if kind == "discard" and trimming(state) is None:
-            return IllegalMove("Discard a surprise card only when you hold more than 3.")
-        if trimming(state) is not None or state.pending is not None:
-            return _busy(state, kind, now)
-        if kind in ("cancel", "decline", "close"):
-            return IllegalMove("There is nothing to cancel now.")
-        if kind in ("choose", "exit", "stay"):
-            return IllegalMove("There is no choice to make now.")
-        return IllegalMove(NOT_NOW)  # a card with nowhere to go
-    return refusal
+def _may_answer(kind: str):
+    return lambda state, seat: kind in _answers(state, seat)
+
+
+def _refused(kind: str, allows):
+    """A move's `allowed`: `allows(state, seat)`, else the words of its refusal (none for a seat that
+    is not at the table)."""
+    def allowed(state: State, seat: int | None):
+        if seat is not None and not 0 <= seat < state.players:
+            return False
+        return allows(state, seat) or _why_not(kind, state, seat)
+    return allowed
+
+
+def _why_not(kind: str, state: State, seat: int | None) -> IllegalMove:
+    """What the sender of `kind` is told when it may not send it now (a hand counts by its size only)."""
+    if state.phase == "placing":
+        return IllegalMove("The passage cards are being placed: name a route card for the next one first.")
+    if kind == "place_passage":
+        return IllegalMove("Every passage card is placed already: the race is on.")
+    # (ruling) Only a seat's own phone plays its cards or cancels with one: the table cannot see hands,
+    # and a refusal about a hand would tell it. The table may answer "no" (decline) for the seat asked.
+    if seat is None and (kind in CARD_PLAYS or kind == "cancel"):
+        return IllegalMove("Surprise cards are played from the player's own phone: the table cannot see "
+                           "hands. The table may only answer no.")
+    if kind in CARD_PLAYS and not state.hands[seat]:
+        return IllegalMove("You do not hold that surprise card: play one from your hand.")
+    trim = trimming(state)
+    if kind == "discard" and trim is None:
+        return IllegalMove("Discard a surprise card only when you hold more than 3.")
+    if trim is not None or state.pending is not None:
+        return _busy(state, kind, actor(state))
+    if kind in ("cancel", "decline", "close"):
+        return IllegalMove("There is nothing to cancel now.")
+    if kind in ("choose", "exit", "stay"):
+        return IllegalMove("There is no choice to make now.")
+    return IllegalMove(NOT_NOW)  # a card with nowhere to go
 
 
 def _busy(state: State, kind: str, now: int) -> IllegalMove:
@@ -218,44 +241,47 @@ def _busy(state: State, kind: str, now: int) -> IllegalMove:
     return IllegalMove("Player {player} must first choose the passage's exit.", player=now + 1)
 
 
-NOT_NOW_WORDS = {kind: _why_not(kind) for kind in COMMANDS}
+# Dice everyone saw, a card turned up, a card drawn from the pile: undoing one would let a player roll,
+# turn or draw again for a better result. Any move that lets the race go on may lead to them.
+REVEALING = frozenset({"rolled", "effect_roll", "oil", "effect", "drew", "passage_placed", "reshuffled",
+                       "cards_swapped"})
+ROLLS = ("rolled", "effect_roll", "passage_placed")
 
 
-HANDLERS = {
-    "roll": race.roll,
-    "place_passage": layout.place_passage,
-    "choose": answers.choose,
-    "exit": answers.exit_,
-    "stay": answers.stay,
-    "cancel": answers.cancel,
-    "decline": answers.decline,
-    "close": answers.close,
-    "discard": surprises.discard,
-    "key": surprises.key,
-    "lock": surprises.lock,
-    "access": surprises.access,
-    "swap_cards": surprises.swap_cards,
-    "lay": surprises.lay,
-}
+def rolls_die(event: dict) -> bool:
+    """Whether `event` rolled the die: the LED die tumbles before it holds the face."""
+    return event["type"] in ROLLS or (event["type"] == "oil" and event["rolled"])
 
 
-def _after(old: State, new: State) -> State:
+PUBLIC = frozenset({"roll"})  # ROLL rolls for whoever must roll, a phone's seat too
+MOVES = {kind: Move(args, do, line=line, allowed=_refused(kind, allows), public=kind in PUBLIC,
+                    rolls=rolls_die, reveals=REVEALING) for kind, args, do, line, allows in (
+    ("roll", commands.Roll, race.roll, N_("{who} rolled and moved"), _may_roll),
+    ("place_passage", commands.PlacePassage, layout.place_passage, N_("{who} named a card for a passage"),
+     _may_place),
+    ("choose", commands.Choose, answers.choose, N_("{who} chose a player"), _may_answer("choose")),
+    ("exit", commands.Exit, answers.exit_, N_("{who} came out of the passage"), _may_answer("exit")),
+    ("stay", commands.Stay, answers.stay, N_("{who} stayed beside the passage"), _may_answer("stay")),
+    ("cancel", commands.Cancel, answers.cancel, N_("{who} cancelled the threat with a surprise card"),
+     _may_answer("cancel")),
+    ("decline", commands.Decline, answers.decline, N_("The threat struck {who}"), _may_answer("decline")),
+    ("close", commands.Close, answers.close, N_("Time was up: the threat struck whoever had not answered"),
+     _may_answer("close")),
+    ("discard", commands.Discard, surprises.discard, N_("{who} discarded a surprise card"), _may_discard),
+    ("key", commands.Key, surprises.key, N_("{who} laid a key on a passage"), _may_play("key")),
+    ("lock", commands.Lock, surprises.lock, N_("{who} locked a passage"), _may_play("lock")),
+    ("access", commands.Access, surprises.access, N_("{who} laid a passage access card"),
+     _may_play("access")),
+    ("swap_cards", commands.SwapCards, surprises.swap_cards, N_("{who} swapped two route cards"),
+     _may_play("swap_cards")),
+    ("lay", commands.Lay, surprises.lay, N_("{who} laid tacks or oil on the route"), _may_play("lay")),
+)}
+
+
+def count_move(old: State, new: State) -> State:
+    """Every accepted command counts one move."""
     return replace(new, moves=old.moves + 1)
-
-
-apply = rules(COMMANDS, HANDLERS, after=_after)
 
 
 def over(state: State) -> bool:
     return state.phase == "over"
-
-
-# Dice everyone saw, a card turned up, a card drawn from the pile: undoing one would let a player roll,
-# turn or draw again for a better result.
-REVEALING = frozenset({"rolled", "effect_roll", "oil", "effect", "drew", "passage_placed", "reshuffled",
-                       "cards_swapped"})
-
-
-def undoable(events: list[dict]) -> bool:
-    return not any(event["type"] in REVEALING for event in events)
-

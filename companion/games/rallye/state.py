@@ -165,6 +165,6 @@ def nearest(state: State, seats: list[int], seat: int) -> int:
 
 def trimming(state: State) -> int | None:
     """The seat that holds more than 3 surprise cards and must lay or discard one, if any."""
-    if state.phase != "race" or all(len(hand) <= HAND_LIMIT for hand in state.hands):
+    if state.phase != "race" or max(map(len, state.hands)) <= HAND_LIMIT:
         return None
     return next((s for s in clockwise(state, state.turn) if len(state.hands[s]) > HAND_LIMIT), None)

@@ -37,13 +37,3 @@ class TakeBack(msgspec.Struct, forbid_unknown_fields=True):
     """A player who moved no loco this stage takes back one card they played in it (null: none)."""
 
     value: Annotated[int, msgspec.Meta(ge=1, le=6)] | None = None
-
-
-COMMANDS: dict[str, type[msgspec.Struct]] = {
-    "place": Place,
-    "pass": Nothing,
-    "move": Move,
-    "take_back": TakeBack,
-    "recall": Nothing,
-    "next": Nothing,
-}

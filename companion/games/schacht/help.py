@@ -1,9 +1,10 @@
-"""How to play Crazy Race (Schacht) and what its cards are, from the rulebook's digest, for the seat pages'
-rules help."""
+"""How Crazy Race (Schacht) reads to players: its loco sets' colours, the rulebook's digest, its cards."""
 
-from companion.gamekit import N_, Help
+from companion.gamekit import N_, Looks
+from companion.games.schacht.colours import COLOURS
 
-HELP = Help(
+LOOKS = Looks(
+    colours=COLOURS,
     how=N_("A railway race of 3 or 4 players over 8 stages. Each player has 3 locos (A, B, C) on their "
            "own lane: out along spaces 1 to 5, round the turntable, and back home. Locos reaching the "
            "turntable and home take points cards; the most points wins."

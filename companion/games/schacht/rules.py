@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Annotated
 
 import msgspec
 
-from companion.gamekit import N_, IllegalMove, put, rules
-from companion.games.schacht.commands import COMMANDS
+from companion.gamekit import N_, IllegalMove, Move, allowed_moves, put
+from companion.games.schacht import commands
 from companion.games.schacht.data import MODELS, Deck
 from companion.games.schacht.track import FINISH, Travel, travel
 
@@ -161,59 +160,64 @@ def has_nothing_to_do(state: State, seat: int) -> bool:
 
 
 def legal(state: State, seat: int | None) -> list[str]:
-    if state.phase == "over" or (seat is not None and not 0 <= seat < state.players):
-        return []
-    who = actor(state)
-    kinds = []
-    if seat is None or seat == who:
-        if state.phase == "bid":
-            kinds += ["place", "pass"] if state.hands[who] else ["pass"]
-        elif state.phase == "decide":
-            kinds.append("move")
-        elif state.phase == "takeback":
-            kinds.append("take_back")
-    if state.phase == "review":
-        kinds.append("next")
-    recaller = who if seat is None else seat
-    if recaller is not None and can_recall(state, recaller):
-        kinds.append("recall")
-    return kinds
+    """The command kinds `seat` (None: the table) may send now."""
+    return allowed_moves(MOVES, state, seat, over)
 
 
-REVEALING = frozenset({"moved", "lost", "choose", "stage"})  # a side's cards turned up, a stage card shown
+def over(state: State) -> bool:
+    return state.phase == "over"
 
 
-def undoable(events: list[dict]) -> bool:
-    """No undo across a reveal: a player must not bid, move or take back again knowing what it showed."""
-    return not any(event["type"] in REVEALING for event in events)
+# When each move is allowed, and what its sender is told when it is not: from public facts only.
+def _acts(state: State, seat: int | None, phase: str) -> bool:
+    """Whether it is `phase` and `seat` (None: the table, for it) is the seat that must act."""
+    return state.phase == phase and (seat is None or seat == actor(state))
 
 
-def _why_not(kind: str) -> Callable[[State, int | None], IllegalMove]:
-    """What the sender of `kind` is told when the kind is not legal now (the spec's not_now): from public
-    facts only, like `legal`."""
-    def refusal(state: State, seat: int | None) -> IllegalMove:
-        if kind == "recall":
-            who = actor(state) if seat is None else seat
-            if who is None:
-                return IllegalMove("Nobody is to play now: recall from your own phone.")
-            if state.recalled[who]:
-                return IllegalMove("You have already taken your discards back once: that is allowed once per "
-                                   "game.")
-            return IllegalMove("You have no discarded cards yet: recall them later, once you have some.")
-        if kind == "place" and state.phase == "bid":  # a hand played out, but for the recall
-            return IllegalMove("You have no driver card of that value in hand: choose one you hold.")
-        return IllegalMove(_WRONG_PHASE[kind])
-    return refusal
+def _seated(state: State, seat: int | None) -> bool:
+    return seat is None or 0 <= seat < state.players
 
 
-_WRONG_PHASE = {
-    "place": N_("Driver cards are placed only while bidding: wait for the next stage card."),
-    "pass": N_("Driver cards are placed only while bidding: wait for the next stage card."),
-    "move": N_("No side is waiting for its winner to choose a move now."),
-    "take_back": N_("No card can be taken back now: only after a stage, by a player who moved no loco."),
-    "next": N_("The stage is not over yet: finish it before turning the next stage card."),
-}
-NOT_NOW_WORDS = {kind: _why_not(kind) for kind in COMMANDS}
+def _may_place(state: State, seat: int | None):
+    if _seated(state, seat) and _acts(state, seat, "bid") and state.hands[actor(state)]:
+        return True
+    if state.phase == "bid":  # a hand played out, but for the recall
+        return N_("You have no driver card of that value in hand: choose one you hold.")
+    return N_("Driver cards are placed only while bidding: wait for the next stage card.")
+
+
+def _may_pass(state: State, seat: int | None):
+    return _seated(state, seat) and _acts(state, seat, "bid") or N_(
+        "Driver cards are placed only while bidding: wait for the next stage card.")
+
+
+def _may_move(state: State, seat: int | None):
+    return _seated(state, seat) and _acts(state, seat, "decide") or N_(
+        "No side is waiting for its winner to choose a move now.")
+
+
+def _may_take_back(state: State, seat: int | None):
+    return _seated(state, seat) and _acts(state, seat, "takeback") or N_(
+        "No card can be taken back now: only after a stage, by a player who moved no loco.")
+
+
+def _may_turn_up(state: State, seat: int | None):
+    return _seated(state, seat) and state.phase == "review" or N_(
+        "The stage is not over yet: finish it before turning the next stage card.")
+
+
+def _may_recall(state: State, seat: int | None):
+    """Once a game, any seat takes its discards back (the table, for the seat that must act)."""
+    if not _seated(state, seat):
+        return False
+    who = actor(state) if seat is None else seat
+    if who is None:
+        return N_("Nobody is to play now: recall from your own phone.")
+    if can_recall(state, who):
+        return True
+    if state.recalled[who]:
+        return N_("You have already taken your discards back once: that is allowed once per game.")
+    return N_("You have no discarded cards yet: recall them later, once you have some.")
 
 
 # --- apply -------------------------------------------------------------------------------------------
@@ -484,5 +488,19 @@ def final_result(state: State, early: bool = False) -> Final:
     return Final(scores, tuple(best), tuple(penalties), early)
 
 
-apply = rules(COMMANDS, {"place": _place_command, "pass": _pass, "move": _move_command,
-                        "take_back": _take_back_command, "recall": _recall_command, "next": _next})
+# A side's cards turned up, a stage card shown: undoing one would let a player bid, move or take back
+# again knowing what it showed.
+TURNED_UP = frozenset({"moved", "lost", "choose"})  # the bidding's last card or pass starts the evaluation
+MOVES = {
+    "place": Move(commands.Place, _place_command, line=N_("{who} placed a card face down"),
+                  allowed=_may_place, reveals=TURNED_UP),
+    "pass": Move(commands.Nothing, _pass, line=N_("{who} passed"), allowed=_may_pass, reveals=TURNED_UP),
+    "move": Move(commands.Move, _move_command, line=N_("{who} moved locomotives"), allowed=_may_move,
+                 reveals=TURNED_UP),
+    "take_back": Move(commands.TakeBack, _take_back_command, line=N_("{who} settled their take-back"),
+                      allowed=_may_take_back),
+    "next": Move(commands.Nothing, _next, line=N_("The next stage is revealed"), allowed=_may_turn_up,
+                 reveals=TURNED_UP | {"stage"}),
+    "recall": Move(commands.Nothing, _recall_command, line=N_("{who} recalled their discards"),
+                   allowed=_may_recall),
+}

@@ -19,9 +19,13 @@ from companion.gamekit import (
     RED,
     Command,
     Controls,
+    Device,
     GameSpec,
+    Looks,
+    Move,
     Result,
-    rules,
+    Turn,
+    Views,
     standard_frame,
 )
 
@@ -70,8 +74,16 @@ def _add(state: State, seat: int, args: Add, draws):
     return replace(state, count=count, turn=(seat + 1) % state.players), [{"type": "added", "n": args.n}]
 
 
-def legal(state: State, seat: int | None) -> list[str]:
-    return ["add"] if state.loser is None and seat in (None, state.turn) else []
+def may_add(state: State, seat: int | None) -> bool:
+    return state.loser is None and seat in (None, state.turn)
+
+
+def public_view(state: State) -> Public:
+    return Public(state.players, state.count, None if state.loser is not None else state.turn, state.loser)
+
+
+def private_view(state: State, seat: int) -> Private:
+    return Private(seat, state.loser is None and state.turn == seat)
 
 
 def draw(view: dict, canvas, _, table) -> None:
@@ -98,23 +110,14 @@ SPEC = GameSpec(
     name="twentyone",
     title=N_("Twenty-one"),
     package=__name__,
-    commands={"add": Add},
     setup=setup,
-    apply=rules({"add": Add}, {"add": _add}),
-    legal=legal,
-    actor=lambda state: state.turn if state.loser is None else None,
-    public_view=lambda state: Public(state.players, state.count,
-                                     None if state.loser is not None else state.turn, state.loser),
-    private_view=lambda state, seat: Private(seat, state.loser is None and state.turn == seat),
-    public=Public,
-    private=Private,
-    screen=draw,
-    controls=Controls(step),
+    moves={"add": Move(Add, _add, line=N_("{who} counted on"), allowed=may_add)},
+    turn=Turn(actor=lambda state: state.turn if state.loser is None else None,
+              over=lambda state: state.loser is not None),
+    views=Views(public_view, private_view, result=result),
+    device=Device(draw, Controls(step)),
+    looks=Looks(colours=COLOURS),
     seats=(2, 4),
     options=Options,
-    colours=COLOURS,
-    history_lines={"add": N_("{who} counted on")},
-    over=lambda state: state.loser is not None,
-    result=result,
     hidden=False,
 )
