@@ -339,6 +339,7 @@ def _serve_venue(args, venue: dict) -> int:
         print(f"companion: cannot listen on {args.host}:{args.port} ({exc.strerror or exc}); pick another "
               "--port", file=sys.stderr)
         return 2
+    assert dashboard.server is not None  # start() serves
     local = f"http://127.0.0.1:{dashboard.server.port}"
     print(f"companion venue {venue['name']} serving on {local}/\n  projector: {local}/board\n"
           f"  director's link: {local}/director/{dashboard.director}", flush=True)

@@ -6,7 +6,7 @@ import gettext
 from collections.abc import Callable
 from functools import cache
 from importlib.resources import files
-from typing import Protocol
+from typing import Any, Protocol
 
 LANGUAGES = ("fr", "en")
 DEFAULT_LANGUAGE = "fr"
@@ -26,15 +26,18 @@ class Domain(Protocol):
 
 
 @cache
-def _catalog(lang: str, domain: str | None, package: str | None) -> gettext.NullTranslations:
+def _catalog(lang: str, game: tuple[str, str] | None) -> gettext.NullTranslations:
+    """The catalog of `lang`, the platform's alone or, for `game` (its domain and package), the game's own
+    in front of it; keyed by plain strings so that the cache holds no spec."""
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
-    if domain is None:
+    if game is None:
         localedir = str(files("companion").joinpath("locale"))
         return gettext.translation(DOMAIN, localedir=localedir, languages=[lang], fallback=lang == "en")
+    domain, package = game
     localedir = str(files(package).joinpath("locale"))
     own = gettext.translation(domain, localedir=localedir, languages=[lang], fallback=True)
-    own.add_fallback(_catalog(lang, None, None))
+    own.add_fallback(_catalog(lang, None))
     return own
 
 
@@ -44,20 +47,28 @@ def catalog(lang: str, game: Domain | None = None) -> gettext.NullTranslations:
     A game's strings are in its own domain (its name), in the locale/ folder of its package; the
     platform's catalog stands behind it for the strings a game shares with the platform.
     """
-    return _catalog(lang, game.name, game.package) if game is not None else _catalog(lang, None, None)
+    return _catalog(lang, (game.name, game.package) if game is not None else None)
 
 
-def translator(lang: str, game: Domain | None = None) -> Callable[..., str]:
-    """`_(msgid, **params)` in `lang`, with `game`'s strings: translated, then `{name}` fields filled;
-    `_.ngettext(singular, plural, n, **params)` for plurals (see plural_translator)."""
-    gettext_ = catalog(lang, game).gettext
+class Translator:
+    """`_(msgid, **params)`: translated, then `{name}` fields filled; `_.ngettext(singular, plural, n,
+    **params)` for plurals (see plural_translator)."""
 
-    def _(msgid: str, **params) -> str:
-        text = gettext_(msgid)
+    __slots__ = ("_gettext", "ngettext")
+
+    def __init__(self, gettext_: Callable[[str], str], ngettext: Callable[..., str]) -> None:
+        self._gettext = gettext_
+        # Plurals ride along, so whoever is handed a translator (a game's e-ink screen) has them too.
+        self.ngettext = ngettext
+
+    def __call__(self, msgid: str, **params: Any) -> str:
+        text = self._gettext(msgid)
         return text.format(**params) if params else text
-    # Plurals ride along, so whoever is handed a translator (a game's e-ink screen) has them too.
-    _.ngettext = plural_translator(lang, game)
-    return _
+
+
+def translator(lang: str, game: Domain | None = None) -> Translator:
+    """`_(msgid, **params)` in `lang`, with `game`'s strings (see Translator)."""
+    return Translator(catalog(lang, game).gettext, plural_translator(lang, game))
 
 
 def plural_translator(lang: str, game: Domain | None = None) -> Callable[..., str]:
@@ -66,7 +77,7 @@ def plural_translator(lang: str, game: Domain | None = None) -> Callable[..., st
     fields filled. Extracted by `python -m companion.locale.update` under the name `ngettext`."""
     ngettext = catalog(lang, game).ngettext
 
-    def ngettext_(singular: str, plural: str, n: int, **params) -> str:
+    def ngettext_(singular: str, plural: str, n: int, **params: Any) -> str:
         return ngettext(singular, plural, n).format(n=n, **params)
     return ngettext_
 

@@ -12,9 +12,9 @@ from pathlib import Path
 from companion.benchmark.players import legal_command
 from companion.benchmark.stats import Figure, count
 from companion.core import registry
-from companion.core.table import Table
+from companion.core.table import Table, Update
 from companion.devices.display import PngDisplay
-from companion.devices.panels import PANELS, panel
+from companion.devices.panels import PANELS, PanelModel, panel
 from companion.devices.refresh import Refresher
 from companion.gamekit.contract import Command, TableInfo
 from companion.gamekit.draws import Draws
@@ -42,7 +42,7 @@ def mid_game(name: str, commands: int = 25):
 def render_times(rounds: int = 3) -> list[Figure]:
     """Median of `rounds` renders + quantizations after one untimed, for each panel size and each game's
     mid-game screen."""
-    sizes = {}
+    sizes: dict[tuple[int, int], PanelModel] = {}
     for model in PANELS.values():
         sizes.setdefault(model.size, model)
     figures = []
@@ -90,7 +90,11 @@ def burst(panel_name: str = "impression-7.3", commands: int = 100, over: float =
         display = SlowGlass(model, Path(tmp) / "frame.png", glass)
         refresher = Refresher(display, lambda key: render(key[0], key[1], model, "fr", TableInfo(URL)).image)
         refresher.start()
-        table.subscribe(lambda update: update.rejected or refresher.offer((update.game, update.public)))
+
+        def offer(update: Update) -> None:
+            if not update.rejected:
+                refresher.offer((update.game, update.public))
+        table.subscribe(offer)
         try:
             table.call(Command("roll"))
             _wait(lambda: display.sent == 1)

@@ -48,7 +48,7 @@ class Mosquitto:
 
     def start(self) -> Mosquitto:
         with open(self.folder / "log", "ab") as log:
-            self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.folder / "mosquitto.conf")],
+            self.process = process = subprocess.Popen([MOSQUITTO, "-c", str(self.folder / "mosquitto.conf")],
                                             stdout=subprocess.DEVNULL, stderr=log)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
@@ -56,12 +56,13 @@ class Mosquitto:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
                 return self
             except OSError:
-                if self.process.poll() is not None:
+                if process.poll() is not None:
                     raise RuntimeError((self.folder / "log").read_text()) from None
                 time.sleep(0.02)
         raise RuntimeError(f"mosquitto did not listen on {self.port}")
 
     def kill(self) -> None:
+        assert self.process is not None, "kill() after start()"
         self.process.send_signal(signal.SIGKILL)
         self.process.wait()
 

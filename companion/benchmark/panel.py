@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from companion.benchmark.players import legal_command
 from companion.benchmark.stats import Figure, count, percentile
@@ -18,20 +20,23 @@ from companion.gamekit.draws import ScriptedDraws
 PACE = {"dice": 20.0, "crash": 25.0, "gewalt": 30.0, "schacht": 35.0, "rallye": 12.0}
 EVENING = 2 * 3600.0
 
+Key = TypeVar("Key")
+
 
 @dataclass(frozen=True)
-class Refresh:
+class Refresh(Generic[Key]):
     start: float
     end: float
-    key: object
+    key: Key
 
 
-def play_out(scheduler: RefreshScheduler, arrivals: list[tuple[float, object]], glass: float,
-             until: float) -> list[Refresh]:
+def play_out(scheduler: RefreshScheduler, arrivals: Sequence[tuple[float, Key]], glass: float,
+             until: float) -> list[Refresh[Key]]:
     """Run `scheduler` on a fake clock from 0 to `until`: each (time, key) of `arrivals` (in time order)
     is offered, and each frame it gives takes `glass` seconds on the glass. Returns the refreshes."""
-    refreshes: list[Refresh] = []
-    now, i, busy = 0.0, 0, None  # busy: the refresh on the glass now
+    refreshes: list[Refresh[Key]] = []
+    now, i = 0.0, 0
+    busy: Refresh[Key] | None = None  # the refresh on the glass now
     while True:
         arrival = arrivals[i][0] if i < len(arrivals) else math.inf
         due = scheduler.due(now) if busy is None else None
@@ -55,7 +60,7 @@ def play_out(scheduler: RefreshScheduler, arrivals: list[tuple[float, object]], 
             refreshes.append(busy)
 
 
-def lags(arrivals: list[tuple[float, int]], refreshes: list[Refresh]) -> list[float]:
+def lags(arrivals: list[tuple[float, int]], refreshes: list[Refresh[int]]) -> list[float]:
     """For each state (keys are increasing versions): seconds until the glass showed it or a newer one."""
     out, r = [], 0
     for at, version in arrivals:
@@ -74,12 +79,14 @@ def evening(game: str, seed: int, hours: float = EVENING / 3600) -> list[tuple[f
     draws = ScriptedDraws(rng)
     options, state = spec.start({}, draws)
     seats = spec.seats_in_play(options)
-    arrivals, now, version = [], 0.0, 0
+    arrivals: list[tuple[float, int]] = []
+    now, version = 0.0, 0
     while True:
         now += rng.expovariate(1.0 / PACE.get(game, 20.0))
         if now >= hours * 3600:
             return arrivals
-        command = legal_command(spec, state, seats, rng, draws=lambda: ScriptedDraws(rng.random()))
+        command = legal_command(spec, state, seats, rng,
+                                draws=lambda: ScriptedDraws(random.Random(rng.random())))
         if command is None or spec.over(state):
             options, state = spec.start({}, draws)
         else:

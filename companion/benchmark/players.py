@@ -29,10 +29,11 @@ def random_value(info, rng: random.Random):
         return rng.choice(info.values)
     if isinstance(info, mi.StrType):
         return "x"
-    if isinstance(info, (mi.ListType, mi.TupleType, mi.VarTupleType)):
-        item = getattr(info, "item_type", None)
+    if isinstance(info, mi.TupleType):
+        return [random_value(item, rng) for item in info.item_types]
+    if isinstance(info, (mi.ListType, mi.VarTupleType)):
         size = rng.randint(info.min_length or 0, min(info.max_length or 3, 3))
-        return [random_value(item, rng) for _ in range(size)] if item is not None else []
+        return [random_value(info.item_type, rng) for _ in range(size)]
     if isinstance(info, mi.UnionType):
         return random_value(rng.choice(info.types), rng)
     if isinstance(info, mi.NoneType):

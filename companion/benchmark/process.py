@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 
@@ -118,7 +119,7 @@ def switches(pid: int) -> int:
     return total
 
 
-def open_pages(port: int, phones: int, tokens: list[str] = ()) -> list[LivePage]:
+def open_pages(port: int, phones: int, tokens: Sequence[str] = ()) -> list[LivePage]:
     """`phones` live pages, the seats' of `tokens` among them, each from its own loopback address (as
     phones are), each read as it comes, as a phone reads it."""
     paths = [f"/api/seat/{t}/events" for t in tokens[:phones]]
@@ -135,6 +136,8 @@ class LivePage(threading.Thread):
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60,
                                                source_address=(source, 0) if source else None)
         self.conn.request("GET", path, headers={"Accept": "text/event-stream"})
+        # The socket the response reads, kept: a connection that will close lets go of it.
+        self.sock = self.conn.sock
         self.response = self.conn.getresponse()
         if self.response.status != 200:
             raise RuntimeError(f"{path}: {self.response.status} {self.response.read()[:200]!r}")
@@ -173,7 +176,7 @@ class LivePage(threading.Thread):
                    if kind == "update" and after != before + 1)
 
     def close(self) -> None:
-        sock = self.response.fp.raw._sock if self.response.fp is not None else None
+        sock = self.sock if self.response.fp is not None else None
         if sock is not None:
             try:
                 sock.shutdown(socket.SHUT_RDWR)  # the reading thread wakes up and ends

@@ -44,7 +44,7 @@ def collect(quick: bool = False, panel: str = "impression-7.3", part: str = "spe
 def main(json_path: Path | None, quick: bool, pi_zero: bool, panel: str, part: str = "speed",
          code: Path | None = None) -> int:
     figures = collect(quick, panel, part, code)
-    report = {"figures": [f.json() for f in figures]}
+    report: dict[str, object] = {"figures": [f.json() for f in figures]}
     print(table(figures, "This machine"), flush=True)
     if pi_zero:
         confined, how = run_confined(quick, panel, part, code)

@@ -31,9 +31,12 @@ def serve_watched(state_dir: str, phones: int):
     device = Companion(Config(state_dir=state_dir, host="127.0.0.1", port=port,
                               url=f"http://127.0.0.1:{port}/"), simulate=True).start()
     table = device.table
-    tokens = [table.seating(lambda roster, count, seat=seat: roster.claim(seat, f"Player {seat + 1}", count))
-              for seat in range(MAX_SEATS)]
+
+    def claimed(seat: int) -> str:
+        return table.seating(lambda roster, count: roster.claim(seat, f"Player {seat + 1}", count))
+    tokens = [claimed(seat) for seat in range(MAX_SEATS)]
     print("tokens " + json.dumps(tokens), flush=True)
+    assert device.server is not None  # start() serves
     hub = device.server.app.extensions["companion.hub"]
     deadline = time.monotonic() + 60
     while hub.open_streams < phones:

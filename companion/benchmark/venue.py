@@ -64,7 +64,8 @@ class PageWatcher(threading.Thread):
 
     def __init__(self, url: str):
         super().__init__(daemon=True, name="page")
-        self.url, self.seen = url, {}
+        self.url = url
+        self.seen: dict[tuple[str, int | None], float] = {}  # (table, version) → when it first showed
         self.connected = threading.Event()
 
     def run(self) -> None:

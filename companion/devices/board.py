@@ -86,7 +86,8 @@ class Board:
             self._status_cond.notify_all()
             if not self._closed:
                 self.status.off()
-        threading.Thread(target=self._blink, args=(generation,), name="status-blink", daemon=True).start()
+        threading.Thread(target=self._blink, args=(self.status, generation), name="status-blink",
+                         daemon=True).start()
 
     def press(self, name: str, hold: bool = False) -> threading.Thread:
         """Press a simulated button: drive its mock pin low, wait, then high, so our real debounce and
@@ -138,7 +139,7 @@ class Board:
             pin.drive_high()
             time.sleep(settle)  # the next queued press starts only once this release has settled
 
-    def _blink(self, generation: int) -> None:
+    def _blink(self, status: LED, generation: int) -> None:
         lit = False
         for step, pause in enumerate(REJECT_BLINK):
             with self._status_cond:
@@ -146,9 +147,9 @@ class Board:
                     lit = not lit
                     if self._status_generation != generation or self._closed:
                         return
-                    self.status.value = lit
+                    status.value = lit
                 if self._status_cond.wait_for(lambda: self._status_generation != generation, pause):
                     return
         with self._status_cond:
             if self._status_generation == generation and not self._closed:
-                self.status.on()
+                status.on()

@@ -179,8 +179,8 @@ class DebouncedButton:
                     continue
                 settling, edge = self._timing.settle_at is not None, self._timing.last_edge
             if late:
-                for event in late:
-                    self._emit(event)
+                for missed in late:
+                    self._emit(missed)
                 continue  # then the line's own due moment, looked at afresh
             # Read the pin outside our lock: gpiozero may be calling _edge from its thread.
             level = self.button.is_active if settling else None

@@ -109,7 +109,7 @@ def _palette_key(model: PanelModel) -> Image.Image:
 def _palette_key_of(name: str, native: tuple[tuple[int, str], ...]) -> Image.Image:
     inks = dict(native)
     first = INKS[inks[min(inks)]]
-    palette = []
+    palette: list[int] = []
     for value in range(256):
         palette += INKS[inks[value]] if value in inks else first
     key = Image.new("P", (1, 1))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from gpiozero import LED
 
@@ -78,7 +79,7 @@ class LedDice:
         self._held: Faces = [None] * len(self.dice)  # what the dice show once any animation ends
         self._closed = False
         self._tumbling: int | None = None  # the generation of a tumble whose faces are still to come
-        self._next: tuple | None = None  # the animation to run next: (step, args)
+        self._next: tuple[Callable[..., None], tuple[Any, ...]] | None = None  # the animation to run next
         self._running = False  # whether an animation is running now (a superseded one ends at its next step)
         self._animator: threading.Thread | None = None  # the one thread animating, made at the first roll
 
@@ -167,7 +168,9 @@ class LedDice:
                 self._cond.wait_for(lambda: self._next is not None or self._closed)
                 if self._closed:
                     return
-                (step, args), self._next = self._next, None
+                job, self._next = self._next, None
+                assert job is not None  # the wait ends on a job or on close
+                step, args = job
                 self._running = True
             try:
                 step(*args)

@@ -87,7 +87,9 @@ def import_inky(module: str):
     far more on a Pi Zero. With pkg_resources unimportable, inky takes its own pkgutil fallback.
     """
     if "inky" not in sys.modules and "pkg_resources" not in sys.modules:
-        sys.modules["pkg_resources"] = None  # makes `from pkg_resources import ...` raise ImportError
+        # None makes `from pkg_resources import ...` raise ImportError, as the import system documents;
+        # typeshed has sys.modules hold modules only.
+        sys.modules["pkg_resources"] = None  # type: ignore[assignment]
         try:
             importlib.import_module("inky")
         finally:

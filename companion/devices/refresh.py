@@ -9,6 +9,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from PIL import Image
 
@@ -51,7 +52,7 @@ class Refresher:
       is a fault: nothing more is sent to that panel until the next start, and `watch`ers are told.
     """
 
-    def __init__(self, display: Display, render: Callable[[object], Image.Image],
+    def __init__(self, display: Display, render: Callable[[Any], Image.Image],
                  backoff: tuple[float, float] = (2.0, 300.0), quiet: float = 0.15, longest: float = 1.0,
                  foreground: Foreground | None = None, budget: WearBudget | None = None,
                  speed: Callable[[bool], str | None] | None = None, deadline: float | None = None):

@@ -64,7 +64,8 @@ def domains() -> list[Domain]:
 def extract(domain: Domain = PLATFORM) -> Catalog:
     """Every msgid the domain's code and templates use."""
     template = Catalog(fuzzy=False)
-    options = {pattern: {} for pattern, method in domain.methods if method == "jinja2"}
+    options: dict[str, dict[str, str]] = {pattern: {} for pattern, method in domain.methods
+                                          if method == "jinja2"}
     for filename, lineno, message, comments, context in extract_from_dir(
             domain.source, list(domain.methods), keywords=KEYWORDS, options_map=options):
         if "locale/update.py" not in filename:
@@ -142,8 +143,8 @@ def _update(chosen: list[Domain], given: dict[str, dict[str, str]]) -> int:
             path.with_suffix(".mo").write_bytes(compiled(catalog))
             untranslated = [m.id for m in catalog if m.id and not translated(m)]
             missing += len(untranslated)
-            for msgid in untranslated:
-                print(f"{path}: untranslated: {msgid!r}", file=sys.stderr)
+            for entry in untranslated:
+                print(f"{path}: untranslated: {entry!r}", file=sys.stderr)
     for msgid in sorted(unused):
         print(f"--merge: no code uses {msgid!r}; left out", file=sys.stderr)
     return 1 if missing else 0

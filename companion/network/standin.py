@@ -121,25 +121,27 @@ class StandIn:
         return self
 
     def _start(self, daemon: str, wifi: bool) -> None:
-        self._bus = subprocess.Popen([daemon, "--session", "--nofork", "--print-address=1"],
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        self.address = self._bus.stdout.readline().strip()
+        self._bus = bus = subprocess.Popen([daemon, "--session", "--nofork", "--print-address=1"],
+                                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        assert bus.stdout is not None  # stdout=PIPE
+        self.address = bus.stdout.readline().strip()
         if not self.address:
             raise NetworkError("dbus-daemon did not start: run `dbus-daemon --session --print-address` to "
                                "see why.")
         env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": self.address}
         # The child writes to the log; our handle is closed once it has it.
         log = open(self.log_path, "w")  # noqa: SIM115
-        self._mock = subprocess.Popen([SYSTEM_PYTHON, *self.MOCK], env=env, stdin=subprocess.PIPE,
-                                      stdout=log, stderr=subprocess.STDOUT)
+        self._mock = mock = subprocess.Popen([SYSTEM_PYTHON, *self.MOCK], env=env, stdin=subprocess.PIPE,
+                                             stdout=log, stderr=subprocess.STDOUT)
         log.close()
+        assert mock.stdin is not None  # stdin=PIPE
         # On stdin rather than in its arguments or environment, which other processes may read.
         try:
-            with self._mock.stdin:
-                self._mock.stdin.write(json.dumps(self.secrets).encode())
+            with mock.stdin:
+                mock.stdin.write(json.dumps(self.secrets).encode())
         except BrokenPipeError:
             pass  # it stopped at once: _wait_for_name says why, from its log
-        self._wait_for_name()
+        self._wait_for_name(mock)
         if wifi:
             self.add_wifi_device()
 
@@ -147,7 +149,7 @@ class StandIn:
     def log_path(self) -> Path:
         return self.workdir / "networkmanager-mock.log"
 
-    def _wait_for_name(self) -> None:
+    def _wait_for_name(self, mock: subprocess.Popen[bytes]) -> None:
         from sdbus import DbusServiceUnknownError, DbusUnknownObjectError
 
         deadline = time.monotonic() + STARTUP
@@ -157,7 +159,7 @@ class StandIn:
                 return
             except (DbusServiceUnknownError, DbusUnknownObjectError):
                 pass
-            ended = self._mock.poll() is not None
+            ended = mock.poll() is not None
             if ended or time.monotonic() > deadline:
                 said = " ".join(self.log_path.read_text(errors="replace").split())[-300:]
                 if re.search(r"No module named '?dbusmock", said):

@@ -118,9 +118,9 @@ def phrase_lines(text: str, count: int) -> list[str]:
     @cache
     def best(i: int, k: int) -> tuple[float, float, tuple[int, ...]]:  # (mid-phrase breaks, longest, breaks)
         if k == 1:
-            longest = length[i][len(words)]
-            return (0 if longest <= most else math.inf, longest, ())
-        found = (math.inf, math.inf, ())
+            whole = length[i][len(words)]
+            return (0 if whole <= most else math.inf, whole, ())
+        found: tuple[float, float, tuple[int, ...]] = (math.inf, math.inf, ())
         for j in range(i + 1, len(words) - k + 2):
             if length[i][j] > most:
                 break
@@ -216,9 +216,10 @@ class Canvas:
             return None
         shortened = not fitting
         if shortened:
-            text = self._shorten(text, box, bold, size)
-            if text is None:
+            short = self._shorten(text, box, bold, size)
+            if short is None:
                 return None
+            text = short
         f = font(size, bold)
         left, top, right, bottom = text_box(text, size, bold)
         w, h = right - left, bottom - top
@@ -281,7 +282,8 @@ class Canvas:
             fitted = self.fit(start, box, bold, max_size)
             floor = self.floor(text, box, bold, max_size)
             sizes.append(max(filter(None, (fitted, floor)), default=None))
-        return min(sizes) if sizes and None not in sizes else None
+        known = [size for size in sizes if size is not None]
+        return min(known) if sizes and len(known) == len(sizes) else None
 
     def all_fit(self, items: list[tuple[Box, str]], size: int | None, bold: bool = False) -> bool:
         """Whether every (box, text) fits whole at `size`."""
@@ -372,7 +374,8 @@ def text_box(text: str, size: int, bold: bool = False) -> tuple[int, int, int, i
     Kept: a frame measures the same few hundred texts at the same sizes as the last one did, and each
     measure is a FreeType layout (a tenth of a millisecond here, a millisecond on a Pi Zero).
     """
-    return _MEASURING.textbbox((0, 0), text, font=font(size, bold))
+    # Pillow annotates floats, for text drawn at a fractional position; from (0, 0) FreeType's box is ints.
+    return _MEASURING.textbbox((0, 0), text, font=font(size, bold))  # type: ignore[return-value]
 
 
 @lru_cache(maxsize=64)

@@ -52,7 +52,8 @@ class Palette:
         colour no ink comes near is black, and the seat's initial or name tells it apart.
         """
         hue, saturation = _hue(tuple(int(ink.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4)))
-        best, reach = "black", HUE_REACH
+        best = "black"
+        reach: float = HUE_REACH  # narrows to the nearest ink's distance
         if saturation >= GREY:
             for name in self.inks:
                 if name in ("white", "black"):

@@ -10,6 +10,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import parse_qs
 
 from waitress.adjustments import Adjustments
@@ -59,7 +60,7 @@ class GuardedChannel(HTTPChannel):
 
     error_task_class = TooBigTask
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.client = ""  # the address this connection's limits count against (see client_of)
         self.active_at = time.monotonic()
         self.request_since: float | None = self.active_at  # a new connection owes its first request
@@ -160,7 +161,8 @@ def client_of(conn, peer: str) -> str:
 
 
 def create_servers(app, host: str, port: int, header_timeout: float = HEADER_TIMEOUT,
-                   per_client: int = PER_CLIENT, **adjustments) -> tuple[dict, list[GuardedServer], object]:
+                   per_client: int = PER_CLIENT,
+                   **adjustments) -> tuple[dict, list[GuardedServer], ThreadedTaskDispatcher]:
     """A GuardedServer on each address `host` resolves to; returns (socket map, servers, dispatcher)."""
     adj = Adjustments(host=host, port=port, **adjustments)
     socket_map: dict = {}

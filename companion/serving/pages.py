@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib.resources import files
 
 from flask import Flask, Response, g, request
+from flask.json.provider import DefaultJSONProvider
 
 from companion.i18n import LANGUAGES, pick_language
 
@@ -17,8 +18,10 @@ def new_app(name: str, max_body: int) -> Flask:
     app = Flask(name, template_folder=str(web / "templates"), static_folder=str(web / "static"),
                 static_url_path="/static")
     app.config["MAX_CONTENT_LENGTH"] = max_body
-    app.json.ensure_ascii = False
-    app.json.sort_keys = False
+    json = app.json
+    assert isinstance(json, DefaultJSONProvider)  # Flask's own, as no json_provider_class is set
+    json.ensure_ascii = False
+    json.sort_keys = False
     return app
 
 

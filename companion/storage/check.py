@@ -33,7 +33,7 @@ class StoreError(Exception):
 
     @property
     def exit_status(self) -> int:
-        return EXIT_STATUS.get(self.kind, 1)
+        return EXIT_STATUS.get(self.kind, 1) if self.kind is not None else 1
 
 
 def companions(path: Path) -> list[Path]:

@@ -7,7 +7,7 @@ import os
 import secrets
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -124,20 +124,22 @@ class Store:
                     "INSERT INTO records (kind, seat, args, draws, at) VALUES (?, ?, ?, ?, ?)",
                     (kind, seat, json.dumps(row_args, sort_keys=True), json.dumps(draws), at),
                 )
+                version = cur.lastrowid
+                assert version is not None  # set by every INSERT
                 # The settings page, table id included, changes with every commit, so any WAL this
                 # table writes holds its id: a WAL from another table is told apart at start-up.
                 self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('last_version', ?)",
-                                 (str(cur.lastrowid),))
+                                 (str(version),))
                 if snapshot is not None:
-                    self._put_snapshot(snapshot(cur.lastrowid))
+                    self._put_snapshot(snapshot(version))
                 if within is not None:
-                    within(self._db, cur.lastrowid)
+                    within(self._db, version)
                 self._db.execute("COMMIT")
             except BaseException:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise
-            return Record(cur.lastrowid, kind, seat, args, draws, at)
+            return Record(version, kind, seat, args, draws, at)
 
     def records_since_last(self, kind: str) -> list[Record]:
         """The records from the newest one of `kind` (included) to the end."""
@@ -283,7 +285,8 @@ def new_table_id() -> str:
     return secrets.token_hex(8)
 
 
-def create(path: Path, table_id: str, rows: list[tuple] = (), meta: dict[str, str] | None = None) -> None:
+def create(path: Path, table_id: str, rows: Sequence[tuple[Any, ...]] = (),
+           meta: dict[str, str] | None = None) -> None:
     """A new database at `path` holding `table_id` (and `rows`, `meta`): built under a temporary name
     and renamed into place, so the file either does not exist or is whole, never empty."""
     temp = path.with_name(path.name + ".creating")

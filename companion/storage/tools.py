@@ -35,7 +35,7 @@ def check(state_dir: Path) -> str:
         # The running game's first record and its count, not the whole game: it may be long.
         first = next(store.records_from(store.last_of("new_game")), None)
         game = first.args.get("game") if first is not None and first.kind == "new_game" else None
-        played = store.count(first.version) if game else 0
+        played = store.count(first.version) if first is not None and game else 0
     finally:
         store.close()
     return (f"{db_path(state_dir)}: OK: table {store.table_id}, {count} records up to version {last}"

@@ -5,10 +5,14 @@ from __future__ import annotations
 import secrets
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.venue.board import Board
 from companion.venue.collector import Collector
 from companion.venue.link import Broker
+
+if TYPE_CHECKING:
+    from companion.serving.serve import WebServer
 
 
 class Changes:
@@ -46,7 +50,7 @@ class Dashboard:
         self.director = self.board.secret("director", lambda: secrets.token_urlsafe(18))
         self.changes = Changes()
         self.collector = Collector(self.board, broker, venue, on_change=self.changes.bump)
-        self.server = None
+        self.server: WebServer | None = None
 
     def start(self, host: str, port: int) -> Dashboard:
         from companion.serving.serve import REQUEST_THREADS, serve

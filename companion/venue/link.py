@@ -26,7 +26,8 @@ def client(broker: Broker, client_id: str) -> mqtt.Client:
         made.username_pw_set(broker.username, broker.password)
     if broker.tls:
         made.tls_set(ca_certs=broker.ca_file or None)
-    made.reconnect_delay_set(min_delay=0.2, max_delay=5)
+    # paho annotates whole seconds, but waits any number of them.
+    made.reconnect_delay_set(min_delay=0.2, max_delay=5)  # type: ignore[arg-type]
     made.max_inflight_messages_set(100)
     made.max_queued_messages_set(0)
     return made
