@@ -127,7 +127,7 @@ def _check_config(args) -> int:
 
 
 def _replay(args) -> int:
-    from companion.wiring import replay_file
+    from companion.core.table.export import replay_file
 
     print(json.dumps(replay_file(args.log), ensure_ascii=False, indent=2))
     return 0

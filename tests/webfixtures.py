@@ -38,6 +38,9 @@ class Runtime:
     language: str = "fr"
     url: str = "http://192.168.1.20:8080/"
     frame_source: object = field(default=None, repr=False)  # anything with `.shown`, e.g. a Refresher
+    refresher: object = None
+    networking: object = None
+    venue: object = None
 
     @property
     def frame_version(self) -> int:

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from companion.core.session import END_GAME, NEW_GAME, Session, replay
 from companion.gamekit.colours import SEAT_COLOURS
-from companion.gamekit.contract import Result
+from companion.gamekit.contract import IllegalMove, Result
 from companion.storage.store import Record, Store
+from companion.tomlfile import ConfigError
 
 if TYPE_CHECKING:
     from companion.core.table.updates import Update
@@ -102,3 +104,45 @@ def _record(rows: list[dict], session: Session, public: dict, seats, *, abandone
     return {"format": FORMAT, "id": f"{stamp}-{session.game}-v{first['version']}", "game": session.game,
             "started": first["at"], "ended": last["at"], "players": players, "abandoned": abandoned,
             "result": msgspec.to_builtins(result), "final": public, "records": rows}
+
+
+def replay_file(path: Path) -> dict:
+    """Rebuild a game from an exported record (GET /api/export, or a kept game record) and return its
+    public view. An edited or damaged file is refused by name, never with a traceback."""
+    import json
+
+    from companion import tomlfile
+
+    fix = "Export the game again (GET /api/export, or companion records show ID)."
+    try:
+        data = json.loads(tomlfile.read_bounded(Path(path)).decode("utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: file not found.") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read it ({exc.strerror or exc}).") from None
+    except (ValueError, RecursionError) as exc:
+        raise ConfigError(f"{path}: not a JSON game record ({type(exc).__name__}). {fix}") from None
+    try:
+        rows = data["records"] if isinstance(data, dict) else data
+        records = [Record(int(r["version"]), str(r["kind"]), _seat(r.get("seat")), dict(r.get("args") or {}),
+                          [int(d) for d in r.get("draws") or []]) for r in rows]
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise ConfigError(f"{path}: not an exported game record ({type(exc).__name__}: {exc}). {fix}"
+                          ) from None
+    try:
+        session, version = replay(records)
+    except IllegalMove as exc:
+        raise ConfigError(f"{path}: the record does not replay: {exc}. It may have been edited. {fix}"
+                          ) from None
+    except Exception as exc:  # noqa: BLE001 - an edited record can trip the rules anywhere
+        raise ConfigError(f"{path}: the record does not replay; it may have been edited "
+                          f"({type(exc).__name__}: {exc}). {fix}") from None
+    if session is None:
+        raise ConfigError(f"{path}: the record holds no game.")
+    return {"version": version, "game": session.game, "public": session.spec.public_json(session.state)}
+
+
+def _seat(seat) -> int | None:
+    if seat is None or type(seat) is int:
+        return seat
+    raise TypeError(f"seat {seat!r} is not a seat number")

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flask import Flask, current_app, g, request
 
 from companion.core import registry
 from companion.i18n import plural_forms, plural_translator, translator
 from companion.serving.pages import guarded, new_app, reader_language
+
+if TYPE_CHECKING:
+    from companion.outputs.webapp.runtime import Runtime
 
 MAX_BODY = 64 * 1024  # a command is a few hundred bytes; anything bigger is a mistake or an attack
 
@@ -41,7 +46,8 @@ def forms(singular: str, plural: str) -> list[str]:
     return plural_forms(request_language(), registry.find(request_game()))(singular, plural)
 
 
-def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_client: int = 6) -> Flask:
+def create_app(runtime: Runtime, *, keepalive: float = 15.0, max_streams: int = 24,
+               per_client: int = 6) -> Flask:
     """The app serving `runtime` (table, board, display, language, url).
 
     `keepalive` is the seconds between SSE comments; `max_streams` caps the public live pages (each
@@ -59,11 +65,6 @@ def create_app(runtime, *, keepalive: float = 15.0, max_streams: int = 24, per_c
     hub = events.Hub(runtime.table, keepalive=keepalive, max_streams=max_streams,
                      per_client=per_client).start()
     app.extensions["companion.hub"] = hub
-    refresher = getattr(runtime, "refresher", None)
-    if refresher is not None:  # the e-ink's fault goes to every live page, now and when it happens
-        refresher.watch(hub.panel_stuck)
-        if refresher.fault is not None:
-            hub.panel_stuck(refresher.fault)
     app.jinja_env.add_extension("jinja2.ext.i18n")
     # Old-style callables: `_` is our own function, so `{name}` fields work as they do in Python.
     app.jinja_env.install_gettext_callables(_, ngettext, newstyle=False)

@@ -30,6 +30,7 @@ from companion.outputs.webapp.openapi import (
     QrBody,
     document,
 )
+from companion.outputs.webapp.runtime import Runtime
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -63,7 +64,7 @@ def _api_error(exc: ApiError) -> Response:
     return error_response(exc.status, exc.message, **exc.extra)
 
 
-def runtime():
+def runtime() -> Runtime:
     return current_app.extensions["companion"]
 
 
@@ -296,7 +297,7 @@ def device_state() -> dict:
         "status": bool(snap.get("status", False)),
         "buttons": list(snap.get("buttons", [])),
         "frame": bool(display is not None and display.png),
-        "frame_version": int(getattr(rt, "frame_version", 0) or 0),
+        "frame_version": rt.frame_version,
         "panel": panel_state(rt),
     }
 
@@ -304,7 +305,7 @@ def device_state() -> dict:
 def panel_state(rt) -> dict | None:
     """The e-ink panel: its model, the speed of its last refresh, refreshes today, how long the last one
     took, and its fault (why it stopped answering), or None."""
-    refresher, display = getattr(rt, "refresher", None), rt.display
+    refresher, display = rt.refresher, rt.display
     if refresher is None or display is None:
         return None
     last = refresher.last_seconds

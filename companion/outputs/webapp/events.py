@@ -18,7 +18,6 @@ from companion.serving.sse import message, opening
 
 log = logging.getLogger(__name__)
 _CLOSE = object()
-_PANEL = object()  # the e-ink panel's fault, told to each page in its language
 PANEL_STUCK = N_("The e-ink panel has stopped answering: switch the device off for a minute, then on again. "
                  "The game goes on here and on every phone.")
 
@@ -44,6 +43,7 @@ class Stream:
         self.queue: queue.Queue = queue.Queue(maxsize=size)
         self.resync = False  # set by the table thread when this page fell behind
         self._sent = (-1, -1)  # the (version, seating) this page was sent last
+        self._fault: str | None = None  # the panel's fault this page was told last (the table's status)
         self._started = False
         self._closed = False
         # Each queued moment is work a player waits on (hub.foreground) until this page has been handed
@@ -90,8 +90,6 @@ class Stream:
             if item is _CLOSE or self._closed or not self.holds():
                 self.close()
                 raise StopIteration
-            if item is _PANEL:
-                return self._panel()
             if self.resync:
                 self.resync = False
                 self._drain()
@@ -148,11 +146,12 @@ class Stream:
             raise StopIteration
         self._sent = (moment.version, moment.seating)
         snapshot = message("snapshot", self._payload(moment), moment.version)
-        return snapshot + self._panel() if self.hub.panel_fault is not None else snapshot
+        self._fault = moment.status.panel_fault
+        return snapshot + self._panel() if self._fault is not None else snapshot
 
     def _panel(self) -> bytes:
         """The panel's fault for this page: the table keeps playing, the glass needs a power cycle."""
-        return message("panel", {"fault": self.hub.panel_fault is not None,
+        return message("panel", {"fault": self._fault is not None,
                                  "message": translator(self.lang)(PANEL_STUCK)})
 
     def _format(self, moment: Moment) -> bytes | None:
@@ -172,9 +171,12 @@ class Stream:
         if (moment.version, moment.seating) <= self._sent:
             return None  # already in the snapshot this page got
         self._sent = (moment.version, moment.seating)
-        if self.seat is None:
-            return self.hub.public_message(moment, self.lang)
-        return message("update", self._payload(moment), moment.version)
+        told = self.hub.public_message(moment, self.lang) if self.seat is None else \
+            message("update", self._payload(moment), moment.version)
+        if moment.status.panel_fault != self._fault:  # the table keeps playing; the glass needs a power cycle
+            self._fault = moment.status.panel_fault
+            told += self._panel()
+        return told
 
 
 class Hub:
@@ -193,13 +195,6 @@ class Hub:
         self._lock = threading.Lock()
         self._encoded: dict[tuple[int, int, str], bytes] = {}  # the newest updates, as public pages get them
         self._unsubscribe: Callable[[], None] | None = None
-        self.panel_fault: str | None = None  # why the e-ink panel stopped answering, if it did
-
-    def panel_stuck(self, reason: str) -> None:
-        """Tell every open page that the e-ink panel stopped answering (pages opened later get it too)."""
-        self.panel_fault = reason
-        for stream in self._streams:
-            stream.offer(_PANEL)
 
     def start(self) -> Hub:
         self._unsubscribe = self.table.subscribe(self._fan_out)

@@ -25,15 +25,16 @@ def state():
     from companion.network.manager import NetworkError
 
     rt = runtime()
-    if getattr(rt, "network", None) is None:
+    part = rt.networking
+    if part is None or part.network is None:
         return {"ok": True, "managed": False, "mode": "unmanaged", "url": rt.url}
-    settings = rt.config.network
-    failed = rt.network_problem
+    settings = part.config.network
+    failed = part.problem
     out = {"ok": True, "managed": True, "url": rt.url,
            "hotspot": {"ssid": settings.ssid, "password": settings.password},
-           "switching": rt.network_switching, "problem": failed.said(_) if failed is not None else ""}
+           "switching": part.switching, "problem": failed.said(_) if failed is not None else ""}
     try:
-        status = rt.network.status()
+        status = part.network.status()
     except NetworkError as exc:
         return out | {"mode": "unknown", "problem": exc.said(_)}
     return out | {"mode": status.mode, "network": status.network, "address": status.address}
@@ -44,12 +45,12 @@ def switch():
     body: NetworkBody = decode(NetworkBody)
     from companion.network.manager import NetworkError
 
-    rt = runtime()
-    if getattr(rt, "network", None) is None:
+    part = runtime().networking
+    if part is None or part.network is None:
         raise ApiError(409, _("This table does not manage its network: set [network] mode in its config "
                               "(docs/network.md)."))
     try:
-        rt.switch_network(body.mode)
+        part.switch(body.mode)
     except NetworkError:
         raise ApiError(409, _("The network is already switching: wait a moment.")) from None
     return {"ok": True, "mode": body.mode, "switching": True}, 202

@@ -13,7 +13,7 @@ bp = Blueprint("venuelink", __name__, url_prefix="/api")
 def venue():
     """For the host only: whether the table publishes to a venue, reaches its broker, and what waits."""
     require_host(host_token_given(), "venue")
-    link = getattr(runtime(), "venue", None)
+    link = runtime().venue
     if link is None:
         return {"ok": True, "venue": None}
     sender = link.sender

@@ -1,0 +1,66 @@
+"""The device's own outputs of each Moment: the LED dice at once, the e-ink's frame on its own thread."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from companion.core.moment import Moment
+from companion.core.session import NEW_GAME
+
+
+class Dice(Protocol):
+    def show(self, faces: list[int | None]) -> None: ...
+    def roll(self, faces: list[int | None]) -> None: ...
+
+
+class Glass(Protocol):
+    def offer(self, key: Any, play: bool = False) -> None: ...
+
+
+class DeviceOutput:
+    """Shows each Moment on the LED dice and offers its frame to the e-ink (the refresher draws it on its own
+    thread; the latest frame wins). `board()` and `glass()` are read at each Moment: the simulator and the
+    tests may change them before the table starts. `language()` is the glass's language."""
+
+    def __init__(self, board: Callable[[], Any], glass: Callable[[], Glass], language: Callable[[], str]):
+        self.board, self.glass, self.language = board, glass, language
+        self._state_at = ""  # when the table reached the state the e-ink shows ("21:04")
+        self._state_version = -1  # ... and its version
+
+    def __call__(self, moment: Moment) -> None:
+        """On the table thread, after each durable command, press, seat or status change: LEDs at once, the
+        e-ink on its own thread; a refused press blinks, a refused command shows nothing."""
+        if moment.game is None:
+            return
+        if moment.rejected is not None:
+            if moment.pressed is not None:
+                self.show(moment)
+                self.board().reject()
+            return
+        self.show(moment)
+
+    def show(self, moment: Moment) -> None:
+        """The LED dice and the e-ink for `moment`, with the button input in progress if any."""
+        dice = self.board().dice
+        if moment.rolled:
+            dice.roll(list(moment.dice))
+        else:
+            dice.show(list(moment.dice))
+        self.frame(moment)
+
+    def frame(self, moment: Moment) -> None:
+        """Offer the e-ink the frame of `moment`."""
+        from companion.outputs.frames import table_info
+
+        # A move or a button input in a game under way may go at the panel's fast speed; a new game's
+        # join screen, an ended game and a seat change go at its normal one.
+        moved = moment.command is not None and moment.command.kind != NEW_GAME
+        play = (moved or moment.entering) and not moment.over
+        if moment.version != self._state_version or not self._state_at:
+            # the frame states when the game reached this state: a seat change, or the same state drawn
+            # again for a new address, does not move it
+            self._state_at, self._state_version = time.strftime("%H:%M"), moment.version
+        info = table_info(moment, moment.status.url, wifi=moment.status.wifi, at=self._state_at)
+        self.glass().offer((moment.game, moment.public, info, self.language()), play)
