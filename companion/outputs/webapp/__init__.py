@@ -67,9 +67,10 @@ def create_app(runtime: Runtime, *, keepalive: float = 15.0, max_streams: int = 
     app.extensions["companion.hub"] = hub
     app.jinja_env.add_extension("jinja2.ext.i18n")
     # Old-style callables: `_` is our own function, so `{name}` fields work as they do in Python.
-    app.jinja_env.install_gettext_callables(_, ngettext, newstyle=False)
+    app.jinja_env.install_gettext_callables(_, ngettext, newstyle=False)  # type: ignore[attr-defined]  # added by the i18n extension
     app.jinja_env.globals["_"] = _
     app.jinja_env.globals["plural_forms"] = forms
+    assert app.jinja_env.loader is not None  # Flask's own, over the template folder
     app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, gamefiles.GameTemplates()])
 
     app.register_blueprint(api.bp)
@@ -79,7 +80,7 @@ def create_app(runtime: Runtime, *, keepalive: float = 15.0, max_streams: int = 
     app.register_blueprint(venuelink.bp)
     app.register_blueprint(pages.bp)
     app.register_error_handler(Exception, pages.handle_error)
-    app.wsgi_app = _answered_first(app.wsgi_app, runtime.table.foreground)
+    app.wsgi_app = _answered_first(app.wsgi_app, runtime.table.foreground)  # type: ignore[method-assign]  # Flask's documented way to wrap it
 
     @app.before_request
     def _our_name_only():

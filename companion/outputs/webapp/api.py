@@ -37,7 +37,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 CALL_TIMEOUT = 10.0  # seconds a phone waits for the table before being told to retry
 EXPORT_BATCH = 500  # records per piece of the streamed export
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-EXAMPLES = {
+EXAMPLES: dict[type, str] = {
     CommandBody: '{"kind": "roll"}', PressBody: '{"button": "roll", "hold": false}',
     JoinBody: '{"code": "K7QF", "seat": 0, "name": "Ada"}', ClaimHostBody: '{"code": "K7QF"}',
     NameBody: '{"name": "Ada"}', LanguageBody: '{"language": "en"}', QrBody: '{"text": "http://table/seat/…"}',
@@ -119,7 +119,8 @@ def nesting(data: bytes) -> int:
 
 def same_token(given: str | None, expected: str) -> bool:
     # Compared as bytes: compare_digest refuses non-ASCII str, and a header may hold anything.
-    return bool(given) and secrets.compare_digest(given.encode("utf-8", "replace"), expected.encode())
+    return given is not None and given != "" and \
+        secrets.compare_digest(given.encode("utf-8", "replace"), expected.encode())
 
 
 def seat_of(token: str) -> int | None:
@@ -134,7 +135,7 @@ def is_host(token: str | None) -> bool:
     """Whether `token` is the host's. The first use of a host link claims the host: a link printed by
     the simulator or kept from before a restart is the host as surely as a claim from /join."""
     table = runtime().table
-    if not same_token(token, table.host_token()):
+    if token is None or not same_token(token, table.host_token()):
         return False
     if not table.roster.host_claimed():
         try:
@@ -289,7 +290,8 @@ def _stream(seat: int | None, token: str | None = None) -> Response:
 def device_state() -> dict:
     rt = runtime()
     board, display = rt.board, rt.display
-    snap = board.snapshot() if board is not None else {"dice": [], "status": False, "buttons": []}
+    snap: dict[str, Any] = board.snapshot() if board is not None else {"dice": [], "status": False,
+                                                                       "buttons": []}
     return {
         "board": board is not None,
         "simulated": bool(getattr(board, "simulated", False)),

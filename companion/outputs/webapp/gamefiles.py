@@ -46,7 +46,7 @@ def assets(name: str) -> dict:
     """What a game's pages include: its fragment templates, scripts and style. A page the game has no
     fragment for is generated (`<page>_generated`: the generic fragment and web/static/generated.js),
     and the game's own script, if it has one, still renders into it."""
-    out = {}
+    out: dict[str, str | bool | None] = {}
     for page in PAGES:
         own = _folder(name, "templates", f"{page}.html") is not None
         out[page] = f"{PREFIX}{name}/{page}.html" if own else f"games/generic-{page}.html"

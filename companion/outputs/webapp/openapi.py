@@ -91,7 +91,7 @@ def _body(name: str) -> dict:
             "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}}}
 
 
-HOST = [{"hostToken": []}]
+HOST: list[dict[str, list[str]]] = [{"hostToken": []}]
 # The device's view and buttons: the host's, and also open to the simulator's own machine (loopback).
 DEVICE = {"security": HOST, "x-open-on-the-simulators-machine": True}
 DEVICE_REFUSED = "Not the host (nor the simulator's own machine)."
@@ -116,7 +116,7 @@ def _specs() -> list:
     return out
 
 
-def _components(prefix: str, structs: list[type]) -> tuple[dict, dict]:
+def _components(prefix: str, structs: list[type]) -> tuple[tuple[dict[str, Any], ...], dict]:
     """Schema components of `structs`, named with `prefix` (two games may well both name a "Place")."""
     template = f"#/components/schemas/{prefix}{{name}}"
     refs, found = msgspec.json.schema_components(structs, ref_template=template)
@@ -198,7 +198,7 @@ def document() -> dict:
     sse = "text/event-stream: `snapshot` first (full view and version), then `update`, `rejected`, " \
           "`panel` (the e-ink panel stopped answering: `fault` and a `message` to show), " \
           "and `: keepalive` comments."
-    paths = {
+    paths: dict[str, dict[str, Any]] = {
         "/api/state": {"get": {"summary": "The public view of the running game.", "x-views": views,
                                "responses": {"200": _ok("The state.", _ref("State"))}}},
         "/api/command": {"post": {

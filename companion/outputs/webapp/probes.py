@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from flask import Flask, Response, redirect, request
+from werkzeug.wrappers import Response as ResponseBase
 
 APPLE_SUCCESS = "<HTML><HEAD><TITLE>Success</TITLE></HEAD><BODY>Success</BODY></HTML>"
 # Firefox's captive-portal check wants exactly this body, status 200 (its captivedetect.canonicalContent).
@@ -52,7 +53,7 @@ def create_probe_app(table_url: Callable[[], str]) -> Flask:
         found = probe_answer(request.headers.get("Host", ""), "/" + path)
         if found is not None and request.method in ("GET", "HEAD"):
             status, body, kind = found
-            response = Response(body, status=status, content_type=kind)
+            response: ResponseBase = Response(body, status=status, content_type=kind)
         else:
             response = redirect(table_url(), code=302)
         response.headers["Cache-Control"] = "no-store"  # a probe's answer must not be kept

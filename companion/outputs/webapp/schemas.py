@@ -78,7 +78,7 @@ class Shapes:
             out = self._shape(options[0], depth + 1) if len(options) == 1 else {"kind": "any"}
             return out | {"nullable": True} if len(options) < len(schema["anyOf"]) else out
         if "enum" in schema or "const" in schema:
-            values = schema.get("enum", [schema.get("const")])
+            values = schema["enum"] if "enum" in schema else [schema.get("const")]
             values = self.orders.get(frozenset(values), values)
             return {"kind": "choice", "options": [{"value": value, "label": self._label(value)}
                                                   for value in values]}
