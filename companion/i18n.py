@@ -21,8 +21,11 @@ def N_(msgid: str) -> str:
 class Domain(Protocol):
     """Whose strings: a game's spec is one (its `name` is the gettext domain, its `package` holds locale/)."""
 
-    name: str
-    package: str
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def package(self) -> str: ...
 
 
 @cache
