@@ -28,7 +28,7 @@ MAX_DATA_KB = 16
 MAX_DATA_ITEMS = 1000
 State: TypeAlias = Any  # a game's own value (a frozen dataclass, say): only its rules read inside it
 View: TypeAlias = dict[str, Any]  # a view as every output reads it: plain JSON, what a phone receives
-Event: TypeAlias = dict[str, Any]  # what a move did, plain JSON with its "type": the history and the dice read it
+Event: TypeAlias = dict[str, Any]  # what a move did: plain JSON with its "type", for the history and the dice
 Entry: TypeAlias = Any  # a button input in progress: immutable, owned by the table, never recorded
 Faces: TypeAlias = Sequence[int | None]  # LED dice faces: 1-6, or None for a dark die
 

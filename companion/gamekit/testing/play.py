@@ -31,7 +31,8 @@ def ends(spec: GameSpec) -> bool:
     return spec.turn.over is not NEVER_ENDS
 
 
-def check_play(spec: GameSpec, options: dict[str, Any] | None = None, *, seed: int = 0, moves: Moves | None = None,
+def check_play(spec: GameSpec, options: dict[str, Any] | None = None, *, seed: int = 0,
+               moves: Moves | None = None,
                max_steps: int = 2000, seeds: Callable[[], int] | None = None) -> Played:
     """Play one random legal game of `spec` with `options` (missing ones take their defaults).
 

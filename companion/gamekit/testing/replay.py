@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import msgspec
-
-from typing import Any
 
 from companion.gamekit.contract import IllegalMove
 from companion.gamekit.draws import Draws, DrawsExhausted
