@@ -12,7 +12,8 @@ from pathlib import Path
 from companion.benchmark.players import legal_command
 from companion.benchmark.stats import Figure, count
 from companion.core import registry
-from companion.core.table import Table, Update
+from companion.core.moment import Moment
+from companion.core.table import Table
 from companion.devices.display import PngDisplay
 from companion.devices.panels import PANELS, PanelModel, panel
 from companion.devices.refresh import Refresher
@@ -91,9 +92,9 @@ def burst(panel_name: str = "impression-7.3", commands: int = 100, over: float =
         refresher = Refresher(display, lambda key: render(key[0], key[1], model, "fr", TableInfo(URL)).image)
         refresher.start()
 
-        def offer(update: Update) -> None:
-            if not update.rejected:
-                refresher.offer((update.game, update.public))
+        def offer(moment: Moment) -> None:
+            if not moment.rejected:
+                refresher.offer((moment.game, moment.public))
         table.subscribe(offer)
         try:
             table.call(Command("roll"))

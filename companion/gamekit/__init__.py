@@ -8,12 +8,13 @@ The drawing API (`Canvas`, `Box`, `standard_frame`) is loaded on first use, so t
 commands that draw nothing do not pay for Pillow and the fonts.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from companion.foreground import checkpoint
-from companion.gamekit.colours import BLUE, GREEN, ORANGE, PURPLE, RED, SEAT_COLOURS, YELLOW
+from companion.gamekit.colours import BLUE, GREEN, ORANGE, PURPLE, RED, SEAT_COLOURS, YELLOW, Colour
 from companion.gamekit.contract import (
     MAX_SEATS,
     NOT_NOW,
-    Colour,
     Command,
     Controls,
     DataFile,
@@ -40,6 +41,12 @@ from companion.gamekit.seat_types import PerSeat, Seat
 from companion.gamekit.state import put, without
 from companion.i18n import N_
 
+if TYPE_CHECKING:  # what the checker and an author's editor read; at run time, __getattr__ loads them
+    from companion.gamekit.frame import PAWN_MARKS, QR_MIN_HEIGHT, marked_name, pawn_mark, standard_frame
+    from companion.render.dice import die_face
+    from companion.render.fonts import font
+    from companion.render.layout import Box, Canvas, phrase_lines, seat_initials, short_name
+
 _DRAWING = {"Canvas": "companion.render.layout", "Box": "companion.render.layout",
             "seat_initials": "companion.render.layout", "short_name": "companion.render.layout",
             "phrase_lines": "companion.render.layout",
@@ -49,7 +56,7 @@ _DRAWING = {"Canvas": "companion.render.layout", "Box": "companion.render.layout
             "pawn_mark": "companion.gamekit.frame", "marked_name": "companion.gamekit.frame"}
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     if name in _DRAWING:
         import importlib
 

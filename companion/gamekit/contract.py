@@ -6,13 +6,19 @@ from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from importlib.resources import files
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import msgspec
 
 from companion.gamekit.colours import SEAT_COLOURS, Colour
-from companion.i18n import N_
+from companion.i18n import N_, Translator
 from companion.tomlfile import key_of
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
+    from companion.gamekit.draws import Draws
+    from companion.render.layout import Canvas
 
 MAX_SEATS = 6  # the most seats any game has: phones join the table, and each game plays its first seats
 # A data file the host uploads or the config names is recorded with every new game and read on every
@@ -20,10 +26,11 @@ MAX_SEATS = 6  # the most seats any game has: phones join the table, and each ga
 # items), unless the game's DataFile declares its own.
 MAX_DATA_KB = 16
 MAX_DATA_ITEMS = 1000
-State = Any
-View = dict  # a view as every output reads it: plain JSON, what a phone receives
-Entry = Any  # a button input in progress: immutable, owned by the table, never recorded
-Faces = list  # LED dice faces: 1-6, or None for a dark die
+State: TypeAlias = Any  # a game's own value (a frozen dataclass, say): only its rules read inside it
+View: TypeAlias = dict[str, Any]  # a view as every output reads it: plain JSON, what a phone receives
+Event: TypeAlias = dict[str, Any]  # what a move did: plain JSON with its "type", for the history and the dice
+Entry: TypeAlias = Any  # a button input in progress: immutable, owned by the table, never recorded
+Faces: TypeAlias = Sequence[int | None]  # LED dice faces: 1-6, or None for a dark die
 
 
 # The table's own refusals, for what every spec declares (msgids: the platform's catalog has them).
@@ -41,7 +48,7 @@ class IllegalMove(Exception):
     `message` is an English msgid from the gettext catalogs; `params` fill its `{}` fields.
     """
 
-    def __init__(self, message: str, **params):
+    def __init__(self, message: str, **params: Any) -> None:
         super().__init__(message.format(**params) if params else message)
         self.msgid = message
         self.params = params
@@ -255,12 +262,12 @@ class Move:
     """
 
     args: type[msgspec.Struct]
-    do: Callable[[State, int, Any, Any], tuple[State, list[dict]]]
+    do: Callable[[State, int, Any, Draws], tuple[State, list[Event]]]
     line: str
     label: str = ""
     allowed: Callable[[State, int | None], Allowed] = _always
     public: bool = False
-    rolls: Collection[str] | Callable[[dict], bool] = ()
+    rolls: Collection[str] | Callable[[Event], bool] = ()
     reveals: Collection[str] = ()
 
     def refusal(self, state: State, seat: int | None) -> IllegalMove | None:
@@ -268,9 +275,11 @@ class Move:
         said = self.allowed(state, seat)
         if _granted(said):
             return None
-        return said if isinstance(said, IllegalMove) else IllegalMove(said or NOT_NOW)
+        if isinstance(said, IllegalMove):
+            return said
+        return IllegalMove(said if isinstance(said, str) and said else NOT_NOW)
 
-    def rolled(self, event: dict) -> bool:
+    def rolled(self, event: Event) -> bool:
         return self.rolls(event) if callable(self.rolls) else event["type"] in self.rolls
 
 
@@ -281,6 +290,9 @@ def allowed_moves(moves: Mapping[str, Move], state: State, seat: int | None,
     # Only yes or no matters here: the words of a refusal are built when one is sent (`GameSpec.check`).
     return [] if over(state) else [kind for kind, move in moves.items()
                                    if _granted(move.allowed(state, seat))]
+
+
+Deadline: TypeAlias = tuple[float, Command] | tuple[float, Command, Hashable]  # see `Turn.deadline`
 
 
 @dataclass(frozen=True)
@@ -304,7 +316,7 @@ class Turn:
     actor: Callable[[State], int | None] = _nobody
     waiting: Callable[[State], Sequence[int]] | None = None
     over: Callable[[State], bool] = _never
-    deadline: Callable[[State], tuple[float, Command] | tuple[float, Command, Hashable] | None] = _no_deadline
+    deadline: Callable[[State], Deadline | None] = _no_deadline
     on_move: Callable[[State, State], State] | None = None
 
 
@@ -337,7 +349,7 @@ class Device:
     - dice(public view) -> the faces the LED dice hold
     """
 
-    screen: Callable[..., None]
+    screen: Callable[[View, Canvas, Translator, TableInfo], None]
     controls: Controls | Mapping[str, str | Callable[[View], Command | None]] = field(default_factory=dict)
     dice: Callable[[View], Faces] = _no_dice
 
@@ -360,7 +372,7 @@ class Looks:
     names: Mapping[str, str] = field(default_factory=dict)
 
 
-def _returned(view: Callable) -> Any:
+def _returned(view: Callable[..., Any]) -> Any:
     """The type a view function says it returns (its return annotation, written as a string or not)."""
     kind = getattr(view, "__annotations__", {}).get("return")
     return eval(kind, getattr(view, "__globals__", {})) if isinstance(kind, str) else kind  # noqa: S307
@@ -394,7 +406,7 @@ class GameSpec:
     name: str
     title: str  # msgid
     package: str
-    setup: Callable[[Any, Any, Mapping[str, Any]], State]
+    setup: Callable[[Any, Draws, Mapping[str, Any]], State]
     moves: Mapping[str, Move]
     views: Views
     device: Device
@@ -411,10 +423,12 @@ class GameSpec:
         """Each command kind's Struct of arguments."""
         return {kind: move.args for kind, move in self.moves.items()}
 
-    def apply(self, state: State, command: Command, draws) -> tuple[State, list[dict]]:
+    def apply(self, state: State, command: Command, draws: Draws) -> tuple[State, list[Event]]:
         """Run a command the table has checked (`check`): its args as their Struct, then its move."""
         args = parse(self.commands, command.kind, command.args)
-        new, events = self.moves[command.kind].do(state, command.seat, args, draws)
+        # `check` gave the command the actor's seat: None only in a game with no actor, whose moves act for
+        # nobody in particular and read no seat, so a move is declared for the seat it acts for.
+        new, events = self.moves[command.kind].do(state, cast(int, command.seat), args, draws)
         return (self.turn.on_move(state, new) if self.turn.on_move else new), events
 
     def legal(self, state: State, seat: int | None) -> list[str]:
@@ -428,7 +442,7 @@ class GameSpec:
     def over(self, state: State) -> bool:
         return self.turn.over(state)
 
-    def deadline(self, state: State):
+    def deadline(self, state: State) -> Deadline | None:
         return self.turn.deadline(state)
 
     def public_view(self, state: State) -> msgspec.Struct:
@@ -437,13 +451,16 @@ class GameSpec:
     def private_view(self, state: State, seat: int) -> msgspec.Struct:
         return self.views.private(state, seat)
 
+    # What the view functions say they return: a Struct, as `check_spec` makes sure.
     @cached_property
     def public(self) -> type[msgspec.Struct]:
-        return _returned(self.views.public)
+        returned: type[msgspec.Struct] = _returned(self.views.public)
+        return returned
 
     @cached_property
     def private(self) -> type[msgspec.Struct]:
-        return _returned(self.views.private)
+        returned: type[msgspec.Struct] = _returned(self.views.private)
+        return returned
 
     def result(self, view: View) -> Result:
         return self.views.result(view)
@@ -452,7 +469,7 @@ class GameSpec:
         return self.views.match_game(view)
 
     @property
-    def screen(self) -> Callable[..., None]:
+    def screen(self) -> Callable[[View, Canvas, Translator, TableInfo], None]:
         return self.device.screen
 
     @cached_property
@@ -463,15 +480,15 @@ class GameSpec:
     def dice_shown(self, view: View) -> Faces:
         return self.device.dice(view)
 
-    def rolled(self, events: list[dict]) -> bool:
+    def rolled(self, events: list[Event]) -> bool:
         """Whether a command that made `events` rolled dice (the LED dice tumble before they hold)."""
         return any(move.rolled(event) for event in events for move in self.moves.values())
 
     @cached_property
     def _revealing(self) -> frozenset[str]:
-        return frozenset().union(*(move.reveals for move in self.moves.values()))
+        return frozenset[str]().union(*(move.reveals for move in self.moves.values()))
 
-    def undoable(self, events: list[dict]) -> bool:
+    def undoable(self, events: list[Event]) -> bool:
         """Whether the command that made `events` may be undone: not one that revealed something."""
         return not any(event["type"] in self._revealing for event in events)
 
@@ -514,8 +531,8 @@ class GameSpec:
         return int(options.get("players", self.seats[1]))
 
     # --- what the platform does with a game, in one place ------------------------------------------
-    def play(self, state: State, command: Command, draws, phones: Collection[int] = (),
-             device: bool = False) -> tuple[State, list[dict]]:
+    def play(self, state: State, command: Command, draws: Draws, phones: Collection[int] = (),
+             device: bool = False) -> tuple[State, list[Event]]:
         """`apply`, once the table has checked what the spec declares (see `check`): the one way the
         platform, the replay and the conformance checks run a command."""
         return self.apply(state, self.check(state, command, phones, device), draws)
@@ -548,7 +565,9 @@ class GameSpec:
                 if len(others) == 1:
                     raise IllegalMove(NOT_YOU, player=others[0] + 1)
                 raise IllegalMove(NOT_YOU_MANY, players=", ".join(str(s + 1) for s in others))
-            raise self.moves[kind].refusal(state, seat)
+            refusal = self.moves[kind].refusal(state, seat)
+            assert refusal is not None  # `kind` is not in `allowed`: its move refuses it
+            raise refusal
         return command if seat is not None else replace(command, seat=self.actor(state))
 
     def public_move(self, kind: str) -> bool:
@@ -578,7 +597,7 @@ class GameSpec:
             raise IllegalMove("Invalid game options: {detail}.", detail=str(exc)) from None
 
     @cached_property
-    def folder(self):
+    def folder(self) -> Traversable:
         """The game's package folder (an importlib.resources Traversable)."""
         return files(self.package)
 
@@ -594,13 +613,13 @@ class GameSpec:
         raise IllegalMove("This game has no data file {key}: it has {keys}.", key=key,
                           keys=", ".join(d.key for d in self.data) or "none")
 
-    def start(self, options: object, draws,
-              texts: Mapping[str, DataText] | None = None) -> tuple[dict, State]:
+    def start(self, options: object, draws: Draws,
+              texts: Mapping[str, DataText] | None = None) -> tuple[dict[str, Any], State]:
         """A new game: its options as plain JSON with every default filled, and its first state. Each
         data file is loaded from `texts`, or the bundled one when not given."""
         texts = texts or {}
         converted = self.convert_options(options)
-        loaded = {}
+        loaded: dict[str, Any] = {}
         for data in self.data:
             text = texts.get(data.key) or self.bundled(data.key)
             loaded[data.key] = data.load(text.text, text.name)
@@ -608,7 +627,9 @@ class GameSpec:
 
     def public_json(self, state: State) -> View:
         """The public view as every output reads it (plain JSON)."""
-        return msgspec.to_builtins(self.public_view(state))
+        view: View = msgspec.to_builtins(self.public_view(state))
+        return view
 
     def private_json(self, state: State, seat: int) -> View:
-        return msgspec.to_builtins(self.private_view(state, seat))
+        view: View = msgspec.to_builtins(self.private_view(state, seat))
+        return view

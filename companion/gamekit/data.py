@@ -51,7 +51,7 @@ def check_bounds(file: DataFile, given: DataText) -> None:
                           key=file.key, limit=file.max_items)
 
 
-def _items(value) -> int:
+def _items(value: object) -> int:
     """How many items the lists in a decoded TOML value hold, nested ones included."""
     if isinstance(value, list):
         return len(value) + sum(_items(item) for item in value)

@@ -5,6 +5,9 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 class DrawsExhausted(Exception):
@@ -44,7 +47,7 @@ class Draws:
         """One roll of a die with `sides` faces, 1..sides."""
         return self.below(sides) + 1
 
-    def shuffled(self, items) -> list:
+    def shuffled(self, items: Iterable[T]) -> list[T]:
         """A new list with the items in a uniformly random order (Fisher-Yates)."""
         out = list(items)
         for i in range(len(out) - 1, 0, -1):

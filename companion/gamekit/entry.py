@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 DIE_MAX = 6
 
@@ -23,10 +24,10 @@ class Field:
     the number the first choice shows."""
 
     name: str
-    choices: int | Callable[[dict], int]
+    choices: int | Callable[[dict[str, Any]], int]
     first: int = 1
 
-    def count(self, view: dict) -> int:
+    def count(self, view: dict[str, Any]) -> int:
         return self.choices(view) if callable(self.choices) else self.choices
 
 
@@ -48,7 +49,7 @@ class Entry:
         """The number the field being chosen shows (on the LED dice, say)."""
         return self.values[self.step] + self.field.first
 
-    def moved(self, delta: int, view: dict) -> Entry:
+    def moved(self, delta: int, view: dict[str, Any]) -> Entry:
         """The field being chosen moved `delta` choices along, wrapping round."""
         count = max(1, self.field.count(view))
         values = list(self.values)

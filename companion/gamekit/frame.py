@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.gamekit.colours import SEAT_MARKS
 from companion.gamekit.contract import GameSpec, TableInfo
@@ -162,7 +162,8 @@ def _qr_column(canvas: Canvas, rest: Box, table: TableInfo, margin: int) -> Box:
     return Box(rest.x0, rest.y0, column.x0 - margin, rest.y1)
 
 
-def draw(spec: GameSpec, view: dict, model: PanelModel, lang: str, table: TableInfo | str) -> Canvas:
+def draw(spec: GameSpec, view: dict[str, Any], model: PanelModel, lang: str, table: TableInfo | str
+         ) -> Canvas:
     """The frame of the game `spec` (installed or not) showing public `view` on panel `model`, in `lang`."""
     canvas = Canvas(model.size, Palette(model.inks))
     info = table if isinstance(table, TableInfo) else TableInfo(table)

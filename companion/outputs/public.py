@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from companion.core import registry
 from companion.core.moment import Moment
@@ -49,7 +50,7 @@ def public_seats(moment: Moment, tr) -> list[dict]:
     return [{**seat, "label": tr(seat["label"]), "place": place(seat, tr)} for seat in moment.seats]
 
 
-def place(seat: dict, tr) -> str:
+def place(seat: Mapping[str, Any], tr) -> str:
     """A seat's place in the reader's words: the game's name for it, else "Seat n"."""
     return unbroken(tr(seat["place"]) if seat.get("place") else tr(N_("Seat {n}"), n=seat["seat"] + 1))
 
@@ -90,8 +91,9 @@ def _by_name(exc: IllegalMove, seats: Sequence[dict], tr) -> str | None:
     if key is None or not seats:
         return None
     shown = {seat["seat"]: seat["name"] or tr(seat["label"]) for seat in seats}
-    named = [shown.get(int(n) - 1) for n in str(exc.params.get(key, "")).split(", ") if n.isdigit()]
-    if not named or None in named:
+    found = [shown.get(int(n) - 1) for n in str(exc.params.get(key, "")).split(", ") if n.isdigit()]
+    named = [name for name in found if name is not None]
+    if not named or len(named) < len(found):
         return None
     names = ", ".join(named)
     if exc.msgid == PHONE_SEAT:

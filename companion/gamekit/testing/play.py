@@ -9,8 +9,8 @@ import random
 from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
-from companion.gamekit.contract import Command, GameSpec, IllegalMove, Turn
-from companion.gamekit.draws import ScriptedDraws
+from companion.gamekit.contract import Command, Event, GameSpec, IllegalMove, Turn
+from companion.gamekit.draws import Draws, ScriptedDraws
 from companion.gamekit.testing.args import random_args
 from companion.gamekit.testing.report import Played, Step, describe, fail
 
@@ -31,7 +31,8 @@ def ends(spec: GameSpec) -> bool:
     return spec.turn.over is not NEVER_ENDS
 
 
-def check_play(spec: GameSpec, options: dict | None = None, *, seed: int = 0, moves: Moves | None = None,
+def check_play(spec: GameSpec, options: dict[str, Any] | None = None, *, seed: int = 0,
+               moves: Moves | None = None,
                max_steps: int = 2000, seeds: Callable[[], int] | None = None) -> Played:
     """Play one random legal game of `spec` with `options` (missing ones take their defaults).
 
@@ -71,7 +72,7 @@ def _seeds(seed: int) -> Callable[[], int]:
     return lambda: rng.getrandbits(32)
 
 
-def _step(played: Played, state, rng: random.Random, moves: Moves | None) -> tuple[Step, Any]:
+def _step(played: Played, state: Any, rng: random.Random, moves: Moves | None) -> tuple[Step, Any]:
     """One accepted command from `state`, after the refusals and a probe it took to find it."""
     spec, players = played.spec, played.players
     unchanged = Unchanged(played, state)
@@ -88,7 +89,7 @@ def _step(played: Played, state, rng: random.Random, moves: Moves | None) -> tup
                  played)
         if rng.random() < 0.5:  # the time runs out before anyone answers
             return Step(command, draws.taken), outcome[0]
-    senders = []
+    senders: list[tuple[int | None, list[str]]] = []
     for seat in (None, *range(players)):
         kinds = spec.legal(state, seat)
         if kinds:
@@ -111,7 +112,7 @@ def _step(played: Played, state, rng: random.Random, moves: Moves | None) -> tup
     fail("random legal play", f"no command was accepted: {offered}", MOVES_FIX, played)
 
 
-def candidates(spec: GameSpec, state, seat: int | None, kinds: list[str], rng: random.Random,
+def candidates(spec: GameSpec, state: Any, seat: int | None, kinds: list[str], rng: random.Random,
                moves: Moves | None) -> list[Command]:
     """Commands worth trying for `seat` (which may act now): the author's, else made up from the Structs of
     the kinds it may send."""
@@ -121,12 +122,13 @@ def candidates(spec: GameSpec, state, seat: int | None, kinds: list[str], rng: r
             for kind in (rng.choice(kinds) for _ in range(GUESSES))]
 
 
-def attempt(played: Played, state, command: Command, draws, unchanged: Unchanged | None = None,
-            phones: Collection[int] = (), device: bool = False) -> tuple[Any, list] | IllegalMove:
+def attempt(played: Played, state: Any, command: Command, draws: Draws, unchanged: Unchanged | None = None,
+            phones: Collection[int] = (), device: bool = False) -> tuple[Any, list[Event]] | IllegalMove:
     """`spec.play`'s answer: (state, events), or the refusal; anything but IllegalMove fails. With
     `unchanged`, neither an answer nor a refusal may have changed `state`. `phones` and `device`: the
     table's seat policy, as `GameSpec.check` takes it."""
     spec = played.spec
+    answer: tuple[Any, list[Event]] | IllegalMove
     try:
         answer = spec.play(state, command, draws, phones, device)
     except IllegalMove as refusal:
@@ -146,7 +148,7 @@ class Unchanged:
     """What no command may change: the state it was given, to the last byte of everything it holds (so what
     it shows as well)."""
 
-    def __init__(self, played: Played, state):
+    def __init__(self, played: Played, state: Any) -> None:
         self.played, self.state, self.kept = played, state, snapshot(state)
 
     def check(self, command: Command, refused: bool) -> None:
@@ -156,7 +158,7 @@ class Unchanged:
                  "(dataclasses.replace)", self.played)
 
 
-def snapshot(state) -> Any:
+def snapshot(state: object) -> Any:
     """All of `state`, frozen: its pickle (a hundred times faster than a deep copy), else a deep copy."""
     try:
         return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
@@ -164,7 +166,7 @@ def snapshot(state) -> Any:
         return copy.deepcopy(state)
 
 
-def _events(events, command: Command, played: Played) -> None:
+def _events(events: object, command: Command, played: Played) -> None:
     if not isinstance(events, list) or not all(isinstance(event, dict) for event in events):
         fail("commands", f"apply returned events {events!r} for {describe(command)}",
              "return a list of dicts of plain JSON as the events", played)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import msgspec
 
@@ -39,7 +40,7 @@ def check_replay(played: Played) -> None:
         fail("replay", "the replayed game's public view differs from the one played", FIX, played)
 
 
-def _same(played: Played, index: int, state, draws: Draws, recorded: list[int]) -> None:
+def _same(played: Played, index: int, state: Any, draws: Draws, recorded: list[int]) -> None:
     what = "the new game" if index == 0 else f"command {index} ({describe(played.steps[index - 1].command)})"
     if draws.taken != recorded:
         fail("replay", f"{what} took {len(draws.taken)} of its {len(recorded)} recorded draws", FIX, played,
@@ -50,7 +51,7 @@ def _same(played: Played, index: int, state, draws: Draws, recorded: list[int]) 
              + (f" in {', '.join(fields)}" if fields else ""), FIX, played, index)
 
 
-def differing(a, b) -> list[str]:
+def differing(a: object, b: object) -> list[str]:
     """The fields in which two states (dataclasses or msgspec Structs) differ, where they have fields."""
     if dataclasses.is_dataclass(a) and type(a) is type(b):
         names = [f.name for f in dataclasses.fields(a)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from companion.devices.panels import PANELS, PanelModel
 from companion.gamekit.contract import GameSpec, TableInfo
@@ -21,7 +22,7 @@ def panels() -> list[PanelModel]:
     return list({(model.size, model.inks): model for model in PANELS.values()}.values())
 
 
-def check_screens(spec: GameSpec, views: Iterable[dict], players: int, *,
+def check_screens(spec: GameSpec, views: Iterable[dict[str, Any]], players: int, *,
                   models: Sequence[PanelModel] | None = None, languages: Sequence[str] = LANGUAGES,
                   played: Played | None = None, names: Sequence[str] = NAMES) -> None:
     """Draw each public view on each panel model (default: every supported size and inks) in each

@@ -37,7 +37,7 @@ def check_secrecy(played: Played, index: int, twin: Twin, rng: random.Random, mo
     return compared
 
 
-def _twin(played: Played, index: int, twin: Twin, owner: int | None, rng: random.Random):
+def _twin(played: Played, index: int, twin: Twin, owner: int | None, rng: random.Random) -> Any:
     state, spec = played.states[index], played.spec
     for _ in range(TRIES):
         other = twin(state, owner, rng)
@@ -53,7 +53,7 @@ def _twin(played: Played, index: int, twin: Twin, owner: int | None, rng: random
          f"change one of seat {owner}'s secrets in the twin, or return None when it has none", played, index)
 
 
-def _compare(played: Played, index: int, state, other, owner: int | None, rng: random.Random,
+def _compare(played: Played, index: int, state: Any, other: Any, owner: int | None, rng: random.Random,
              moves: Moves | None) -> None:
     probes = _probes(played, state, owner, rng, moves)
     seed = rng.getrandbits(32)
@@ -66,29 +66,30 @@ def _compare(played: Played, index: int, state, other, owner: int | None, rng: r
              "public)", played, index)
 
 
-def _keys(real, twin) -> str:
+def _keys(real: object, twin: object) -> str:
     """Where two views differ, for a failure: the keys whose values differ."""
     if not (isinstance(real, dict) and isinstance(twin, dict)):
         return ""
     return f" ({', '.join(sorted(k for k in real.keys() | twin.keys() if real.get(k) != twin.get(k)))})"
 
 
-def _probes(played: Played, state, owner: int | None, rng: random.Random, moves: Moves | None
+def _probes(played: Played, state: Any, owner: int | None, rng: random.Random, moves: Moves | None
             ) -> list[Probe]:
     """Commands from everyone but `owner`, of every kind, and the table's. When the table would act for
     `owner`, its commands are tried as the host's and as the device's buttons' while `owner` plays from a
     phone: the table's seat policy (`GameSpec.check`) must keep them from probing it."""
     spec = played.spec
     senders: list[int | None] = [*(seat for seat in range(played.players) if seat != owner), None]
-    table = [Probe]
+    table: list[Callable[[Command], Probe]] = [Probe]
     if owner is not None and spec.actor(state) == owner:
         table = [partial(Probe, sender=" as the host", phones=frozenset({owner})),
                  partial(Probe, sender=" as the buttons", phones=frozenset({owner}), device=True)]
     commands = [Command(kind, random_args(schema, rng), seat) for seat in senders
                 for kind, schema in spec.commands.items()]
-    for seat in senders if moves is not None else ():
-        if spec.legal(state, seat):  # `moves` is asked for a seat that may act only
-            commands += [c for c in moves(state, seat, rng) if c.seat in senders][:MOVES_PROBED]
+    if moves is not None:
+        for seat in senders:
+            if spec.legal(state, seat):  # `moves` is asked for a seat that may act only
+                commands += [c for c in moves(state, seat, rng) if c.seat in senders][:MOVES_PROBED]
     return [make(c) for c in commands for make in (table if c.seat is None else [Probe])]
 
 
@@ -98,11 +99,11 @@ class Probe:
 
     command: Command
     sender: str = ""  # how the table sent it, for a failure: "", " as the host", " as the buttons"
-    phones: frozenset = frozenset()
+    phones: frozenset[int] = frozenset()
     device: bool = False
 
 
-def shown(played: Played, state, owner: int | None, probes: list[Probe], seed: int) -> dict[str, Any]:
+def shown(played: Played, state: Any, owner: int | None, probes: list[Probe], seed: int) -> dict[str, Any]:
     """What everyone but `owner` is shown of `state`, and the rules' answer to each probe."""
     spec = played.spec
     out: dict[str, Any] = {"the public view": spec.public_json(state), "actor()": spec.actor(state),

@@ -11,11 +11,13 @@ from importlib.resources import files
 
 import msgspec
 import msgspec.inspect as mi
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import read_mo
 
 from companion.devices.panels import DEFAULT_PANEL, PANELS
 from companion.gamekit.contract import MAX_SEATS, GameSpec, IllegalMove
 from companion.gamekit.draws import ScriptedDraws
+from companion.gamekit.testing.args import type_info
 from companion.gamekit.testing.report import Played, fail
 from companion.gamekit.testing.screens import check_screens
 from companion.gamekit.testing.views import check_views
@@ -83,7 +85,7 @@ def _options(spec: GameSpec) -> None:
              "give every option a default, so a new game needs no options")
     if msgspec.convert(msgspec.to_builtins(options), spec.options) != options:
         fail("spec", "the default options change through JSON", "use plain JSON types for options")
-    for field in mi.type_info(spec.options).fields:
+    for field in type_info(spec.options).fields:
         if field.encode_name == "players":
             bounds = _bounds(field.type)
             if bounds != spec.seats:
@@ -91,7 +93,7 @@ def _options(spec: GameSpec) -> None:
                      "make seats=(min, max) and the players option's ge/le agree")
 
 
-def _bounds(info) -> tuple[int | None, int | None]:
+def _bounds(info: mi.Type) -> tuple[int | None, int | None]:
     while isinstance(info, mi.Metadata):
         info = info.type
     return (info.ge, info.le) if isinstance(info, mi.IntType) else (None, None)
@@ -119,7 +121,7 @@ def declared(spec: GameSpec) -> Iterator[tuple[str, str]]:
     for data in spec.data:
         yield f"the title of data file {data.key}", data.title
     if spec.options is not None:
-        for field in mi.type_info(spec.options).fields:
+        for field in type_info(spec.options).fields:
             title = _title(field.type)
             if title is None:
                 fail("spec", f"option {field.encode_name} has no title",
@@ -133,9 +135,9 @@ def declared(spec: GameSpec) -> Iterator[tuple[str, str]]:
                 yield f"help.{what}[{key!r}]", text
 
 
-def _title(info) -> str | None:
+def _title(info: mi.Type) -> str | None:
     while isinstance(info, mi.Metadata):
-        title = (info.extra_json_schema or {}).get("title")
+        title: str | None = (info.extra_json_schema or {}).get("title")
         if title is not None:
             return title
         info = info.type
@@ -150,6 +152,7 @@ def _french(spec: GameSpec) -> None:
         fail("French", f"no French catalog locale/fr/LC_MESSAGES/{spec.name}.mo in package {spec.package}",
              CATALOG_FIX)
     platform = _catalog("companion", "messages")
+    assert platform is not None  # the platform's French ships with the package
     missing = [f"{where} {msgid!r}" for where, msgid in declared(spec)
                if not any(msgid in catalog and catalog[msgid].string for catalog in (own, platform))]
     if missing:
@@ -157,7 +160,7 @@ def _french(spec: GameSpec) -> None:
 
 
 @cache
-def _catalog(package: str, domain: str):
+def _catalog(package: str, domain: str) -> Catalog | None:
     mo = files(package).joinpath("locale", "fr", "LC_MESSAGES", f"{domain}.mo")
     if not mo.is_file():
         return None

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 import msgspec
 
-from companion.gamekit.contract import Result
+from companion.gamekit.contract import Result, View
 from companion.gamekit.testing.report import Played, fail
 
 
 def check_views(played: Played, index: int) -> None:
     """State `index`'s public view and every private view convert back to their Structs."""
     spec, state = played.spec, played.states[index]
-    shown = [("public", spec.public, lambda: spec.public_json(state))]
-    shown += [(f"seat {seat}'s private", spec.private, lambda seat=seat: spec.private_json(state, seat))
+    shown: list[tuple[str, type[msgspec.Struct], Callable[[], View]]] = [
+        ("public", spec.public, partial(spec.public_json, state))]
+    shown += [(f"seat {seat}'s private", spec.private, partial(spec.private_json, state, seat))
               for seat in range(played.players)]
     for what, schema, view in shown:
         try:

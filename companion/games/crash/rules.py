@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 import msgspec
 
@@ -12,7 +12,11 @@ from companion.gamekit import N_, IllegalMove, Move, allowed_moves, put
 from companion.games.crash import commands
 from companion.games.crash.board import CARS, DIRECTIONS, PLAYERS, Board, car_index, car_of, step
 
-ROLL, STEER, OVER = "roll", "steer", "over"
+ROLL: Final = "roll"
+STEER: Final = "steer"
+OVER: Final = "over"
+Phase = Literal["roll", "steer", "over"]
+Reason = Literal["no_cars", "stalled"]  # the rulebook's end, or our stall stop
 DICE = 3
 
 
@@ -70,7 +74,7 @@ class Match:
 @dataclass(frozen=True)
 class Result:
     winner: int | None  # None: a draw
-    reason: str  # "no_cars" (the rulebook's end) or "stalled" (our stall stop)
+    reason: Reason
 
 
 @dataclass(frozen=True)
@@ -87,7 +91,7 @@ class State:
     cars: tuple[Car | None, ...]  # by car index (board.car_index); None: no longer in play
     junk: tuple[tuple[int, ...], ...] = ((), ())  # junk[seat]: car indices in seat's junkyard, in order
     out: tuple[int, ...] = ()  # car indices out of the game, captured by nobody
-    phase: str = ROLL
+    phase: Phase = ROLL
     dice: tuple[Die, ...] = ()
     moved: tuple[int, ...] = ()  # cars the last command moved or pushed
     quiet: int = 0  # turns ended since a car last left play
@@ -117,9 +121,24 @@ def steerable(state: State) -> list[int]:
     return sorted({d.value for d in state.dice if usable(state, d)})
 
 
+def car_at(cars: tuple[Car | None, ...], index: int) -> Car:
+    """Car `index`, which the rules know to be in play: a move names no other."""
+    car = cars[index]
+    if car is None:
+        raise ValueError(f"car {index} is out of play")
+    return car
+
+
+def cell_of(car: Car) -> tuple[int, int]:
+    """Where `car` stands: only a game on the board drives cars, and it tracks every cell."""
+    if car.cell is None:
+        raise ValueError("a game with dice alone tracks no cell")
+    return car.cell
+
+
 def facings(state: State, number: int) -> list[str]:
     """The directions car `number` of the active player may turn to."""
-    facing = state.cars[car_index(state.turn, number)].facing
+    facing = car_at(state.cars, car_index(state.turn, number)).facing
     if state.sixty:
         return [DIRECTIONS[(facing - 1) % 6], DIRECTIONS[(facing + 1) % 6]]
     return [d for i, d in enumerate(DIRECTIONS) if i != facing]
@@ -175,18 +194,18 @@ def _drive(state: State, index: int, facing: int, how: str, events: list[dict]) 
     board = state.board
     ahead = {car.cell: i for i, car in enumerate(state.cars) if car is not None and car.cell in board.cells}
     chain = [index]
-    cell = step(state.cars[index].cell, facing)
+    cell = step(cell_of(car_at(state.cars, index)), facing)
     while cell in ahead:
         chain.append(ahead[cell])
         cell = step(cell, facing)
     cars = state.cars
     moves = []
     for i in chain:
-        car = cars[i]
-        to = step(car.cell, facing)
+        car = car_at(cars, i)
+        to = step(cell_of(car), facing)
         stays = board.is_road(to)
         cars = put(cars, i, Car(to, car.facing) if stays else None)
-        moves.append({"seat": car_of(i)[0], "car": car_of(i)[1], "from": list(car.cell),
+        moves.append({"seat": car_of(i)[0], "car": car_of(i)[1], "from": list(cell_of(car)),
                       "to": list(to) if stays else None})
     seat, number = car_of(index)
     events.append({"type": how, "seat": seat, "car": number, "facing": DIRECTIONS[facing], "cars": moves})
@@ -212,7 +231,7 @@ def _leave(state: State, index: int, by: int | None, events: list[dict]) -> Stat
     return state
 
 
-def _finish(state: State, reason: str, events: list[dict]) -> State:
+def _finish(state: State, reason: Reason, events: list[dict]) -> State:
     """The game is over: the fuller junkyard wins, equal is a draw; the match totals take it in."""
     counts = [len(j) for j in state.junk]
     winner = None if counts[0] == counts[1] else counts.index(max(counts))
@@ -323,7 +342,7 @@ def _spend(state: State, seat: int, number: int) -> tuple[int, State]:
 
 def _turn(state: State, seat: int, args, draws):
     index, spent = _spend(state, seat, args.car)
-    car = state.cars[index]
+    car = car_at(state.cars, index)
     if args.facing not in facings(state, args.car):
         if args.facing == DIRECTIONS[car.facing]:
             raise IllegalMove("Car {car} already faces {facing}: choose another direction.", car=args.car,
@@ -339,7 +358,7 @@ def _turn(state: State, seat: int, args, draws):
 def _move(state: State, seat: int, args, draws):
     index, spent = _spend(state, seat, args.car)
     events: list[dict] = []
-    moved, chain = _drive(spent, index, spent.cars[index].facing, "move", events)
+    moved, chain = _drive(spent, index, car_at(spent.cars, index).facing, "move", events)
     return replace(moved, moved=tuple(chain)), events
 
 

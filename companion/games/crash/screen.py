@@ -158,7 +158,9 @@ def _wrap(canvas: Canvas, box: Box, text: str, max_size: int | None = None) -> t
 def _split(words: list[str], count: int) -> list[str]:
     """`words` in `count` lines of about equal length."""
     total = sum(len(w) + 1 for w in words)
-    lines, current, length = [], [], 0
+    lines: list[str] = []
+    current: list[str] = []
+    length = 0
     for word in words:
         if current and length + len(word) > total / count * (len(lines) + 1) and len(lines) < count - 1:
             lines.append(" ".join(current))

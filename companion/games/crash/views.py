@@ -149,7 +149,7 @@ def _car(state: State, index: int) -> CarView:
     if car is None:
         by = next((s for s in range(PLAYERS) if index in state.junk[s]), None)
         return CarView(seat, number, "out" if by is None else "captured", None, None, None, by, moved)
-    status = "waiting" if waiting(state, index) else "board"
+    status: Literal["waiting", "board"] = "waiting" if waiting(state, index) else "board"
     if car.cell is None:
         return CarView(seat, number, status, None, None, None, None, moved)
     return CarView(seat, number, status, car.cell[0], car.cell[1], DIRECTIONS[car.facing], None, moved)

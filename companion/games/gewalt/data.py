@@ -22,17 +22,15 @@ MAX_PLAYERS = 5
 Count = Annotated[int, msgspec.Meta(ge=0, le=99)]
 
 
-def _row(players: int):
-    return Annotated[list[Annotated[int, msgspec.Meta(ge=1, le=players)]], msgspec.Meta(min_length=3,
-                                                                                         max_length=3)]
+ROW = msgspec.Meta(min_length=3, max_length=3)  # a bet card's row: the target place in stages 1-3
 
 
 class BetCard(msgspec.Struct, forbid_unknown_fields=True):
     """One bet card: the target place in stages 1-3, in the row for 3, 4 and 5 players."""
 
-    three: _row(3)
-    four: _row(4)
-    five: _row(5)
+    three: Annotated[list[Annotated[int, msgspec.Meta(ge=1, le=3)]], ROW]
+    four: Annotated[list[Annotated[int, msgspec.Meta(ge=1, le=4)]], ROW]
+    five: Annotated[list[Annotated[int, msgspec.Meta(ge=1, le=5)]], ROW]
 
 
 class SectionCounts(msgspec.Struct, forbid_unknown_fields=True,

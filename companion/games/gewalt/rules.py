@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
 
@@ -15,7 +15,7 @@ from companion.games.gewalt.scoring import places_of, score, winners
 LETTERS = "ABCDE"  # players are named by letter, as in the rulebook's scoring example
 MAX_COUNTERS = 2  # counters against one opponent per game
 DICE_INSTEAD = {"move_4": 4, "move_10": 10, "no_roll": 0}
-DICE_CHANGE = {"minus_4": -4, "plus_4": 4}
+DICE_CHANGE: dict[str | None, int] = {"minus_4": -4, "plus_4": 4}  # looked up by effect, None too
 
 
 class GewaltOptions(msgspec.Struct, forbid_unknown_fields=True):
@@ -32,7 +32,7 @@ class Deck:
     pile: tuple = ()
     discard: tuple = ()
 
-    def draw(self, draws) -> tuple[object | None, Deck]:
+    def draw(self, draws) -> tuple[Any, Deck]:  # a card as the deck holds it (a number or a name), or None
         if not self.pile:
             if not self.discard:
                 return None, self
@@ -106,6 +106,20 @@ def legal(state: State, seat: int | None) -> list[str]:
 
 # When each move is allowed, and what its sender is told when it is not: from public facts only. Only
 # the seat that must act may move; another is told (by the table) to wait for it before these words.
+def playing(state: State) -> int:
+    """The seat whose turn it is: a game that is over, the only one without, allows no move."""
+    if state.turn is None:
+        raise ValueError("the game is over: nobody's turn")
+    return state.turn
+
+
+def attack(state: State) -> tuple[int, int, str]:
+    """The attack card waiting for its target's answer: (attacker, target, card)."""
+    if state.pending is None:
+        raise ValueError("no attack card waits for an answer")
+    return state.pending
+
+
 def _on_turn(state: State, seat: int | None) -> bool:
     return seat in (None, actor(state))
 
@@ -121,8 +135,8 @@ def _first(state: State) -> IllegalMove | None:
     """What comes before any card this turn: an attack card to answer, an attack "no cards" in front."""
     if state.pending:
         return IllegalMove("Player {player} must first counter the attack card or let it stand.",
-                           player=LETTERS[actor(state)])
-    if state.front[state.turn] == "no_cards":
+                           player=LETTERS[attack(state)[1]])
+    if state.front[playing(state)] == "no_cards":
         return IllegalMove("The attack card \"no cards\" is in front of you: you may play or discard no "
                            "card this turn. Press ROLL.")
     return None
@@ -138,7 +152,7 @@ def _may_section(state: State, seat: int | None):
         return _first(state)
     if state.used_section:
         return N_("You have already played or discarded a section card this turn.")
-    return bool(state.sections[state.turn]) and _on_turn(state, seat)  # else an empty hand
+    return bool(state.sections[playing(state)]) and _on_turn(state, seat)  # else an empty hand
 
 
 def _may_action(state: State, seat: int | None):
@@ -149,7 +163,7 @@ def _may_action(state: State, seat: int | None):
         return N_("Action cards belong to the expert game: start an expert game to use them.")
     if state.used_action:
         return N_("You have already played or discarded an action card this turn.")
-    return bool(state.actions[state.turn]) and _on_turn(state, seat)  # else an empty hand
+    return bool(state.actions[playing(state)]) and _on_turn(state, seat)  # else an empty hand
 
 
 # --- commands -----------------------------------------------------------------------------------
@@ -237,13 +251,13 @@ def _attack(state: State, seat: int, args: commands.Attack, draws):
 
 
 def _allow(state: State, seat: int, args, draws):
-    attacker, target, card = state.pending
+    attacker, target, card = attack(state)
     return (replace(state, pending=None, front=put(state.front, target, card)),
             [{"type": "allowed", "seat": target, "attacker": attacker, "card": card}])
 
 
 def _counter(state: State, seat: int, args, draws):
-    attacker, target, card = state.pending
+    attacker, target, card = attack(state)
     if "counter" not in state.actions[target]:
         raise IllegalMove("You hold no counter card: let the attack card stand.")
     hand = without(state.actions[target], "counter")

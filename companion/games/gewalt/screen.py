@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from companion.gamekit import QR_MIN_HEIGHT, Box, Canvas, TableInfo, standard_frame
 from companion.games.gewalt.commands import LANES, SECTIONS, STAGES
 from companion.games.gewalt.names import CARD_NAMES, COLOURS, explain_roll
@@ -61,7 +64,7 @@ def _info_lines(view: dict, _, table: TableInfo) -> list[str]:
     return lines
 
 
-def _entry_line(entry: dict, _) -> str:
+def _entry_line(entry: Mapping[str, Any], _) -> str:
     labels = {"lane": _("lane"), "stage": _("stage"), "section": _("section"), "length": _("length"),
               "from_lane": _("from lane"), "from_stage": _("stage"), "from_section": _("section"),
               "card": _("card"), "target": _("target")}

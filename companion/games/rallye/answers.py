@@ -9,7 +9,7 @@ from companion.games.rallye import commands as c
 from companion.games.rallye.circuit import catch, shift
 from companion.games.rallye.effects import push, settle, targeted, through
 from companion.games.rallye.race import resume
-from companion.games.rallye.state import CANCELS, HAZARDS, State, lasts, roll_die
+from companion.games.rallye.state import CANCELS, HAZARDS, State, lasts, question, roll_die
 from companion.games.rallye.surprises import take
 
 WRONG_CANCEL = {
@@ -22,14 +22,15 @@ WRONG_CANCEL = {
 
 def answered(state: State, seat: int) -> State:
     """`seat` has answered: the window closes once nobody it asked is left to answer."""
-    left = tuple(s for s in state.pending.asked() if s != seat)
-    if not state.pending.seats or not left:
+    pending = question(state)
+    left = tuple(s for s in pending.asked() if s != seat)
+    if not pending.seats or not left:
         return replace(state, pending=None)
-    return replace(state, pending=replace(state.pending, seat=left[0], seats=left))
+    return replace(state, pending=replace(pending, seat=left[0], seats=left))
 
 
 def cancel(state: State, seat: int, args: c.Cancel, draws):
-    pending = state.pending
+    pending = question(state)
     if args.card not in CANCELS[pending.threat]:
         raise IllegalMove(WRONG_CANCEL[pending.threat])
     state = take(state, seat, args.card)
@@ -42,7 +43,7 @@ def cancel(state: State, seat: int, args: c.Cancel, draws):
 
 def decline(state: State, seat: int, args: c.Decline, draws):
     """No cancel: the threat strikes. Also the platform's default answer once the window is over."""
-    pending = state.pending
+    pending = question(state)
     state = answered(state, seat)
     events = [{"type": "declined", "seat": seat, "threat": pending.threat}]
     if pending.threat == "back" and pending.own:  # the reverse turn: the player's own move, backwards
@@ -72,14 +73,14 @@ def decline(state: State, seat: int, args: c.Decline, draws):
 def close(state: State, seat: int, args: c.Close, draws):
     """The window of several victims is over: no for every one still asked, clockwise."""
     events: list[dict] = []
-    for victim in state.pending.asked():
+    for victim in question(state).asked():
         state, more = decline(state, victim, c.Decline(), draws)
         events += more
     return state, events
 
 
 def choose(state: State, seat: int, args: c.Choose, draws):
-    pending = state.pending
+    pending = question(state)
     if args.seat not in pending.choices:
         raise IllegalMove("Player {player} cannot be chosen: choose one of players {players}.",
                           player=args.seat + 1, players=", ".join(str(s + 1) for s in pending.choices))
@@ -91,7 +92,7 @@ def choose(state: State, seat: int, args: c.Choose, draws):
 
 
 def exit_(state: State, seat: int, args: c.Exit, draws):
-    pending = state.pending
+    pending = question(state)
     if args.card not in pending.choices:
         raise IllegalMove("Position {position} is no open exit: choose one of {choices}.", position=args.card,
                           choices=", ".join(map(str, pending.choices)))

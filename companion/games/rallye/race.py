@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from companion.gamekit import put
@@ -19,7 +20,8 @@ def end_turn(state: State, draws, events: list[dict], seat: int) -> State:
     return replace(state, turn=turn)
 
 
-TASKS = {
+TASKS: dict[str, Callable[..., State]] = {  # each agenda task's step: its arguments follow the task's name
+
     "walk": effects.walk,
     "arrive": effects.arrive,
     "draw": effects.draw,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import replace
 from typing import Annotated, Any
 
@@ -11,7 +11,7 @@ import msgspec
 from companion.gamekit import N_, NOT_NOW, Command, IllegalMove, Move, allowed_moves
 from companion.games.rallye import answers, commands, layout, length, race, surprises
 from companion.games.rallye.deck import PASSAGE_CARDS, Route, Surprises
-from companion.games.rallye.state import START, State, trimming
+from companion.games.rallye.state import START, State, question, trimming
 
 HAND = 2  # surprise cards dealt to each player
 CARD_PLAYS = ("key", "lock", "access", "swap_cards", "lay")
@@ -85,7 +85,7 @@ def actor(state: State) -> int | None:
     return state.pending.seat if state.pending else state.turn
 
 
-def deadline(state: State) -> tuple[float, Command] | None:
+def deadline(state: State) -> tuple[float, Command] | tuple[float, Command, Hashable] | None:
     """What the table answers itself when a window closes: "no" to a cancel question, the newest card
     discarded from a hand over 3, the default of a choice (a player, an exit: see `default_choice`), a
     card named at random for a passage."""
@@ -211,13 +211,15 @@ def _why_not(kind: str, state: State, seat: int | None) -> IllegalMove:
     if seat is None and (kind in CARD_PLAYS or kind == "cancel"):
         return IllegalMove("Surprise cards are played from the player's own phone: the table cannot see "
                            "hands. The table may only answer no.")
-    if kind in CARD_PLAYS and not state.hands[seat]:
+    if kind in CARD_PLAYS and seat is not None and not state.hands[seat]:
         return IllegalMove("You do not hold that surprise card: play one from your hand.")
     trim = trimming(state)
     if kind == "discard" and trim is None:
         return IllegalMove("Discard a surprise card only when you hold more than 3.")
     if trim is not None or state.pending is not None:
-        return _busy(state, kind, actor(state))
+        now = actor(state)
+        assert now is not None  # a hand over the limit, or a question: a seat is awaited
+        return _busy(state, kind, now)
     if kind in ("cancel", "decline", "close"):
         return IllegalMove("There is nothing to cancel now.")
     if kind in ("choose", "exit", "stay"):
@@ -230,7 +232,7 @@ def _busy(state: State, kind: str, now: int) -> IllegalMove:
     if trimming(state) is not None:
         return IllegalMove("Player {player} holds 4 surprise cards: they must lay one on the circuit or "
                            "discard one first.", player=now + 1)
-    pending = state.pending.kind
+    pending = question(state).kind
     if kind == "stay" and pending == "exit":
         return IllegalMove("An open entrance leads into the passage: choose the exit to come out at.")
     if pending == "cancel":

@@ -60,7 +60,7 @@ def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
         # (one column of lines, then two: a large table's six lines take half the height)
         shares = ((1.25, 1), (1, 1), (1, 1.6), (1, 2.6))
         tries = [(columns, weights) for columns in (1, 2) for weights in shares]
-        best = None
+        best: tuple[Box, tuple[list[Box], list[str], int | None]] | None = None
         for columns, weights in tries:
             boxes = lower.cols(*weights, gap=2 * gap)
             plan = _plan_players(canvas, boxes[1], view, _, table, columns)
@@ -68,6 +68,7 @@ def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
                 best = (boxes[0], plan)
             if plan[2] is not None and plan[2] >= canvas.table_size:
                 break
+        assert best is not None  # the first try is kept
         left, plan = best
         _story(canvas, left, view, _, table, lines=4)
         _draw_players(canvas, view, plan)
@@ -85,11 +86,13 @@ def _regions(canvas: Canvas, body: Box, gap: int) -> tuple[Box, Box]:
     """Beside the QR column, and the whole width under it (the QR column ends above the panel's foot)."""
     column = [e.box for e in canvas.elements if e.box.x0 >= body.x1]
     if not column:  # no QR code fits (a very long address): the body alone
-        return body.rows(2, 1, gap=gap)
+        beside, across = body.rows(2, 1, gap=gap)
+        return beside, across
     under = max(b.y1 for b in column) + gap
     right = max(b.x1 for b in column)
     if body.y1 - under < body.height // 4:
-        return body.rows(2, 1, gap=gap)
+        beside, across = body.rows(2, 1, gap=gap)
+        return beside, across
     return Box(body.x0, body.y0, body.x1, under - gap), Box(body.x0, under, right, body.y1)
 
 
@@ -286,17 +289,19 @@ def _wrapped_as(canvas: Canvas, box: Box, text: str, most: int, bold: bool, most
                 role: str | None = None) -> int | None:
     """`text` split by `split(text, count)` over the line count that makes it largest, drawn in `role`
     (None: only measured); returns the size."""
-    best = None
+    best: tuple[int, list[Box], list[str]] | None = None
     for count in range(1, most + 1):
         lines = split(text, count)
         rows = box.rows(*[1] * len(lines))
-        size = canvas.common_size(list(zip(rows, lines, strict=True)), bold=bold, max_size=most_size)
-        if size is not None and (best is None or size > best[0]):
-            best = (size, rows, lines)
+        fitted = canvas.common_size(list(zip(rows, lines, strict=True)), bold=bold, max_size=most_size)
+        if fitted is not None and (best is None or fitted > best[0]):
+            best = (fitted, rows, lines)
+    size: int | None
     if best is None:  # too long even over every line: the longest line ends in an ellipsis
         lines = split(text, most)
-        best = (None, box.rows(*[1] * len(lines)), lines)
-    size, rows, lines = best
+        size, rows = None, box.rows(*[1] * len(lines))
+    else:
+        size, rows, lines = best
     if role is None:
         return size
     for row, line in zip(rows, lines, strict=True):

@@ -103,6 +103,21 @@ def passage_of(state: State, position: int) -> int | None:
     return card - PLAIN_CARDS if card >= PLAIN_CARDS else None
 
 
+def passage_at(state: State, position: int) -> int:
+    """The passage index of the card at `position`, which holds a passage (an entrance or an exit)."""
+    passage = passage_of(state, position)
+    if passage is None:
+        raise ValueError(f"position {position} holds no passage card")
+    return passage
+
+
+def question(state: State) -> Pending:
+    """The question open now: an answer is allowed only while one is."""
+    if state.pending is None:
+        raise ValueError("no question is open")
+    return state.pending
+
+
 def is_plain(state: State, position: int) -> bool:
     return 0 < position < len(state.circuit) and 0 <= state.circuit[position] < PLAIN_CARDS
 
@@ -121,7 +136,7 @@ def kind_at(state: State, position: int) -> str:
 
 def open_exits(state: State) -> list[int]:
     return [p for p in range(1, len(state.circuit)) if kind_at(state, p) == "exit"
-            and state.opened[passage_of(state, p)]]
+            and state.opened[passage_at(state, p)]]
 
 
 def hazard_at(state: State, position: int) -> str | None:

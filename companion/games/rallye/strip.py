@@ -33,7 +33,7 @@ class Grid:
 
 def grid(count: int, box: Box, gap: int) -> Grid:
     """The wrapping that gives the largest cards of about CARD_ASPECT in `box`."""
-    best = None
+    best: tuple[float, Grid] | None = None
     for cols in range(1, count + 1):
         rows = -(-count // cols)
         width = (box.width - gap * (cols - 1)) / cols
@@ -43,6 +43,7 @@ def grid(count: int, box: Box, gap: int) -> Grid:
         score = min(width / CARD_ASPECT, height)
         if best is None or score > best[0]:
             best = (score, Grid(cols, rows, width, height))
+    assert best is not None, f"no grid of {count} cards fits {box}"
     return best[1]
 
 
@@ -89,6 +90,7 @@ def _card(canvas: Canvas, box: Box, card: dict, seats: list[int], actor: int | N
     parts = inner.rows(*rows)
     number = str(card["position"]) + (SURPRISE_ICON if card["kind"] == "route" and card["surprise"] else "")
     hazard = HAZARD_ICONS.get(card["hazard"] or "", "")
+    face: Box | None
     top, face = parts[0], parts[1]
     if hazard:
         # tacks or oil beside the number; on a card too small for that, beside (or instead of) the face

@@ -12,6 +12,7 @@ from companion.games.rallye.state import (
     hazard_at,
     kind_at,
     open_exits,
+    passage_at,
     passage_of,
     pawns_at,
 )
@@ -22,20 +23,20 @@ def key_targets(state: State) -> list[int]:
     """Locked passages that may take a key now."""
     # (ruling) As the first passage opened must be an exit, an entrance takes keys only once one is open.
     exit_open = bool(open_exits(state))
-    return [p for p in range(1, len(state.circuit)) if passage_of(state, p) is not None
-            and not state.opened[passage_of(state, p)] and (exit_open or kind_at(state, p) == "exit")]
+    return [p for p in range(1, len(state.circuit)) if (passage := passage_of(state, p)) is not None
+            and not state.opened[passage] and (exit_open or kind_at(state, p) == "exit")]
 
 
 def lock_targets(state: State) -> list[int]:
     """Open passages, except the last open exit: at least one exit stays open."""
     exits = open_exits(state)
-    return [p for p in range(1, len(state.circuit)) if passage_of(state, p) is not None
-            and state.opened[passage_of(state, p)] and exits != [p]]
+    return [p for p in range(1, len(state.circuit)) if (passage := passage_of(state, p)) is not None
+            and state.opened[passage] and exits != [p]]
 
 
 def access_targets(state: State) -> list[int]:
     return [p for p in range(1, len(state.circuit)) if kind_at(state, p) == "entrance"
-            and state.opened[passage_of(state, p)] and not state.access[passage_of(state, p)]]
+            and state.opened[passage_at(state, p)] and not state.access[passage_at(state, p)]]
 
 
 def lay_targets(state: State) -> list[int]:
@@ -62,15 +63,16 @@ def key(state: State, seat: int, args: c.Key, draws):
     at = args.passage
     _position(state, at)
     if at not in key_targets(state):
-        if passage_of(state, at) is None:
+        held = passage_of(state, at)
+        if held is None:
             raise IllegalMove("Position {position} holds no passage card: lay the key on a locked entrance "
                               "or exit.", position=at)
-        if state.opened[passage_of(state, at)]:
+        if state.opened[held]:
             raise IllegalMove("The passage at position {position} is open already: lay the key on a locked "
                               "one.", position=at)
         raise IllegalMove("The first passage opened must be an exit: lay the key on a locked exit.")
     state = take(state, seat, "key")
-    passage = passage_of(state, at)
+    passage = passage_at(state, at)
     keys, padlocks = state.keys[passage] + 1, state.route.passages[passage].padlocks
     events = [{"type": "key", "seat": seat, "position": at, "keys": keys, "padlocks": padlocks}]
     if keys < padlocks:
@@ -86,13 +88,14 @@ def lock(state: State, seat: int, args: c.Lock, draws):
     at = args.passage
     _position(state, at)
     if at not in lock_targets(state):
-        if passage_of(state, at) is None or not state.opened[passage_of(state, at)]:
+        held = passage_of(state, at)
+        if held is None or not state.opened[held]:
             raise IllegalMove("Position {position} holds no open passage: lay the lock on an open entrance "
                               "or exit.", position=at)
         raise IllegalMove("At least one exit must stay open: the exit at position {position} is the last "
                           "one. Lock another passage.", position=at)
     state = take(state, seat, "lock")
-    passage = passage_of(state, at)
+    passage = passage_at(state, at)
     # (ruling) The lock card's work is the flip: it goes to the discards, with the access card it ends.
     thrown = ("lock", "passage_access") if state.access[passage] else ("lock",)
     state = replace(state, opened=put(state.opened, passage, False), access=put(state.access, passage, False),
@@ -107,7 +110,7 @@ def access(state: State, seat: int, args: c.Access, draws):
         raise IllegalMove("Position {position} is no open entrance without an access card: lay it on an "
                           "open entrance.", position=at)
     state = take(state, seat, "passage_access")
-    state = replace(state, access=put(state.access, passage_of(state, at), True))
+    state = replace(state, access=put(state.access, passage_at(state, at), True))
     return resume(state, draws, [{"type": "access", "seat": seat, "position": at}])
 
 
@@ -138,8 +141,8 @@ def swapped_over(state: State, a: int, b: int) -> State | None:
     swapped = replace(state, circuit=put(put(state.circuit, a, state.circuit[b]), b, state.circuit[a]),
                       face_up=put(put(state.face_up, a, state.face_up[b]), b, state.face_up[a]))
     swapped = _turned_over(_turned_over(swapped, a), b)
-    any_open = any(swapped.opened[passage_of(swapped, p)] for p in swap_targets(swapped)
-                   if passage_of(swapped, p) is not None)
+    any_open = any(swapped.opened[passage] for p in swap_targets(swapped)
+                   if (passage := passage_of(swapped, p)) is not None)
     return None if not open_exits(swapped) and (before or any_open) else swapped
 
 

@@ -13,7 +13,7 @@ from companion.games.rallye.state import (
     State,
     hazard_at,
     kind_at,
-    passage_of,
+    passage_at,
     trimming,
 )
 
@@ -144,7 +144,7 @@ def _card(state: State, position: int) -> CardView:
         return CardView(position, kind, True, face.effect, face.surprise, hazard=hazard)
     if kind == "start":
         return CardView(position, kind, True)
-    passage = passage_of(state, position)
+    passage = passage_at(state, position)
     return CardView(position, kind, True, padlocks=state.route.passages[passage].padlocks,
                     keys=state.keys[passage], open=state.opened[passage], access=state.access[passage],
                     hazard=hazard)
@@ -189,7 +189,7 @@ def plays(state: State, seat: int) -> list[PlayView]:
     out = []
     pending = state.pending
     asked = pending is not None and pending.kind == "cancel" and seat in pending.asked()
-    if asked and trimming(state) is None:
+    if pending is not None and asked and trimming(state) is None:
         out += [PlayView("cancel", card) for card in CANCELS[pending.threat] if card in hand]
     if trimming(state) == seat:
         out += [PlayView("discard", card) for card in sorted(set(hand))]

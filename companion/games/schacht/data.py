@@ -94,8 +94,8 @@ def load(text: str, name: str) -> Deck:
             raise IllegalMove("Data file {name}: key 'stages[{index}].sides': a stage card shows the locos "
                               "A, B and C once each and one free side (loco = \"\").", name=name, index=i)
     return Deck(
-        stages=tuple(Stage(tuple(Side(s.loco, None if s.distance == ANY else s.distance) for s in st.sides),
-                           st.arrow) for st in raw.stages),
+        stages=tuple(Stage(tuple(Side(s.loco, s.distance if isinstance(s.distance, int) else None)
+                                 for s in st.sides), st.arrow) for st in raw.stages),
         drivers=tuple(sorted(raw.drivers)),
         turntable=tuple(sorted(raw.turntable, reverse=True)),
         finish=tuple(sorted(raw.finish, reverse=True)),

@@ -154,6 +154,21 @@ def can_recall(state: State, seat: int) -> bool:
     return state.phase != "over" and not state.recalled[seat] and bool(state.discards[seat])
 
 
+def acting(state: State) -> int:
+    """The seat that must act, in a phase where one must (bidding, deciding, taking back)."""
+    seat = actor(state)
+    if seat is None:
+        raise ValueError(f"nobody acts in phase {state.phase}")
+    return seat
+
+
+def won_by(outcome: Outcome) -> int:
+    """The winner of a side that someone won: only such a side moves locos."""
+    if outcome.winner is None:
+        raise ValueError(f"side {outcome.side} has no winner")
+    return outcome.winner
+
+
 def has_nothing_to_do(state: State, seat: int) -> bool:
     """A seat with no card in hand and no recall left can only pass: its turn passes by itself."""
     return not state.hands[seat] and not can_recall(state, seat)
@@ -179,7 +194,7 @@ def _seated(state: State, seat: int | None) -> bool:
 
 
 def _may_place(state: State, seat: int | None):
-    if _seated(state, seat) and _acts(state, seat, "bid") and state.hands[actor(state)]:
+    if _seated(state, seat) and _acts(state, seat, "bid") and state.hands[acting(state)]:
         return True
     if state.phase == "bid":  # a hand played out, but for the recall
         return N_("You have no driver card of that value in hand: choose one you hold.")
@@ -276,7 +291,7 @@ def _next_turn(state: State, draws) -> tuple[State, list[dict]]:
 
 def _settle(state: State) -> State:
     """Pass the turn of every seat that can do nothing, up to the first that can (or past round 3)."""
-    while state.round <= ROUNDS and has_nothing_to_do(state, actor(state)):
+    while state.round <= ROUNDS and has_nothing_to_do(state, acting(state)):
         turn, rnd = state.turn + 1, state.round
         if turn == state.players:
             turn, rnd = 0, rnd + 1
@@ -306,7 +321,7 @@ def _evaluate(state: State, draws) -> tuple[State, list[dict]]:
         if not placed:
             state = replace(state, outcomes=(*state.outcomes, Outcome(side, cards)))
             continue
-        firsts = {}
+        firsts: dict[int, int] = {}
         for i, p in enumerate(placed):
             firsts.setdefault(p.seat, i)
         # Highest total wins; on a tie, whoever placed the first card on this side.
@@ -362,7 +377,7 @@ def _decide(state: State, who: int, moves, draws) -> tuple[State, list[dict]]:
 
 def _move(state: State, outcome: Outcome, moves: list[tuple[int, int]], draws) -> tuple[State, Outcome]:
     """Move the winner's locos in turn, taking the points cards they reach."""
-    seat = outcome.winner
+    seat = won_by(outcome)
     travels, points = [], []
     for loco, steps in moves:
         trip = travel(state.lanes[seat], loco, steps)

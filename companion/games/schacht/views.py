@@ -15,6 +15,7 @@ from companion.games.schacht.rules import (
     open_sides,
     played,
     taboo,
+    won_by,
 )
 from companion.games.schacht.track import FINISH, facing_home, space
 
@@ -174,8 +175,8 @@ def public_view(state: State) -> SchachtPublic:
         taboo=taboo(state),
         revealed=[_outcome(o) for o in state.outcomes],
         deciding=None if pending is None else Deciding(
-            pending.winner, pending.side, pending.steps, card.sides[pending.side].distance is None,
-            [MODELS[i] for i, p in enumerate(state.lanes[pending.winner]) if p != FINISH]),
+            won_by(pending), pending.side, pending.steps, card.sides[pending.side].distance is None,
+            [MODELS[i] for i, p in enumerate(state.lanes[won_by(pending)]) if p != FINISH]),
         takeback=[TakeBackOffer(s, sorted(set(played(state, s)))) for s in state.takeback],
         lanes=[[_loco(MODELS[i], p) for i, p in enumerate(lane)] for lane in state.lanes],
         points=[sum(p) for p in state.points],

@@ -8,9 +8,13 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from companion.gamekit.contract import IllegalMove
 from companion.i18n import N_
+
+if TYPE_CHECKING:
+    from companion.core.moment import Moment
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS venue_outbox (
@@ -36,8 +40,8 @@ OUTBOX_FULL = N_("The venue has not been reached for too long: {n} moves wait to
                  "the venue's broker. Nothing was changed.")
 
 
-def writer(public: Callable[[object], dict], limit: int = DEFAULT_LIMIT
-           ) -> Callable[[sqlite3.Connection, object], None]:
+def writer(public: Callable[[Moment], dict[str, Any]], limit: int = DEFAULT_LIMIT
+           ) -> Callable[[sqlite3.Connection, Moment], None]:
     """What the table calls inside a command's transaction: the Moment's public view becomes a row.
 
     `public(moment)` must be the scoreboard's own view (outputs.public.public_payload): nothing
@@ -45,7 +49,7 @@ def writer(public: Callable[[object], dict], limit: int = DEFAULT_LIMIT
     waiting messages the command is refused (its transaction rolls back): the outbox is bounded, and
     nothing the dashboard should get is ever dropped."""
 
-    def write(db: sqlite3.Connection, moment) -> None:
+    def write(db: sqlite3.Connection, moment: Moment) -> None:
         # Acknowledged rows leave from the oldest on, so the rows left are exactly min..max: two index
         # look-ups in every command's transaction, where count(*) would read every waiting row.
         first, last = db.execute("SELECT min(seq), max(seq) FROM venue_outbox").fetchone()
