@@ -68,17 +68,22 @@ class Evicted:
 def bounded(session: Session, rebuild: Callable[[int], Session], keep: int = UNDO_IN_MEMORY) -> Session:
     """The session with at most 2 × `keep` earlier ones in memory: past that, only the newest `keep`
     stay and the rest become one Evicted marker (trimmed in batches, so a command copies nothing)."""
-    chain, node = [], session
+    chain: list[Session] = []
+    node: Session | Evicted | None = session
     while isinstance(node, Session) and len(chain) <= 2 * keep:
         chain.append(node)
         node = node.before
     if not isinstance(node, Session):
         return session
     kept = chain[:keep + 1]
-    older: Session | Evicted = Evicted(kept[-1].before.count, rebuild)
-    for node in reversed(kept):
-        older = replace(node, before=older)
-    return older
+    oldest = kept[-1].before  # a Session: the chain went on past it
+    assert oldest is not None
+    older: Session | Evicted = Evicted(oldest.count, rebuild)
+    newest = session
+    for kept_one in reversed(kept):
+        newest = replace(kept_one, before=older)
+        older = newest
+    return newest
 
 
 @dataclass(frozen=True)
@@ -188,9 +193,9 @@ def advance(session: Session | None, kind: str, seat: int | None, args: Mapping[
         undone = next((line for line in reversed(session.history) if line["kind"] != UNDO), None)
         said = {"seat": undone["seat"], "kind": UNDO, "undone": undone["kind"]} if undone else \
             {"seat": None, "kind": UNDO, "undone": None}
-        restored = session.before
-        if isinstance(restored, Evicted):
-            restored = restored.rebuild(restored.count)
+        before = session.before
+        assert before is not None  # undo_refused said there is one
+        restored = before.rebuild(before.count) if isinstance(before, Evicted) else before
         history = (*restored.history, said)[-HISTORY_LENGTH:]
         return (replace(restored, history=history, count=session.count + 1),
                 [{"type": "undone", "kind": said["undone"], "seat": said["seat"]}])
@@ -218,9 +223,12 @@ def rebuilder(records: list[Record]) -> Callable[[int | None], Callable[[int], S
     that holds that game from its new_game on)."""
     def rebuild_for(since: int | None) -> Callable[[int], Session]:
         def rebuild(count: int) -> Session:
+            assert since is not None  # an older session is of a game that began at a record
             first = max((i for i, r in enumerate(records) if r.kind == NEW_GAME and r.version <= since),
                         default=0)
-            return walk(None, records[first:], rebuild_for, until=(since, count))[0]
+            rebuilt = walk(None, records[first:], rebuild_for, until=(since, count))[0]
+            assert rebuilt is not None  # the records begin with its game's new_game
+            return rebuilt
         return rebuild
     return rebuild_for
 

@@ -68,6 +68,7 @@ def decode(row: SnapshotRow, rebuild: Callable[[int], Session]) -> Session | Non
     """The session of a snapshot, or None (with a log line saying why) if it is not to be trusted: damaged,
     of another format, or written by other code than this game's now."""
     where = f"the snapshot after record {row.version}"
+    assert row.version is not None and row.since is not None  # a row read back from the store has both
     if row.format != FORMAT:
         log.warning("%s has format %s, not %s: replaying from an earlier one", where, row.format, FORMAT)
         return None
@@ -161,7 +162,7 @@ class Snapshots:
         session, start, since, version = None, first, None, 0
         for row in self.store.snapshots(first):
             session = decode(row, self.rebuild_for(row.since))
-            if session is not None:
+            if session is not None and row.version is not None:
                 start, since, version = row.version + 1, row.since, row.version
                 break
         tail = self.store.last_version() - start + 1
@@ -186,13 +187,14 @@ class Snapshots:
         """How undo rebuilds an older session of the game begun at record `since`: from the nearest sound
         snapshot at or before it, else from the game's start."""
         def rebuild(count: int) -> Session:
+            assert since is not None  # an older session is of a game that began at a record
             session, start = None, self.store.last_of(NEW_GAME, since)
             for row in self.store.snapshots(since, since, count):
                 session = decode(row, self.rebuild_for(since))
                 if session is not None:
                     if session.count == count:
                         return session
-                    start = row.version + 1
+                    start = (row.version or 0) + 1
                     break
             session, _, reached = walk(session, self.store.records_from(start), self.rebuild_for, since,
                                        until=(since, count), each=self._keep)

@@ -12,7 +12,7 @@ from companion.core import registry
 from companion.core.moment import Moment
 from companion.core.seats import SEAT_NAMED
 from companion.gamekit.contract import NOT_YOU, NOT_YOU_MANY, PHONE_SEAT, IllegalMove
-from companion.i18n import N_, translator
+from companion.i18n import N_, Translator, translator
 
 
 def public_payload(moment: Moment, lang: str) -> dict:
@@ -55,7 +55,7 @@ def place(seat: Mapping[str, Any], tr) -> str:
     return unbroken(tr(seat["place"]) if seat.get("place") else tr(N_("Seat {n}"), n=seat["seat"] + 1))
 
 
-def seat_label(seat: dict, tr) -> str:
+def seat_label(seat: Mapping[str, Any], tr) -> str:
     """A seat as the join and host pages show it: its place, then its colour ("North · Red")."""
     return f"{place(seat, tr)} · {tr(seat['label'])}"
 
@@ -65,7 +65,7 @@ def unbroken(text: str) -> str:
     return re.sub(r" (?=\d)", "\u00a0", text)
 
 
-def refusal(exc: IllegalMove, lang: str, game: str | None, seats: Sequence[dict] = ()) -> dict:
+def refusal(exc: IllegalMove, lang: str, game: str | None, seats: Sequence[Mapping[str, Any]] = ()) -> dict:
     """A refusal as JSON in `lang`: the readable reason (from the game's catalog first) and its msgid.
 
     With the table's `seats`, a refusal of the platform's that names seats by number names them as every
@@ -75,7 +75,7 @@ def refusal(exc: IllegalMove, lang: str, game: str | None, seats: Sequence[dict]
     return {"error": named or tr(exc.msgid, **_seat_labelled(exc, seats, tr)), "msgid": exc.msgid}
 
 
-def _seat_labelled(exc: IllegalMove, seats: Sequence[dict], tr) -> dict:
+def _seat_labelled(exc: IllegalMove, seats: Sequence[Mapping[str, Any]], tr: Translator) -> dict:
     """The params of a roster refusal naming a seat (seats.SEAT_NAMED), the seat said as the pages say it."""
     if exc.msgid not in SEAT_NAMED:
         return exc.params
@@ -84,7 +84,7 @@ def _seat_labelled(exc: IllegalMove, seats: Sequence[dict], tr) -> dict:
     return {**exc.params, "seat": seat_label(found, tr) if found["label"] else place(found, tr)}
 
 
-def _by_name(exc: IllegalMove, seats: Sequence[dict], tr) -> str | None:
+def _by_name(exc: IllegalMove, seats: Sequence[Mapping[str, Any]], tr: Translator) -> str | None:
     """The platform's seat-numbered refusals (contract.NOT_YOU, NOT_YOU_MANY, PHONE_SEAT) with names."""
     numbers = {NOT_YOU: "player", NOT_YOU_MANY: "players", PHONE_SEAT: "n"}
     key = numbers.get(exc.msgid)

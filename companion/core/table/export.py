@@ -59,16 +59,16 @@ class Export:
         would tell hands and bets), or one the host ended, kept as abandoned while the game between games
         runs: no winner."""
         update = update or self.latest()
-        if is_over(update):
+        if update.session is not None and is_over(update):
             rows = [r.to_json() for r in self.store.records_since_last(NEW_GAME)
                     if r.version <= update.version]
             return _record(rows, update.session, update.public, update.seats, abandoned=False)
         ended = self._ended_game(update)
         if ended is None:
             raise RecordError("the game is not over yet: its record is kept once it ends.")
-        rows, session = ended
+        records, session = ended
         public = session.spec.public_json(session.state)
-        return _record([r.to_json() for r in rows], session, public, update.seats,
+        return _record([r.to_json() for r in records], session, public, update.seats,
                        abandoned=not session.spec.over(session.state))
 
     def _ended_game(self, update: Update) -> tuple[list[Record], Session] | None:

@@ -54,7 +54,8 @@ class Update:
     @cached_property
     def acting(self) -> int | None:
         """The seat the device's buttons stand for now."""
-        return self.spec.actor(self.session.state) if self.session is not None else None
+        session = self.session
+        return session.spec.actor(session.state) if session is not None else None
 
     @cached_property
     def moment(self) -> Moment:

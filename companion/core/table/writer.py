@@ -270,6 +270,7 @@ class Table:
         self._schedule()
         while (item := self._next()) is not None:
             what, fut = item
+            outcome: Result | Update | Any
             try:
                 if isinstance(what, Command):
                     outcome = self._apply(what)
@@ -281,7 +282,8 @@ class Table:
                 elif isinstance(what, _Press):
                     outcome = self._press(what.key)
                 elif isinstance(what, _Status):
-                    outcome = self._change_status(what.changes)
+                    self._change_status(what.changes)
+                    outcome = None
                 else:
                     outcome = self._change_seats(what)
             except Exception:  # a bug must not kill the only writer
@@ -441,10 +443,10 @@ class Table:
     def _phone_input(self, latest: Update) -> int | None:
         """The seat the buttons would enter values for now, if it plays from a phone in a game that hides
         something: the buttons enter nothing for it."""
-        spec = latest.spec
-        if spec is None or not spec.hidden:
+        session = latest.session
+        if session is None or not session.spec.hidden:
             return None
-        return spec.phone_seat(latest.session.state, self.roster.phones())
+        return session.spec.phone_seat(session.state, self.roster.phones())
 
     def _change_seats(self, change, pressed: str | None = None) -> Any:
         try:
