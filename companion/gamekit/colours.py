@@ -12,8 +12,9 @@ from companion.i18n import N_
 class Colour:
     """A seat's colour: `key` for code and CSS, `label` a msgid, `ink` an sRGB hex for pages.
 
-    The e-ink draws the panel ink nearest in hue (`Palette.seat`), else black: the seat's initial or
-    name always goes with it, so colour is never the only cue.
+    The e-ink shares the panel's inks out among the seats in play, nearest in hue, no ink twice
+    (`Palette.seats`), else black: the seat's mark and name always go with it, so colour is never the
+    only cue.
     """
 
     key: str

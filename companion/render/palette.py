@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import colorsys
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-HUE_REACH = 45  # degrees: a seat colour further than this from every ink's hue is drawn in black
+HUE_REACH = 45  # degrees: a seat colour further than this from every free ink's hue is drawn in black
 GREY = 0.2  # saturation under which a seat colour has no hue to match
 
 # Pure inks as inky's drivers name them; the driver quantizes to its own native values.
@@ -45,24 +47,57 @@ class Palette:
         return INKS["black"]
 
     def seat(self, ink: str) -> tuple[int, int, int]:
-        """The panel ink nearest in hue to a seat's colour (an sRGB hex such as "#9b59b6"), else black.
+        """The panel ink nearest in hue to one seat's colour (an sRGB hex such as "#9b59b6"), else black.
 
         Hue, not RGB distance: lilac is nearer red than blue in RGB, and a lilac seat drawn red
         beside phones showing lilac misleads. White never stands for a seat (it is the paper); a
-        colour no ink comes near is black, and the seat's initial or name tells it apart.
+        colour no ink comes near is black, and the seat's mark or name tells it apart.
         """
-        hue, saturation = _hue(tuple(int(ink.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4)))
-        best = "black"
-        reach: float = HUE_REACH  # narrows to the nearest ink's distance
+        return self.seats((ink,))[0]
+
+    def seats(self, colours: Sequence[str]) -> list[tuple[int, int, int]]:
+        """The inks the seats in play are drawn in, one per colour in `colours` (sRGB hexes, in seat order).
+
+        The seats share the panel's inks together, no ink twice: as many seats as can get an ink within
+        reach of their hue get one, the nearest overall, so two seats that differ on the phones never look
+        the same on the glass. A seat left without one is black, and its mark and name tell it apart.
+        Seats of the very same colour share their ink.
+        """
+        return [INKS[name] for name in _share(self.inks, tuple(c.lower() for c in colours))]
+
+
+@lru_cache(maxsize=256)
+def _share(inks: tuple[str, ...], colours: tuple[str, ...]) -> tuple[str, ...]:
+    """Each colour's ink (by name): most colours inked, then least hue distance in all; black for the rest."""
+    distinct = list(dict.fromkeys(colours))
+    reach = []  # per distinct colour: (distance, ink) for every ink within reach of its hue
+    for colour in distinct:
+        hue, saturation = _hue(tuple(int(colour.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4)))
+        near = []
         if saturation >= GREY:
-            for name in self.inks:
-                if name in ("white", "black"):
-                    continue
-                ink_hue, _ = _hue(INKS[name])
-                distance = min(abs(hue - ink_hue), 360 - abs(hue - ink_hue))
-                if distance <= reach:
-                    best, reach = name, distance
-        return INKS[best]
+            for name in inks:
+                if name not in ("white", "black"):
+                    ink_hue, _ = _hue(INKS[name])
+                    distance = min(abs(hue - ink_hue), 360 - abs(hue - ink_hue))
+                    if distance <= HUE_REACH:
+                        near.append((distance, name))
+        reach.append(sorted(near))
+    best: tuple[tuple[int, float], tuple[str, ...]] = ((0, 0.0), ("black",) * len(distinct))
+
+    def search(index: int, taken: tuple[str, ...], inked: int, total: float) -> None:
+        nonlocal best
+        if index == len(distinct):
+            if (-inked, total) < (-best[0][0], best[0][1]):
+                best = ((inked, total), taken)
+            return
+        for distance, name in reach[index]:
+            if name not in taken:
+                search(index + 1, (*taken, name), inked + 1, total + distance)
+        search(index + 1, (*taken, "black"), inked, total)
+
+    search(0, (), 0, 0.0)
+    chosen = dict(zip(distinct, best[1], strict=True))
+    return tuple(chosen[colour] for colour in colours)
 
 
 def _hue(rgb: tuple[int, ...]) -> tuple[float, float]:

@@ -69,8 +69,9 @@ def fit(box: Box, view: dict) -> Layout:
 
 
 def seat_ink(canvas: Canvas, seat: int) -> tuple[int, int, int]:
-    """The nearest ink the panel has to the seat's colour (black when it has none)."""
-    return canvas.palette.seat(COLOURS[seat].ink)
+    """The seat's ink on this panel, shared out between both seats (`Palette.seats`): black when none
+    is left."""
+    return canvas.palette.seats([colour.ink for colour in COLOURS])[seat]
 
 
 def draw_board(canvas: Canvas, box: Box, view: dict, moved: set[tuple[int, int]],

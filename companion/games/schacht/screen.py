@@ -9,9 +9,10 @@ KEYS = "ABCD"  # the buttons that choose the top, right, bottom and left side
 OUT, HOME = "\u25b6", "\u25c0"  # which way a loco faces: away from the start, or home
 
 
-def seat_ink(canvas: Canvas, seat: int) -> tuple[int, int, int]:
-    """The nearest ink the panel has to the seat's colour; black panels show the seat's initial only."""
-    return canvas.palette.seat(COLOURS[seat].ink)
+def seat_ink(canvas: Canvas, view: dict, seat: int) -> tuple[int, int, int]:
+    """The seat's ink on this panel, shared out among the seats in play (`Palette.seats`): black where
+    none is left, its initial and name telling it apart."""
+    return canvas.palette.seats([colour.ink for colour in COLOURS[:view["players"]]])[seat]
 
 
 def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
@@ -213,7 +214,7 @@ def _strip(canvas: Canvas, box: Box, index: int, view: dict, result: dict | None
         if back.width < 3 or back.height < 3:
             continue
         canvas.draw.rounded_rectangle((back.x0, back.y0, back.x1 - 1, back.y1 - 1), radius=max(1, bw // 6),
-                                      fill=seat_ink(canvas, seat),
+                                      fill=seat_ink(canvas, view, seat),
                                       outline=canvas.palette.rgb("accent" if seat == winner else "ink"),
                                       width=canvas.px(3) if seat == winner else 1)
         canvas.text(back.inset(max(1, bw // 8)), text, bold=True, role="paper")
@@ -234,7 +235,7 @@ def _lanes(canvas: Canvas, box: Box, view: dict, initials: list[str], names: lis
         swatch_side = max(2, min(cell // 2, name.width // 6))
         sy = row.y0 + (row.height - swatch_side) // 2
         canvas.draw.rectangle((name.x0, sy, name.x0 + swatch_side - 1, sy + swatch_side - 1),
-                              fill=seat_ink(canvas, seat))
+                              fill=seat_ink(canvas, view, seat))
         marker = "\u2605" if seat == view["first"] else ""
         labels.append((Box(name.x0 + swatch_side + gap, row.y0, name.x1, row.y1), f"{names[seat]}{marker}",
                        seat == view["turn"]))
