@@ -161,17 +161,18 @@ def test_host_undo_names_the_move_asks_again_then_says_what_it_took_back(browser
         expect(page.locator("body")).to_have_attribute("data-version", str(table.version))
         moves = table.version
         undo.click()
-        expect(undo).to_have_text("Touchez encore pour revenir sur\u202f: Zoé a changé le nombre de dés")
+        expect(undo).to_have_text(
+            "Touchez encore pour revenir sur\u202f: \u2777 Zoé a changé le nombre de dés")
         assert table.version == moves  # nothing taken back on the first tap
         undo.click()
-        expect(page.locator("#message")).to_have_text("Annulé\u202f: Zoé a changé le nombre de dés")
+        expect(page.locator("#message")).to_have_text("Annulé\u202f: \u2777 Zoé a changé le nombre de dés")
         assert table.version == moves + 1 and table.latest.public["count"] != 3
         expect(undo).to_have_text("Revenir en arrière")  # disarmed: a third tap asks again
         undo.click()
         expect(undo).to_have_text(re.compile("revenir sur.*a lancé les dés"))
         assert table.version == moves + 1
         expect(board.locator("#table-history li").first).to_have_text(
-            "Annulé\u202f: Zoé a changé le nombre de dés")
+            "Annulé\u202f: \u2777 Zoé a changé le nombre de dés")
     finally:
         ctx.close()
         board_ctx.close()

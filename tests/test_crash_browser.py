@@ -209,9 +209,9 @@ def test_the_stall_stop_counts_its_turns_in_the_readers_plural(browser, tmp_path
 
 MATCH_LINES = {
     "en-GB": ("Game 1 of 2. Next: game 2 of the match, when someone starts it.",
-              "Game 2 of 2: the match goes to Blue."),
+              "Game 2 of 2: the match goes to \u2776 Blue."),
     "fr-FR": ("Partie 1 sur 2. Ensuite\u202f: la partie 2 du match, quand quelqu’un la lance.",
-              "Partie 2 sur 2\u202f: le match revient à Bleu."),
+              "Partie 2 sur 2\u202f: le match revient à \u2776 Bleu."),
 }
 
 

@@ -13,6 +13,7 @@ from polling import wait_for
 from test_browser import open_page
 from webfixtures import live_server, running_app
 
+from companion.gamekit.colours import SEAT_MARKS
 from companion.gamekit.contract import Command
 from companion.games.gewalt import SPEC as GEWALT
 from companion.games.gewalt import data as gewalt_data
@@ -218,7 +219,7 @@ def test_a_whole_expert_gewalt_game_on_three_phones_at_390_px(browser, tmp_path,
         assert NAMES[holder] in told and "contrée" in told, told
         synced(public[1], runtime.table.version)
         assert public[1].locator("#table-history li").first.inner_text() == (
-            f"{NAMES[holder]} a contré la carte d’attaque")
+            f"{SEAT_MARKS[holder]}\u00a0{NAMES[holder]} a contré la carte d’attaque")
         expect(public[1].locator("#gewalt-countered")).to_contain_text(f"{NAMES[holder]} a contré")
 
         # The placement pickers: tappable buttons for lane, stage and section.

@@ -18,6 +18,7 @@ from test_schacht_screen import views as schacht_frames
 
 from companion.core import registry
 from companion.devices.panels import PANELS
+from companion.gamekit.colours import SEAT_MARKS
 from companion.gamekit.contract import TableInfo
 from companion.i18n import translator
 from companion.locale.update import domains, load
@@ -88,13 +89,13 @@ def test_a_seat_is_drawn_in_the_panel_ink_nearest_its_hue_never_a_misleading_one
                 assert ink == INKS[colour.key], (game, colour.key, panel_name)
 
 
-def test_schacht_card_backs_carry_the_seats_initial_besides_its_colour():
+def test_schacht_card_backs_carry_the_seats_mark_besides_its_colour():
     view, entry = schacht_frames()["mid-stage"]
     canvas = render("schacht", view, PANELS["what-black"], "en", TableInfo(URL, "K7QF", NAMES, entry))
     texts = {e.label for e in canvas.elements if e.kind == "text"}
     backs = {seat for side in view["bids"] for seat in side}
-    # every long name starts with F: the seat number tells them apart on black-only glass
-    assert {f"F{seat + 1}" for seat in backs} <= texts
+    # every long name starts with F: the seat's mark (as on the phones) tells them apart on black-only glass
+    assert {SEAT_MARKS[seat] for seat in backs} <= texts
     assert seat_initials(["Zoé", "anna", "", "Bob"]) == ["Z", "A", "3", "B"]
     assert seat_initials(["Fanny", "Félix", "Zoé"]) == ["F1", "F2", "Z"]
 
@@ -120,11 +121,11 @@ def test_a_long_name_leaves_schachts_lanes_and_gewalts_scores_at_their_size():
     short, long = ("Anna", "Zoé", "Chloé", "Dana", "Eve"), (NAMES[0], "Zoé", "Chloé", "Dana", "Eve")
     # A long name keeps its first letters ("Fran…") at about the size the others set: a few points less
     # at most, where its first letters are wider than the short names (it drew at 8 px before).
-    alone = sizes("schacht", "mid-stage", short[:4], {"Zoé★", "Chloé"})
-    beside = sizes("schacht", "mid-stage", long[:4], {"Zoé★", "Chloé"})
+    alone = sizes("schacht", "mid-stage", short[:4], {"\u2777 Zoé★", "\u2778 Chloé"})
+    beside = sizes("schacht", "mid-stage", long[:4], {"\u2777 Zoé★", "\u2778 Chloé"})
     assert alone.keys() == beside.keys() and len(set(beside.values())) == 1  # one size for the lanes' names
     assert all(beside[k] >= 0.85 * alone[k] and beside[k] >= 14 for k in alone), (alone, beside)
-    table = {"Joueur", "Total", "B Zoé", "C Chloé"}
+    table = {"Joueur", "Total", "\u2777 B Zoé", "\u2778 C Chloé"}
     scores = sizes("gewalt", "end", short, table)
     assert scores == sizes("gewalt", "end", long, table) and len(scores) == 4
     assert min(scores.values()) >= 14  # the whole table dropped to 8 px type before

@@ -18,6 +18,7 @@ from test_panels import assert_fits
 from companion.core import registry
 from companion.devices.panels import PANELS, panel
 from companion.gamekit import ScriptedDraws, number_faces
+from companion.gamekit.colours import SEAT_MARKS
 from companion.gamekit.contract import Command, IllegalMove, TableInfo
 from companion.games.gewalt import SPEC, rules
 from companion.games.gewalt.names import explain_roll
@@ -39,12 +40,12 @@ def device(state) -> Device:
 def test_placing_a_card_is_lane_stage_section_length_with_the_number_on_the_leds():
     controls = device(game())
     assert controls.press("a") is HANDLED
-    assert controls.leds() == [1]  # lane 1
-    assert controls.shown() == {"flow": "place", "step": "lane", "values": {"lane": 1}}
-    assert controls.press_all("b b b c") is HANDLED  # lane 4
+    assert controls.leds() == [1]  # lane A, the first
+    assert controls.shown() == {"flow": "place", "step": "lane", "values": {"lane": "A"}}
+    assert controls.press_all("b b b c") is HANDLED  # lane D
     assert controls.press_all("b c") is HANDLED  # stage 2
     assert controls.press_all("a c") is HANDLED  # section 5 (wraps from 1 down)
-    assert controls.shown()["values"] == {"lane": 4, "stage": 2, "section": 5, "length": 4}
+    assert controls.shown()["values"] == {"lane": "D", "stage": 2, "section": 5, "length": 4}
     assert controls.press_all("b b b b") is HANDLED
     assert controls.leds() == [6, 2]  # length 8 shows as 6 + 2
     command = controls.press("c")
@@ -115,7 +116,7 @@ def frames() -> dict[str, tuple[dict, dict | None]]:
             pass
     mid = state
     pending = replace(mid, pending=(mid.turn, (mid.turn + 1) % 5, "double"), front=(None,) * 5)
-    entry = {"flow": "place", "step": "section", "values": {"lane": 2, "stage": 3, "section": 4}}
+    entry = {"flow": "place", "step": "section", "values": {"lane": "B", "stage": 3, "section": 4}}
     end = play_out(start({"players": 3}, ScriptedDraws(9)), random.Random(9), ScriptedDraws(9))
     return {"mid-race": (public_view(mid), None), "pending": (public_view(pending), None),
             "entry": (public_view(mid), entry), "end": (public_view(end), None)}
@@ -134,7 +135,9 @@ def test_every_frame_fits_every_panel(label, lang):
         assert _("Crazy Race (Gewalt)") in texts
         if model.size[0] >= 400:  # a long player name may end in an ellipsis; nothing else may
             cut = [e.label for e in canvas.elements if e.kind == "text" and e.shortened]
-            assert all(label[:2] in {"A ", "B ", "C ", "D ", "E "} for label in cut), (name, cut)
+            # a player as every output names them: mark, lane letter, name ("❹ D Dimi…")
+            starts = {f"{mark} {lane} " for mark, lane in zip(SEAT_MARKS, "ABCDE", strict=False)}
+            assert all(label[:4] in starts for label in cut), (name, cut)
 
 
 def test_the_frames_show_the_race_and_the_scores():
@@ -219,7 +222,7 @@ def test_the_scores_frame_is_the_rulebooks_table():
     texts = [e.label for e in canvas.elements if e.kind == "text"]
     assert {"2\u21922 +C", "3\u21923 +A +D", "2\u21922 +A", "4\u21924 +A", "4\u21924 +B"} <= set(texts)
     assert ["0", "5", "3", "4"] == [t for t in texts if t in {"0", "5", "3", "4"}][-4:]
-    assert "Winner: B Blue" in texts
+    assert "Winner: \u2777 B Blue" in texts
 
 
 

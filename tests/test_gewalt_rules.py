@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 
 import pytest
@@ -17,6 +18,7 @@ from companion.gamekit.contract import Command, IllegalMove
 from companion.games.gewalt import SPEC, board, data, rules
 from companion.games.gewalt.board import FINISHED
 from companion.games.gewalt.scoring import places_of, score
+from companion.outputs.public import refusal
 
 A, B, C, D = range(4)
 
@@ -78,11 +80,29 @@ def test_a_card_goes_on_a_free_section_and_the_hand_is_drawn_back_up():
 
 def test_a_section_with_a_pawn_is_refused():
     state = hands(game(), sections=(5, 2, 2, 7))
-    with pytest.raises(IllegalMove, match="pawn stands on lane 2, stage 1, section 1"):
+    with pytest.raises(IllegalMove, match="pawn stands on lane B, stage 1, section 1"):
         play(state, "play_section", {"length": 5, "slot": slot(1, 0, 0)})
-    # lane 4 has no player in a 4-player game: its first section is free
+    # lane E has no player in a 4-player game: its first section is free
     placed, _ = play(state, "play_section", {"length": 5, "slot": slot(4, 0, 0)})
     assert board.length(placed.cards, 4, 0, 0) == 5
+
+
+def test_a_refusal_names_the_lane_by_its_letter_as_the_board_in_english_and_french():
+    state = hands(game(), sections=(5, 2, 2, 7))
+    state, _ = play(state, "play_section", {"length": 5, "slot": slot(3, 1, 3)})
+    state, _ = play(state, "roll", dice=[1, 1])
+    with pytest.raises(IllegalMove) as taken:
+        play(state, "play_section", {"length": 2, "slot": slot(3, 1, 3)})
+    with pytest.raises(IllegalMove) as pawn:
+        play(state, "play_section", {"length": 2, "slot": slot(1, 0, 0)})
+    said = {lang: [refusal(err.value, lang, "gewalt")["error"] for err in (taken, pawn)]
+            for lang in ("en", "fr")}
+    assert said["en"] == [
+        "Lane D, stage 2, section 4 already holds a card: choose a section with no card and no pawn.",
+        "A pawn stands on lane B, stage 1, section 1: choose a section with no card and no pawn."]
+    assert said["fr"][0].startswith("La voie D, étape 2, section 4 porte déjà une carte\u202f:")
+    assert said["fr"][1].startswith("Un pion se trouve sur la voie B, étape 1, section 1\u202f:")
+    assert not re.search(r"(?i)\b(lane|voie) \d", " ".join(said["en"] + said["fr"]))  # never a lane number
 
 
 def test_a_section_with_a_card_is_refused():
@@ -113,7 +133,7 @@ def test_relocate_moves_a_placed_card_to_a_free_section():
     assert "relocate" in new.action_deck.discard and events[0]["type"] == "relocated"
     with pytest.raises(IllegalMove, match="holds no section card"):
         play(state, "relocate", {"source": slot(0, 1, 3), "slot": slot(3, 2, 4)})
-    with pytest.raises(IllegalMove, match="pawn stands on lane 2, stage 1, section 1"):
+    with pytest.raises(IllegalMove, match="pawn stands on lane B, stage 1, section 1"):
         play(state, "relocate", {"source": slot(2, 1, 3), "slot": slot(1, 0, 0)})
     with pytest.raises(IllegalMove, match="already holds a card"):
         play(state, "relocate", {"source": slot(2, 1, 3), "slot": slot(2, 1, 3)})

@@ -52,8 +52,8 @@ def test_a_join_a_give_a_rename_and_a_free_reach_every_open_page(browser, tmp_pa
                 expect(page.locator("#live")).to_have_attribute("data-state", "live")
 
             def everywhere(name: str, taken: bool) -> None:
-                """Seat 1 (South) reads `name` on every open page, without a reload."""
-                shown = name or "Rouge"
+                """Seat 1 (South) reads its mark and `name` on every open page, without a reload."""
+                shown = f"\u2777 {name or 'Rouge'}"
                 expect(board.locator("#seats-bar [data-seat='1']")).to_have_text(shown)
                 expect(seat.locator("#seats-bar [data-seat='1']")).to_have_text(shown)
                 expect(host.locator("#seat-admin li[data-seat='1']")).to_have_attribute(
@@ -141,7 +141,8 @@ def test_at_the_end_each_seat_reads_its_own_place_and_that_the_host_starts_the_n
             assert status == 200, answer
             anna, bob = (page for _, page in pages)
             expect(anna.locator("#my-place")).to_have_text("Vous avez gagné\u202f! Votre score\u202f: 3")
-            expect(bob.locator("#my-place")).to_have_text("La partie revient à Anna. Votre score\u202f: 0")
+            expect(bob.locator("#my-place")).to_have_text(
+                "La partie revient à \u2776 Anna. Votre score\u202f: 0")
             for page in (anna, bob):
                 expect(page.locator("#next-game")).to_contain_text("L’hôte lance la prochaine partie")
         finally:

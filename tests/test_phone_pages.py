@@ -174,7 +174,8 @@ def test_the_host_form_of_every_game_and_a_given_seat_link_fit_a_phone(browser, 
             link = page.locator("#seat-link-url")
             link.wait_for()
             assert link.inner_text().startswith(runtime.url + "seat/")
-            assert page.locator("#seat-link-for").inner_text().startswith("Lien de la place de Bob")
+            said = page.locator("#seat-link-for").inner_text()
+            assert said.startswith("Lien de la place de \u2777\u00a0Bob"), said
             found = page.evaluate(CHECK, [])
             if found["small"] or found["wide"] > PHONE["width"]:
                 problems.append(f"/host with a seat's link: {found}")

@@ -5,6 +5,8 @@ Set COMPANION_SCREENSHOTS=DIR to keep the phone-size screenshots (docs/screensho
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from polling import wait_for
 from simulator import running_simulator
@@ -27,6 +29,11 @@ def new_phone(browser, locale: str = "fr-FR"):
     return ctx, ctx.new_page()
 
 
+def marked(name: str) -> re.Pattern:
+    """A seat's name as every page shows it: after its mark (❶ to ❻)."""
+    return re.compile(rf"^[\u2776-\u277b]\s{re.escape(name)}$")
+
+
 def join(page, base: str, code: str, name: str) -> str:
     """Open the QR code's join link, type a name, take the first free seat; returns the seat page URL."""
     from playwright.sync_api import expect
@@ -37,7 +44,7 @@ def join(page, base: str, code: str, name: str) -> str:
     expect(page.locator(".seat-choice[aria-pressed=true]")).to_have_count(1)
     page.locator("#take-seat").click()
     page.wait_for_url("**/seat/**")
-    expect(page.locator("#seat-name")).to_have_text(name)
+    expect(page.locator("#seat-name")).to_have_text(marked(name))
     return page.url
 
 
@@ -93,7 +100,7 @@ def test_two_phones_join_the_host_starts_dice_and_a_twin_roll_reaches_both(simul
     bob.locator("#roll").click()
     wait_for(lambda: companion.table.latest.public.get("rolls") == 2)
     bob.reload()
-    expect(bob.locator("#seat-name")).to_have_text("Bob")
+    expect(bob.locator("#seat-name")).to_have_text(marked("Bob"))
     bob.goto(base)
     expect(bob.locator("#dice-history li")).to_have_count(2)
     expect(bob.locator("#my-seat")).to_be_visible()
@@ -104,7 +111,7 @@ def test_two_phones_join_the_host_starts_dice_and_a_twin_roll_reaches_both(simul
     expect(watcher.locator("#dice-history li")).to_have_count(2)
     # The public history, newest first: who did what, in the phone's language.
     expect(watcher.locator("#table-history li")).to_have_text(
-        ["Bob a lancé les dés", "Le boîtier a lancé les dés", "Nouvelle partie"])
+        ["\u2777 Bob a lancé les dés", "Le boîtier a lancé les dés", "Nouvelle partie"])
     shoot(watcher, "scoreboard", tmp_path)
     join_ctx, newcomer = new_phone(browser)
     newcomer.goto(f"{base}j/{code}")
@@ -134,7 +141,7 @@ def test_a_freed_seat_loses_its_link_and_a_new_link_takes_over(simulator, browse
     phone.goto(old)
     expect(phone.locator("#error-message")).to_be_visible()
     phone.goto(new)
-    expect(phone.locator("#seat-name")).to_have_text("Chloé")
+    expect(phone.locator("#seat-name")).to_have_text(marked("Chloé"))
     host.locator('#seat-admin li[data-seat="0"] button', has_text="Libérer").click()
     wait_for(lambda: companion.table.latest.seats[0]["name"] == "")
     phone.reload()

@@ -58,25 +58,26 @@ def texts_of(view, entry=None, size="impression-7.3") -> list[str]:
 
 
 @pytest.mark.parametrize("size", ["impression-7.3", "what-black"])
-def test_mid_stage_shows_backs_as_initials_the_round_and_whose_turn(size):
+def test_mid_stage_shows_backs_as_marks_the_round_and_whose_turn(size):
     view, _ = views()["mid-stage"]
     texts = texts_of(view, size=size)
-    assert "Stage 1/8, round 3/3" in texts and "Green to play" in texts
-    # Beside the top side: orange's card then lilac's two, as backs with initials, never values.
-    assert texts.count("L") == 2 and texts.count("Z") == 1 and texts.count("G") == 2
+    assert "Stage 1/8, round 3/3" in texts and "\u2778 Green to play" in texts
+    # Beside the top side: orange's card then lilac's two, as backs with the seats' marks (❶ lilac, ❷ Zoé,
+    # ❸ green, as on the phones), never values.
+    assert texts.count("\u2776") == 2 and texts.count("\u2777") == 1 and texts.count("\u2778") == 2
     assert "\u2715" in texts  # the taboo side
 
 
 def test_after_evaluation_each_side_shows_its_totals_winner_and_move():
     view, _ = views()["after evaluation"]
     texts = texts_of(view)
-    assert {"L3", "Z3", "G1", "L4", "G3"} <= set(texts)
-    assert "A: Zoé 3 \u2192 A+2 (+5)" in texts and "B: Green 1 \u2192 A+4 (+6)" in texts
-    assert "C: Lilac 4 \u2192 B+2 (+5)" in texts
+    assert {"\u27763", "\u27773", "\u27781", "\u27764", "\u27783"} <= set(texts)
+    assert "A: \u2777 Zoé 3 \u2192 A+2 (+5)" in texts and "B: \u2778 Green 1 \u2192 A+4 (+6)" in texts
+    assert "C: \u2776 Lilac 4 \u2192 B+2 (+5)" in texts
     assert "B\n\u25c0" in texts and "\u2713A" in texts  # B home-bound on 4; green's A has finished
 
 
 def test_the_side_being_chosen_is_marked_without_any_value():
     view, _ = views()["mid-stage"]
     texts = texts_of(view, {"side": 2})
-    assert "C\u25c6" in texts and "Green: a card beside C" in texts
+    assert "C\u25c6" in texts and "\u2778 Green: a card beside C" in texts

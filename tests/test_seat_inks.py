@@ -8,7 +8,7 @@ from test_schacht_rules import game
 
 from companion.core import registry
 from companion.devices.panels import PANELS
-from companion.gamekit.colours import SEAT_COLOURS
+from companion.gamekit.colours import SEAT_COLOURS, SEAT_MARKS
 from companion.gamekit.contract import TableInfo
 from companion.outputs.frames import render
 from companion.render.palette import INKS, Palette
@@ -70,7 +70,7 @@ def test_seats_of_the_very_same_colour_share_their_ink():
 
 
 def swatch(canvas, label: str) -> tuple[int, int, int]:
-    """The colour of the square drawn left of a lane's name: scanned leftwards from the name's box."""
+    """The colour of the square drawn left of a lane's name ("❶ Ann"): scanned leftwards from its box."""
     element = next(e for e in canvas.elements if e.kind == "text" and e.label in (label, f"{label}\u2605"))
     y = (element.box.y0 + element.box.y1) // 2
     paper = INKS["white"]
@@ -84,6 +84,6 @@ def swatch(canvas, label: str) -> tuple[int, int, int]:
 def test_the_drawn_schacht_frame_shows_four_seats_in_four_inks(panel_name):
     view = registry.get("schacht").public_json(game(players=4))
     canvas = render("schacht", view, PANELS[panel_name], "en", TableInfo(URL, "K7Q2", NAMES))
-    drawn = {name: named(swatch(canvas, name)) for name in NAMES}
+    drawn = {name: named(swatch(canvas, f"{SEAT_MARKS[seat]} {name}")) for seat, name in enumerate(NAMES)}
     assert len(set(drawn.values())) == 4, drawn
     assert drawn == {"Ann": "black", "Bob": "orange", "Cy": "green", "Dee": "blue"}

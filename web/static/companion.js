@@ -204,13 +204,26 @@ const Companion = (() => {
     return face;
   }
 
-  // The seats bar: each seat's colour and name (or colour label), the one to play marked.
+  // A seat as every output names it: its mark (❶ to ❻, from the payload: the glass draws the same), a
+  // space that never breaks, then its chosen name, else its colour label. Colour is never the only cue.
+  function seatName(s) { return marked(s, s.name || s.label || String(s.seat + 1)); }
+
+  // `text` (a seat's name, its place and colour) after the seat's mark.
+  function marked(s, text) { return s && s.mark ? `${s.mark}\u00a0${text}` : text; }
+
+  // Seat number `seat` of the payload's `seatList` as every output names it ("❷ Bob").
+  function seatNamed(seatList, seat) {
+    const found = (seatList || []).find((s) => s.seat === seat);
+    return found ? seatName(found) : String(seat + 1);
+  }
+
+  // The seats bar: each seat's colour, mark and name (or colour label), the one to play marked.
   function renderSeats(target, seatList, turn) {
     const playing = (seatList || []).filter((s) => s.playing);
     target.replaceChildren(...playing.map((s) => {
       const chip = el("li", { class: "seat-chip", "data-seat": String(s.seat), style: `--seat: ${s.ink}` }, [
         el("span", { class: "swatch", "aria-hidden": "true" }),
-        el("span", { text: s.name || s.label }),
+        el("span", { text: seatName(s) }),
       ]);
       if (turn === s.seat) chip.setAttribute("aria-current", "true");
       return chip;
@@ -233,13 +246,10 @@ const Companion = (() => {
     if (!payload.over) return t("match_next", { game: m.game, games: m.games, next: m.game + 1 });
     const winners = (payload.result && payload.result.winners) || [];
     if (!winners.length) return t("match_drawn", { game: m.game, games: m.games });
-    const names = winners.map((s) => {
-      const found = (payload.seats || []).find((x) => x.seat === s);
-      return found ? found.name || found.label : String(s + 1);
-    }).join(", ");
+    const names = winners.map((s) => seatNamed(payload.seats, s)).join(", ");
     return t("match_won", { game: m.game, games: m.games, names });
   }
 
   return { t, fill, show, showEnded, matchLine, historyLine, hostToken, forgetHost, keepHost, hostHeaders, seatToken, keepSeat, forgetSeat, request,
-           fetchPart, command, live, setLive, el, die, renderSeats, games, seats, PIPS };
+           fetchPart, command, live, setLive, el, die, marked, seatName, seatNamed, renderSeats, games, seats, PIPS };
 })();

@@ -16,7 +16,7 @@ Companion.generated = (() => {
 
   function seatName(seat) {
     const found = seats.find((s) => s.seat === seat);
-    return found ? found.name || found.label : t("seat_n", { n: seat + 1 });
+    return found ? Companion.seatName(found) : t("seat_n", { n: seat + 1 });
   }
 
   // --- views: each value as its shape says -----------------------------------------------------------
@@ -191,7 +191,7 @@ Companion.generated = (() => {
   // The values a field may take, when they are few enough to show all (a seat's are the seats in play).
   function values(shape) {
     if (shape.kind === "seat") {
-      return () => seats.filter((s) => s.playing).map((s) => ({ value: s.seat, label: s.name || s.label }));
+      return () => seats.filter((s) => s.playing).map((s) => ({ value: s.seat, label: Companion.seatName(s) }));
     }
     if (shape.kind === "choice") return () => shape.options;
     if (shape.kind === "integer" && shape.min !== undefined && shape.max !== undefined && shape.max - shape.min < FEW) {

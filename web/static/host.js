@@ -128,7 +128,7 @@
     const url = new URL(answer.data.link, phonesUrl || window.location.href).href;
     // The seat as every page names it: its player's name, else its place and colour.
     const shown = (window.hostSeats || []).find((s) => s.seat === seat);
-    const who = name || (shown ? (shown.name || `${shown.place} · ${shown.label}`) : String(seat + 1));
+    const who = Companion.marked(shown, name || (shown ? (shown.name || `${shown.place} · ${shown.label}`) : String(seat + 1)));
     document.getElementById("seat-link-for").textContent = Companion.fill(strings.link_for, { seat: who });
     const link = document.getElementById("seat-link-url");
     link.href = url;
@@ -159,7 +159,7 @@
     const buttons = s.name ? [renew, free] : [give];
     return Companion.el("li", { "data-seat": String(s.seat), "data-taken": String(Boolean(s.name)), style: `--seat: ${s.ink}` }, [
       Companion.el("span", { class: "swatch", "aria-hidden": "true" }),
-      Companion.el("strong", { text: `${s.place} · ${s.label}` }),
+      Companion.el("strong", { text: Companion.marked(s, `${s.place} · ${s.label}`) }),
       Companion.el("div", { class: "seat-line" }, [name, ...buttons]),
     ]);
   }
@@ -264,7 +264,7 @@
   let undoArmed = null;
   function lastMove() {
     const history = (latest && latest.history) || [];
-    const names = new Map((latest.seats || []).map((s) => [s.seat, s.name || s.label]));
+    const names = new Map((latest.seats || []).map((s) => [s.seat, Companion.seatName(s)]));
     const last = [...history].reverse().find((entry) => entry.kind !== "undo");
     return last && last.kind !== "new_game" ? Companion.historyLine(last, historyLines, names) : null;
   }

@@ -17,7 +17,7 @@
       type: "button", class: "seat-choice", "data-seat": String(s.seat), "data-taken": String(taken),
       style: `--seat: ${s.ink}`, "aria-pressed": String(chosen === s.seat),
     }, [Companion.el("span", { class: "swatch", "aria-hidden": "true" }),
-        Companion.el("span", { text: `${s.place} · ${label}` })]);
+        Companion.el("span", { text: Companion.marked(s, `${s.place} · ${label}`) })]);
     if (taken) button.disabled = true;
     if (!s.in_game) button.append(Companion.el("small", { text: ` (${Companion.t("not_playing")})` }));
     button.addEventListener("click", () => { chosen = s.seat; render(shown); });

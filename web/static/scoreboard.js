@@ -9,7 +9,7 @@
 
   // The table's public history, newest first: who acted and what kind of move, never its values.
   function renderHistory(history, seatList) {
-    const names = new Map((seatList || []).map((s) => [s.seat, s.name || s.label]));
+    const names = new Map((seatList || []).map((s) => [s.seat, Companion.seatName(s)]));
     const items = (history || []).slice().reverse().map((entry) =>
       Companion.el("li", { text: Companion.historyLine(entry, lines, names) }));
     document.getElementById("table-history").replaceChildren(...items);

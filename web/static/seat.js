@@ -41,10 +41,7 @@
   const ends = JSON.parse(document.getElementById("end-strings").textContent);
   function myPlace(result, seatList) {
     const me = seat.seat;
-    const names = (seats) => seats.map((s) => {
-      const found = (seatList || []).find((x) => x.seat === s);
-      return found ? found.name || found.label : String(s + 1);
-    }).join(", ");
+    const names = (seats) => seats.map((s) => Companion.seatNamed(seatList, s)).join(", ");
     const lines = [];
     const others = result.winners.filter((s) => s !== me);
     if (result.winners.includes(me)) lines.push(others.length ? Companion.fill(ends.shared_win, { names: names(others) }) : ends.won);
@@ -78,7 +75,7 @@
     keepAwake();
     const mine = (payload.seats || []).find((s) => s.seat === seat.seat);
     if (mine) {
-      document.getElementById("seat-name").textContent = mine.name || mine.label;
+      document.getElementById("seat-name").textContent = Companion.seatName(mine);
       document.documentElement.style.setProperty("--seat", mine.ink);
     }
     document.getElementById("not-playing").hidden = !mine || mine.playing;

@@ -10,7 +10,8 @@ from companion.games.gewalt.data import MAX_LENGTH
 
 LANES, STAGES, SECTIONS = 5, 3, 5
 
-Lane = Annotated[int, msgspec.Meta(ge=0, le=LANES - 1, description="lane 0-4 (seat i runs in lane i)")]
+Lane = Annotated[int, msgspec.Meta(ge=0, le=LANES - 1,
+                                   description="lane 0-4, lettered A-E on the board (seat i runs in lane i)")]
 Stage = Annotated[int, msgspec.Meta(ge=0, le=STAGES - 1, description="stage 0-2 (lilac, blue, red)")]
 Section = Annotated[int, msgspec.Meta(ge=0, le=SECTIONS - 1, description="section 0-4 within the stage")]
 Length = Annotated[int, msgspec.Meta(ge=0, le=MAX_LENGTH, description="a section card's length, 0-8")]

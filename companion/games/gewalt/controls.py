@@ -8,6 +8,7 @@ from __future__ import annotations
 from companion.gamekit import Command, Controls, Entry, Field, number_faces
 from companion.games.gewalt.commands import LANES, SECTIONS, STAGES
 from companion.games.gewalt.data import ACTIONS, ATTACKS, MAX_LENGTH
+from companion.games.gewalt.rules import LETTERS
 
 LANE, STAGE, SECTION = Field("lane", LANES), Field("stage", STAGES), Field("section", SECTIONS)
 LENGTH = Field("length", MAX_LENGTH + 1, first=0)
@@ -88,7 +89,8 @@ def leds(entry: Entry, view: dict) -> list[int | None]:
 
 
 def shown(entry: Entry, view: dict) -> dict:
-    """The flow, the field being chosen and every value chosen so far (a card by name, a seat by letter)."""
+    """The flow, the field being chosen and every value chosen so far (a card by name, a seat or a lane
+    by letter)."""
     return {"flow": entry.flow, "step": entry.field.name,
             "values": {f.name: _shown(entry.flow, f, v) for f, v in
                        zip(entry.fields[:entry.step + 1], entry.values, strict=False)}}
@@ -97,8 +99,8 @@ def shown(entry: Entry, view: dict) -> dict:
 def _shown(flow: str, field: Field, value: int):
     if field.name == "card":
         return (ATTACKS if flow == "attack" else ACTIONS)[value]
-    if field.name == "target":
-        return "ABCDE"[value]
+    if field.name in ("target", "lane", "from_lane"):  # a seat or a lane by its letter, as the board
+        return LETTERS[value]
     return value + field.first
 
 

@@ -12,7 +12,8 @@ from companion.games.gewalt import board, commands, data
 from companion.games.gewalt.board import FINISHED, NO_CARD
 from companion.games.gewalt.scoring import places_of, score, winners
 
-LETTERS = "ABCDE"  # players are named by letter, as in the rulebook's scoring example
+LETTERS = "ABCDE"  # lanes (seat i runs in lane i) and players are named by letter, as on the board and in
+# the rulebook's scoring example: every output says "lane B", never a number
 MAX_COUNTERS = 2  # counters against one opponent per game
 DICE_INSTEAD = {"move_4": 4, "move_10": 10, "no_roll": 0}
 DICE_CHANGE: dict[str | None, int] = {"minus_4": -4, "plus_4": 4}  # looked up by effect, None too
@@ -193,7 +194,7 @@ def _hold_section(state: State, seat: int, length: int) -> None:
 
 
 def _check_free(state: State, slot: commands.Slot) -> None:
-    where = {"lane": slot.lane + 1, "stage": slot.stage + 1, "section": slot.section + 1}
+    where = {"lane": LETTERS[slot.lane], "stage": slot.stage + 1, "section": slot.section + 1}
     if state.cards[board.slot_index(slot.lane, slot.stage, slot.section)] != NO_CARD:
         raise IllegalMove("Lane {lane}, stage {stage}, section {section} already holds a card: choose a "
                           "section with no card and no pawn.", **where)
@@ -272,7 +273,7 @@ def _counter(state: State, seat: int, args, draws):
 
 def _relocate(state: State, seat: int, args: commands.Relocate, draws):
     src = args.source
-    where = {"lane": src.lane + 1, "stage": src.stage + 1, "section": src.section + 1}
+    where = {"lane": LETTERS[src.lane], "stage": src.stage + 1, "section": src.section + 1}
     card = state.cards[board.slot_index(src.lane, src.stage, src.section)]
     if card == NO_CARD:
         raise IllegalMove("Lane {lane}, stage {stage}, section {section} holds no section card to move: "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.gamekit import QR_MIN_HEIGHT, Box, Canvas, TableInfo, standard_frame
+from companion.gamekit import QR_MIN_HEIGHT, Box, Canvas, TableInfo, marked_name, standard_frame
 from companion.games.gewalt.commands import LANES, SECTIONS, STAGES
 from companion.games.gewalt.names import CARD_NAMES, COLOURS, explain_roll
 
@@ -13,8 +13,8 @@ TROPHY_WEIGHT = 1.2  # the place cell after each stage line, against a section's
 
 
 def player(view: dict, seat: int, _, table: TableInfo) -> str:
-    """"B Anna", or "B Blue" when no phone chose a name."""
-    return f"{view['letters'][seat]} {table.name(seat, COLOURS, _)}"
+    """"❷ B Anna" (mark, lane, name), or "❷ B Blue" when no phone chose a name: as the phones name it."""
+    return marked_name(seat, f"{view['letters'][seat]} {table.name(seat, COLOURS, _)}")
 
 
 def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
@@ -98,7 +98,8 @@ def _race(canvas: Canvas, box: Box, view: dict, _, table: TableInfo) -> None:
     size = canvas.common_size(list(zip(boxes, heads, strict=True)), bold=True)
     for b, text in zip(boxes, heads, strict=True):
         canvas.text(b, text, bold=True, max_size=size)
-    labels = [player(view, lane, _, table) if lane < view["players"] else "\u2013" for lane in range(LANES)]
+    labels = [player(view, lane, _, table) if lane < view["players"] else view["lanes"][lane]
+              for lane in range(LANES)]
     label_boxes = [Box(box.x0, row.y0, box.x0 + label_w, row.y1) for row in rows[1:]]
     size = canvas.common_size(list(zip(label_boxes, labels, strict=True)), bold=True, names=True)
     for lane, row in enumerate(rows[1:]):

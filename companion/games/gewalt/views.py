@@ -68,7 +68,8 @@ class ScoreRow(msgspec.Struct):
 
 class GewaltPublic(msgspec.Struct):
     players: int
-    letters: str
+    letters: str  # each player's letter, that of their lane
+    lanes: str  # every lane's letter, A to E, as the board prints them (a card goes on any lane)
     expert: bool
     reconstructed: bool
     moves: int
@@ -115,6 +116,7 @@ def public_view(state: State) -> GewaltPublic:
     return GewaltPublic(
         players=state.players,
         letters=LETTERS[:state.players],
+        lanes=LETTERS[:LANES],
         expert=state.expert,
         reconstructed=state.reconstructed,
         moves=state.moves,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.gamekit import Box, Canvas, TableInfo, seat_initials, standard_frame
+from companion.gamekit import Box, Canvas, TableInfo, marked_name, pawn_mark, standard_frame
 from companion.games.schacht.colours import COLOURS
 
 KEYS = "ABCD"  # the buttons that choose the top, right, bottom and left side
@@ -16,8 +16,9 @@ def seat_ink(canvas: Canvas, view: dict, seat: int) -> tuple[int, int, int]:
 
 
 def draw(view: dict, canvas: Canvas, _, table: TableInfo) -> None:
-    names = [table.name(s, COLOURS, _) for s in range(view["players"])]
-    initials = seat_initials(names)
+    # each seat as the phones name it ("❷ Zoé"); a card back bears the seat's mark, as on the phones
+    names = [marked_name(s, table.name(s, COLOURS, _)) for s in range(view["players"])]
+    initials = [pawn_mark(s) for s in range(view["players"])]
     if view["phase"] == "bid":
         status = _("Stage {n}/{total}, round {r}/{rounds}", n=view["stage"], total=view["stages"],
                    r=view["round"], rounds=view["rounds"])

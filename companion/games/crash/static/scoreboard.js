@@ -14,7 +14,7 @@ Companion.games.crash = {
 
   // Names, colour labels and inks come with the seats in the payload: no page declares a colour.
   seat(payload, seat) { return ((payload && payload.seats) || []).find((s) => s.seat === seat) || {}; },
-  name(payload, seat) { const s = this.seat(payload, seat); return s.name || s.label || String(seat + 1); },
+  name(payload, seat) { return Companion.seatNamed(payload && payload.seats, seat); },
   ink(payload, seat) { return this.seat(payload, seat).ink || "currentColor"; },
   // "B3": the colour's initial (the same in French and English) and the car's number.
   label(payload, seat, car) { return `${(this.seat(payload, seat).label || "?").slice(0, 1)}${car}`; },

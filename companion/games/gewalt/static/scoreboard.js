@@ -9,11 +9,12 @@ Companion.games.gewalt = {
     this.strings = JSON.parse(node.textContent);
   },
 
-  // "B Anna", or "B Blue" when the seat has no name yet.
+  // "❷ B Anna" (the seat's mark, its lane's letter, its name), or "❷ B Blue" when it has no name yet: as
+  // the glass names it.
   player(view, seats, seat) {
     const info = (seats || []).find((s) => s.seat === seat) || {};
     const name = info.name || info.label || "";
-    return `${view.letters[seat]} ${name}`.trim();
+    return Companion.marked(info, `${view.letters[seat]} ${name}`.trim());
   },
 
   explain(roll) {
@@ -66,7 +67,7 @@ Companion.games.gewalt = {
     for (let lane = 0; lane < 5; lane++) {
       const racing = lane < view.players;
       const tr = el("tr", { class: racing && lane === view.actor && !view.over ? "turn" : "" },
-                    [el("th", { class: "lane", text: racing ? who(lane) : "–" })]);
+                    [el("th", { class: "lane", text: racing ? who(lane) : view.lanes[lane] })]);
       // an attack card waiting in front of this player, public as on the table
       if (racing && view.front[lane]) tr.firstChild.append(el("small", { text: ` ► ${s.cards[view.front[lane]]}` }));
       const pawn = racing ? view.pawns[lane] : null;

@@ -80,12 +80,15 @@ Companion.seats.gewalt = {
     this.hand(root, "#gewalt-section-hand", mine.sections || [], "section", String);
     const count = (n) => Array.from({ length: n }, (_, i) => i);
     const numbered = (i) => String(i + 1);
-    this.pick(root, "#gewalt-lane", count(5), this.slot.lane, numbered, (v) => { this.slot.lane = v; });
+    // a lane by its letter, as the board and the e-ink print it (view.lanes); stages and sections by number
+    const lettered = (i) => view.lanes[i];
+    const shown = { lane: lettered, stage: numbered, section: numbered };
+    this.pick(root, "#gewalt-lane", count(view.lanes.length), this.slot.lane, lettered, (v) => { this.slot.lane = v; });
     this.pick(root, "#gewalt-stage", count(3), this.slot.stage, numbered, (v) => { this.slot.stage = v; });
     this.pick(root, "#gewalt-section", count(5), this.slot.section, numbered, (v) => { this.slot.section = v; });
     for (const [key, row] of [["lane", "#gewalt-lane"], ["stage", "#gewalt-stage"], ["section", "#gewalt-section"]]) {
       for (const button of root.querySelectorAll(`${row} button`)) {
-        button.setAttribute("aria-label", Companion.fill(this.strings[key], { n: Number(button.dataset.value) + 1 }));
+        button.setAttribute("aria-label", Companion.fill(this.strings[key], { n: shown[key](Number(button.dataset.value)) }));
       }
     }
 
@@ -106,7 +109,7 @@ Companion.seats.gewalt = {
     const keep = source.value;
     source.replaceChildren(...view.cards.map((c) => Companion.el("option", {
       value: `${c.lane}-${c.stage}-${c.section}`,
-      text: Companion.fill(this.strings.slot, { lane: c.lane + 1, stage: c.stage + 1, section: c.section + 1,
+      text: Companion.fill(this.strings.slot, { lane: view.lanes[c.lane], stage: c.stage + 1, section: c.section + 1,
                                            length: c.length }) })));
     if (keep && view.cards.some((c) => `${c.lane}-${c.stage}-${c.section}` === keep)) source.value = keep;
     const may = (kind) => legal.includes(kind);

@@ -23,15 +23,15 @@ Companion.games.rallye = {
     this.legend(root);
   },
 
-  // A seat as the table names it: its chosen name, else its colour; and its ink from payload.seats.
+  // A seat as every output names it: its mark, then its chosen name, else its colour; and its ink and
+  // its pawn's mark (❶ to ❻, as on the glass) from payload.seats.
   seat(payload, seat) {
     return ((payload && payload.seats) || []).find((s) => s.seat === seat) || {};
   },
 
-  name(payload, seat) {
-    const info = this.seat(payload, seat);
-    return info.name || info.label || String(seat + 1);
-  },
+  name(payload, seat) { return Companion.seatNamed(payload && payload.seats, seat); },
+
+  mark(payload, seat) { return this.seat(payload, seat).mark || String(seat + 1); },
 
   effectText(effect, surprise, exact) {
     const s = this.strings;
@@ -107,7 +107,7 @@ Companion.games.rallye = {
     root.querySelector("#rallye-circuit").replaceChildren(...view.circuit.map((card) => {
       const pawns = (here.get(card.position) || []).map((seat) => el("span", {
         class: "pawn", style: `--seat: ${this.seat(payload, seat).ink || "currentColor"}`,
-        title: this.name(payload, seat), text: this.name(payload, seat).slice(0, 1).toUpperCase() }));
+        title: this.name(payload, seat), text: this.mark(payload, seat) }));
       return el("li", {
         class: `spot ${card.kind}${card.kind === "route" && !card.face_up ? " back" : ""}${card.open ? " open" : ""}`,
         "data-position": String(card.position), "aria-label": this.describe(card), title: this.describe(card),

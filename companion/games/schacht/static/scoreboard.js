@@ -8,10 +8,16 @@ Companion.games.schacht = {
 
   text(key, params) { return Companion.fill(this.strings[key] || key, params); },
 
-  // Names and colours come with the seats in the payload: chosen names, else the colours' labels.
+  // Names, marks and colours come with the seats in the payload: each seat's mark, then its chosen name,
+  // else its colour's label.
   names(payload, view) {
     const seats = (payload && payload.seats) || [];
-    return Array.from({ length: view.players }, (_, s) => seats[s].name || seats[s].label);
+    return Array.from({ length: view.players }, (_, s) => Companion.seatNamed(seats, s));
+  },
+
+  mark(payload, seat) {
+    const found = ((payload && payload.seats) || []).find((s) => s.seat === seat);
+    return (found && found.mark) || String(seat + 1);
   },
 
   ink(payload, seat) { return payload.seats[seat].ink; },
@@ -61,7 +67,7 @@ Companion.games.schacht = {
       } else {
         backs.replaceChildren(...view.bids[side].map((seat) => el("span", {
           class: "back", style: `background:${this.ink(payload, seat)}`, title: names[seat],
-          text: names[seat].slice(0, 1) })));
+          text: this.mark(payload, seat) })));
       }
     }
     const body = root.querySelector("#schacht-lanes tbody");
