@@ -99,6 +99,18 @@ class StillTable:
     def seat_for_token(self, token: str) -> int | None:
         return TOKENS.index(token) if token in TOKENS else None
 
+    @property
+    def moment(self):
+        """What the outputs read: the held update's Moment."""
+        return self.latest.moment
+
+    @property
+    def links(self):
+        return self  # the live streams check a seat's link through the table's links
+
+    def seat_holds(self, seat: int | None, token: str) -> bool:
+        return seat is not None and self.token(seat) == token
+
 
 @functools.cache
 def still_app():
@@ -134,7 +146,7 @@ def venue_message(update: Update) -> str:
     """The row a venue's table writes to its outbox for `update`: all that leaves the table for the venue."""
     db = sqlite3.connect(":memory:")
     db.executescript(OUTBOX_SCHEMA)
-    outbox_writer(scoreboard_view)(db, update)
+    outbox_writer(scoreboard_view)(db, update.moment)
     (body,) = db.execute("SELECT body FROM venue_outbox").fetchone()
     return body
 
