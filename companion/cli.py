@@ -76,10 +76,11 @@ def _parser() -> argparse.ArgumentParser:
                      help=f"the config with the [network] section (default {DEFAULT_CONFIG})")
     venue = sub.add_parser("venue", help="a venue's dashboard: make the broker's files, add a table, serve "
                                          "the dashboard (docs/venue.md)")
-    venue.add_argument("action", choices=["init", "add-table", "serve"],
+    venue.add_argument("action", choices=["init", "add-table", "serve", "broker-conf"],
                        help="init: a venue folder with Mosquitto's config, password and ACL files; "
                             "add-table: a table's login and topics, and its [venue] file; serve: the "
-                            "dashboard")
+                            "dashboard; broker-conf: print the mosquitto.conf this version writes (to "
+                            "compare with yours; nothing is written)")
     venue.add_argument("table", nargs="?", help="add-table: the table's name (e.g. t1)")
     venue.add_argument("--dir", type=Path, required=True, help="the venue folder")
     venue.add_argument("--name", help="init: the venue's name (e.g. club)")
@@ -316,6 +317,9 @@ def _venue(args) -> int:
             print(f"table {args.table} may publish now (send the broker SIGHUP, or restart it, first).\n"
                   f"  its [venue] section: {section} (add it to the table's config, or: companion demo "
                   f"--venue {section})")
+            return 0
+        if args.action == "broker-conf":
+            print(access.broker_conf(args.dir.resolve(), access.read_venue(args.dir)["port"]), end="")
             return 0
         return _serve_venue(args, access.read_venue(args.dir))
     except access.VenueError as exc:

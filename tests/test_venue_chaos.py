@@ -28,7 +28,8 @@ pytestmark = pytest.mark.slow  # seconds each: brokers, daemons and dashboards k
 
 
 def venue_section(broker, name: str) -> str:
-    return (f'[venue]\nname = "{VENUE}"\ntable = "{name}"\nport = {broker.port}\n'
+    return (f'[venue]\nname = "{VENUE}"\ntable = "{name}"\nbroker = "127.0.0.1"\n'
+            f'port = {broker.port}\n'
             f'password = "{broker.users[name]}"\n')
 
 

@@ -88,7 +88,8 @@ def test_the_pages_show_tables_live_the_directors_correction_and_the_projectors_
     dashboard = Dashboard(tmp_path / "dashboard", broker.broker("dashboard"), VENUE, "en")
     dashboard.start("127.0.0.1", free_port())
     base = f"http://127.0.0.1:{dashboard.server.port}"
-    venue = VenueConfig(name=VENUE, table="t1", port=broker.port, password=broker.users["t1"])
+    venue = VenueConfig(name=VENUE, table="t1", broker="127.0.0.1", port=broker.port,
+                        password=broker.users["t1"])
     try:
         with running_simulator(tmp_path / "t1", venue=venue) as running:
             phone = browser.new_page(viewport={"width": 390, "height": 844})

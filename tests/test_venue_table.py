@@ -56,7 +56,8 @@ def test_a_wrong_venue_section_is_refused_naming_the_key_and_the_fix(tmp_path, s
 
 
 def test_a_table_publishes_every_command_and_never_a_token_or_the_join_code(tmp_path, broker, dashboard):
-    venue = VenueConfig(name=VENUE, table="t1", port=broker.port, password=broker.users["t1"])
+    venue = VenueConfig(name=VENUE, table="t1", broker="127.0.0.1", port=broker.port,
+                        password=broker.users["t1"])
     with running_simulator(tmp_path / "table", venue=venue) as running:
         table = running.table
         host = table.roster.host_token()
@@ -111,7 +112,8 @@ def test_the_broker_refuses_a_table_writing_outside_its_own_topics(broker, dashb
 
 @pytest.mark.parametrize("text, says", [
     ("", "key 'venue'"),
-    ('[venue]\nname = "Club"\ntable = "t1"\n', "key 'venue.name'"),
+    ('[venue]\nname = "Club"\ntable = "t1"\nbroker = "10.0.0.2"\n', "key 'venue.name'"),
+    ('[venue]\nname = "club"\ntable = "t1"\n', "key 'venue.broker': missing"),
     ('[venue]\nname = "club"\ntable = "t1"\nsecret = 1\n', "secret"),
 ])
 def test_a_wrong_venue_file_given_to_the_simulator_is_refused_naming_the_file(tmp_path, text, says):
@@ -126,7 +128,8 @@ def test_a_wrong_venue_file_given_to_the_simulator_is_refused_naming_the_file(tm
 def test_the_host_sees_whether_the_venue_is_reachable_and_how_much_waits(tmp_path, broker, dashboard):
     from companion.outputs.webapp import create_app
 
-    venue = VenueConfig(name=VENUE, table="t1", port=broker.port, password=broker.users["t1"])
+    venue = VenueConfig(name=VENUE, table="t1", broker="127.0.0.1", port=broker.port,
+                        password=broker.users["t1"])
     with running_simulator(tmp_path / "table", venue=venue) as running:
         client = create_app(running).test_client()
         host = {"X-Host-Token": running.table.roster.host_token()}

@@ -25,7 +25,7 @@ def installed() -> bool:
 class Mosquitto:
     """One broker; `kill()` is kill -9, `start()` again keeps its port and its persisted sessions."""
 
-    def __init__(self, folder: Path, venue: str, tables: list[str]):
+    def __init__(self, folder: Path, venue: str, tables: list[str], autosave: int | None = 1):
         self.folder, self.venue = folder, venue
         folder.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
@@ -34,11 +34,13 @@ class Mosquitto:
         for name in tables:
             self.users[name] = access.add_user(self.passwords, name)
         (folder / "acl").write_text(access.acl(venue, tables))
-        (folder / "data").mkdir(exist_ok=True)
+        (folder / "broker-data").mkdir(exist_ok=True)
+        # The venue's own config (access.broker_conf), on loopback; `autosave` seconds between saves
+        # (None: the venue's own), and its log on stderr.
+        saves = "" if autosave is None else f"autosave_interval {autosave}\n"
         (folder / "mosquitto.conf").write_text(
-            f"listener {self.port} 127.0.0.1\nallow_anonymous false\npassword_file {self.passwords}\n"
-            f"acl_file {folder / 'acl'}\npersistence true\npersistence_location {folder / 'data'}/\n"
-            "autosave_interval 1\nmax_queued_messages 100000\nmax_inflight_messages 100\nlog_dest stderr\n"
+            access.broker_conf(folder, self.port, "127.0.0.1") + saves
+            + "max_inflight_messages 100\nlog_dest stderr\n"
             # Run as root, mosquitto would become user "mosquitto", who cannot read this folder.
             + ("user root\n" if os.geteuid() == 0 else ""))
         self.process: subprocess.Popen | None = None

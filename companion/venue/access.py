@@ -15,6 +15,9 @@ DASHBOARD = "dashboard"
 
 
 SECRET = 0o600  # the files that hold a broker password: the venue's owner alone reads them
+# A whole MQTT packet: one message, its topic (under 80 bytes) and its headers, with room to spare.
+PACKET_LIMIT = topics.MESSAGE_LIMIT + 4 * 1024
+AUTOSAVE = 10  # seconds between two saves of the broker's retained snapshots and queues to disk
 
 
 def acl(venue: str, tables: list[str]) -> str:
@@ -91,13 +94,23 @@ def init_venue(folder: Path, name: str, broker: str = "127.0.0.1", port: int = 1
     venue = {"name": name, "broker": broker, "port": port, "tables": [],
              "password": add_user(folder / "passwd", DASHBOARD)}
     _write_venue(folder, venue)
-    write_durably(folder / "mosquitto.conf",
-                  f"# The venue {name}'s broker: mosquitto -c {folder / 'mosquitto.conf'}\n"
-                  f"listener {port}\nallow_anonymous false\npassword_file {folder / 'passwd'}\n"
-                  f"acl_file {folder / 'acl'}\npersistence true\n"
-                  f"persistence_location {folder / 'broker-data'}/\n"
-                  "max_queued_messages 100000\n")
+    write_durably(folder / "mosquitto.conf", broker_conf(folder, port))
     return venue
+
+
+def broker_conf(folder: Path, port: int, listen: str = "") -> str:
+    """The venue's mosquitto.conf, on the folder's password, ACL and persistence files."""
+    return (f"# The venue's broker: mosquitto -c {folder / 'mosquitto.conf'}\n"
+            f"listener {port}{' ' + listen if listen else ''}\nallow_anonymous false\n"
+            f"password_file {folder / 'passwd'}\nacl_file {folder / 'acl'}\n"
+            # A login is its client id: no table takes over another's (or the dashboard's) session.
+            "use_username_as_clientid true\n"
+            # A bigger packet disconnects its sender before anyone gets it.
+            f"max_packet_size {PACKET_LIMIT}\n"
+            f"persistence true\npersistence_location {folder / 'broker-data'}/\n"
+            # Saved every AUTOSAVE seconds, not only at a clean exit: a crash keeps the tables' snapshots.
+            f"autosave_interval {AUTOSAVE}\nautosave_on_changes false\n"
+            "max_queued_messages 100000\n")
 
 
 def add_table(folder: Path, name: str) -> Path:

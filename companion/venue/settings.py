@@ -14,7 +14,7 @@ class VenueConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
     name: str  # the venue: lower-case letters, digits, - and _
     table: str  # this table's name at the venue (and its login at the broker)
-    broker: str = "127.0.0.1"  # the broker's host name or address
+    broker: str = ""  # the broker's host name or address: required (no guess is right at a venue)
     port: Annotated[int, msgspec.Meta(ge=1, le=65535)] = 1883
     password: str = ""  # the table's broker password (companion venue add-table prints it)
     tls: bool = False  # the broker offers TLS (usually port 8883)
@@ -36,7 +36,8 @@ def venue_problem(venue: VenueConfig) -> str | None:
             return (f"key 'venue.{key}': {value!r} is not a name the venue can use: 1 to 32 lower-case "
                     "letters, digits, - or _, starting with a letter or digit.")
     if not venue.broker.strip():
-        return "key 'venue.broker': give the broker's host name or address, e.g. \"192.168.1.10\"."
+        return ("key 'venue.broker': missing or empty. Give the broker's host name or address as this table "
+                "reaches it, e.g. broker = \"192.168.1.10\" (companion venue add-table writes it).")
     return None
 
 

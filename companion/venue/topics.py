@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 ROOT = "companion"
+MESSAGE_LIMIT = 256 * 1024  # bytes of one message a table sends: a snapshot of the busiest game fits
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")  # no MQTT wildcard or level separator can hide in it
 
 
