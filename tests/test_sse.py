@@ -311,6 +311,10 @@ def test_the_redaction_filter_keeps_the_rest_of_the_line():
                                ("/seat/x",), None)
     RedactSeatLinks().filter(record)
     assert record.getMessage() == "lost /seat/… and /seat/…/events"
+    record = logging.LogRecord("waitress", logging.INFO, __file__, 1, "lost %s", ("/api/director/tok/voids",),
+                               None)
+    RedactSeatLinks().filter(record)
+    assert record.getMessage() == "lost /api/director/…/voids"
 
 
 def test_a_failing_private_view_sends_the_public_one_and_logs_no_secret(tmp_path, monkeypatch, caplog):

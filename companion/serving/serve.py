@@ -17,8 +17,9 @@ HEAD_LIMIT = 16 * 1024  # a request line and headers: a phone's browser sends un
 OUTPUT_HELD = 256 * 1024  # answer bytes held for a client that reads slowly before its worker waits
 CONNECTIONS = 100  # connections the server holds in all, at least (more with more threads)
 NEVER = 2**62  # waitress spools what exceeds its overflow sizes to temporary files: never, here
-# Paths that carry a capability: a seat's link, the join code, a host link's query.
-SEAT_PATH = re.compile(r"(/seat/|/j/|[?&]host=)[^/\s?#&]+")
+# Paths that carry a capability: a seat's link, the join code, a host link's query, the venue director's
+# link (its page, and /api/director/ under it).
+SEAT_PATH = re.compile(r"(/seat/|/j/|/director/|[?&]host=)[^/\s?#&]+")
 
 
 def threads_for(app: Flask) -> int:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import secrets
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from companion.serving.slots import admit, end_on_hang_up
+from companion.serving.sse import message, opening
 from companion.venue.board import Board
 from companion.venue.collector import Collector
 from companion.venue.link import Broker
@@ -28,16 +31,85 @@ class Changes:
             self.version += 1
             self._changed.notify_all()
 
-    def wait(self, seen: int, timeout: float) -> int:
-        """The version once it is past `seen`, or after `timeout` seconds (a keepalive is due)."""
+    def wait(self, seen: int, timeout: float, ended=lambda: False) -> int:
+        """The version once it is past `seen`, or after `timeout` seconds (a keepalive is due), or once
+        `ended()` (after a wake())."""
         with self._changed:
-            self._changed.wait_for(lambda: self.version > seen or self.closed, timeout)
+            self._changed.wait_for(lambda: self.version > seen or self.closed or ended(), timeout)
             return self.version
+
+    def wake(self) -> None:
+        """Have every waiting page look again whether it has ended."""
+        with self._changed:
+            self._changed.notify_all()
 
     def close(self) -> None:
         with self._changed:
             self.closed = True
             self._changed.notify_all()
+
+
+class LivePage:
+    """One open live page: iterating yields its SSE bytes, the venue drawn again at each change; close()
+    (called by the server) frees its slot, even if it never started."""
+
+    def __init__(self, pages: LivePages, client: str, draw: Callable[[], dict], keepalive: float):
+        self.pages, self.client, self.draw, self.keepalive = pages, client, draw, keepalive
+        self.ended = False
+        self._seen: int | None = None
+
+    def __iter__(self) -> LivePage:
+        return self
+
+    def __next__(self) -> bytes:
+        changes = self.pages.changes
+        if self._seen is None:
+            self._seen = changes.version
+            return opening(message("venue", self.draw(), self._seen))
+        now = changes.wait(self._seen, self.keepalive, lambda: self.ended)
+        if self.ended or changes.closed:
+            self.close()
+            raise StopIteration
+        if now == self._seen:
+            return b": keepalive\n\n"
+        self._seen = now
+        return message("venue", self.draw(), now)
+
+    def end(self) -> None:
+        self.ended = True
+        self.pages.changes.wake()
+
+    def close(self) -> None:
+        self.ended = True
+        self.pages.remove(self)
+
+
+class LivePages:
+    """The dashboard's open live pages: at most MAX_PAGES, PER_ADDRESS of one address, a full set shared
+    fairly (serving.slots, as the table's own pages), so page loads and the director keep a thread."""
+
+    def __init__(self, changes: Changes):
+        self.changes = changes
+        self._pages: list[LivePage] = []
+        self._lock = threading.Lock()
+
+    def open(self, client: str, draw: Callable[[], dict], keepalive: float, channel=None) -> LivePage:
+        """A new live page for `client`; TooManyStreams when its address or the dashboard is full."""
+        page = LivePage(self, client, draw, keepalive)
+        with self._lock:
+            evicted = admit(self._pages, self._pages, client, PER_ADDRESS, MAX_PAGES)
+            self._pages = [p for p in self._pages if p is not evicted] + [page]
+        if evicted is not None:
+            evicted.end()
+        end_on_hang_up(channel, page.end)
+        return page
+
+    def remove(self, page: LivePage) -> None:
+        with self._lock:
+            self._pages = [p for p in self._pages if p is not page]
+
+    def __len__(self) -> int:
+        return len(self._pages)
 
 
 class Dashboard:
@@ -49,6 +121,7 @@ class Dashboard:
         self.board = Board(state_dir / "venue.db")
         self.director = self.board.secret("director", lambda: secrets.token_urlsafe(18))
         self.changes = Changes()
+        self.pages = LivePages(self.changes)
         self.collector = Collector(self.board, broker, venue, on_change=self.changes.bump)
         self.server: WebServer | None = None
 
@@ -69,3 +142,4 @@ class Dashboard:
 
 
 MAX_PAGES = 40  # live dashboard pages at once: the projector, the director, the players' phones
+PER_ADDRESS = 6  # live pages one address may hold: a phone's page, a reload, a second tab

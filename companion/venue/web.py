@@ -9,7 +9,7 @@ from flask import Flask, Response, jsonify, render_template, request
 
 from companion.i18n import N_, translator
 from companion.serving.pages import guarded, new_app, reader_language
-from companion.serving.sse import message, opening
+from companion.serving.slots import TooManyStreams, requester
 from companion.venue.board import CorrectionError
 
 KEEPALIVE = 15.0
@@ -63,20 +63,12 @@ def create_app(dashboard, keepalive: float = KEEPALIVE) -> Flask:
     @app.get("/api/venue/events")
     def events():
         args = dict(request.args)
-        snapshot = state(args)
-
-        def stream():
-            seen = dashboard.changes.version
-            yield opening(message("venue", snapshot, seen))
-            while not dashboard.changes.closed:
-                now = dashboard.changes.wait(seen, keepalive)
-                if now == seen:
-                    yield b": keepalive\n\n"
-                    continue
-                seen = now
-                yield message("venue", state(args), seen)
-
-        return Response(stream(), mimetype="text/event-stream",
+        client, channel = requester(request.environ)
+        try:
+            live = dashboard.pages.open(client, lambda: state(args), keepalive, channel)
+        except TooManyStreams as exc:
+            return jsonify(error=_(exc.msgid, **exc.params)), 503
+        return Response(live, mimetype="text/event-stream", direct_passthrough=True,
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     @app.post("/api/director/<token>/corrections")
@@ -108,7 +100,9 @@ def create_app(dashboard, keepalive: float = KEEPALIVE) -> Flask:
     def failed(error):
         if hasattr(error, "code") and isinstance(error.code, int) and error.code < 500:
             return jsonify(error=str(error)), error.code
-        app.logger.exception("the dashboard failed on %s", request.path)
+        # The route, not the path: a director's path is its link.
+        app.logger.exception("the dashboard failed on %s %s", request.method,
+                             request.url_rule.rule if request.url_rule else "?")
         return jsonify(error=_(N_("The dashboard failed on this request; its log says why."))), 500
 
     @app.after_request

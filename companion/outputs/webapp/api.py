@@ -18,7 +18,7 @@ from companion.core.session import HOST_COMMANDS, NEW_GAME
 from companion.gamekit.contract import Command, IllegalMove
 from companion.outputs.public import refusal
 from companion.outputs.webapp import _, another_sites_refused, request_game, request_language
-from companion.outputs.webapp.events import PANEL_STUCK, Hub, Stream, TooManyStreams
+from companion.outputs.webapp.events import PANEL_STUCK, Hub, Stream
 from companion.outputs.webapp.openapi import (
     ClaimHostBody,
     CommandBody,
@@ -31,6 +31,7 @@ from companion.outputs.webapp.openapi import (
     document,
 )
 from companion.outputs.webapp.runtime import Runtime
+from companion.serving.slots import TooManyStreams, requester
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -275,10 +276,7 @@ def _stream(seat: int | None, token: str | None = None) -> Response:
     refused = another_sites_refused()
     if refused is not None:
         return refused
-    # waitress hands the connection's own disconnect check to the app: its owner is the connection.
-    channel = getattr(request.environ.get("waitress.client_disconnected"), "__self__", None)
-    # The address the connection counts against (connections.client_of): 127.0.0.x on loopback.
-    client = getattr(channel, "client", "") or request.remote_addr or ""
+    client, channel = requester(request.environ)
     try:
         stream: Stream = hub().open(request_language(), seat, client, channel, token)
     except TooManyStreams as exc:

@@ -6,7 +6,6 @@ import contextlib
 import logging
 import queue
 import threading
-from collections import Counter
 from collections.abc import Callable
 
 from companion.core.moment import Moment
@@ -14,20 +13,13 @@ from companion.core.seats import MAX_SEATS
 from companion.core.table import Table
 from companion.i18n import N_, translator
 from companion.outputs.public import public_payload, refusal
+from companion.serving.slots import TooManyStreams, admit, end_on_hang_up
 from companion.serving.sse import message, opening
 
 log = logging.getLogger(__name__)
 _CLOSE = object()
 PANEL_STUCK = N_("The e-ink panel has stopped answering: switch the device off for a minute, then on again. "
                  "The game goes on here and on every phone.")
-
-
-class TooManyStreams(Exception):
-    """No stream slot for this page: `msgid` and `params` say which limit and what to do."""
-
-    def __init__(self, msgid: str, **params):
-        super().__init__(msgid)
-        self.msgid, self.params = msgid, params
 
 
 class Stream:
@@ -232,22 +224,16 @@ class Hub:
 
         Public pages share one pool and each seat has its own, so strangers filling the public pool
         leave every seat its live page. A full public pool is shared: a newcomer's page takes the place
-        of one of the address holding the most (see _fair_share). `channel` (the connection, if the
+        of one of the address holding the most (see slots.fair_share). `channel` (the connection, if the
         server tells it) ends the stream the moment its client hangs up.
         """
         stream = Stream(self, seat, lang, self.queue_size, client, token)
         self._end_revoked()
         with self._lock:
             pool = [s for s in self._streams if s.seat == seat]
-            if sum(1 for s in self._streams if s.client == client) >= self.per_client:
-                raise TooManyStreams(
-                    N_("This device already has {limit} live pages open: close one and reload."),
-                    limit=self.per_client)
-            full = seat is None and len(pool) >= self.max_streams
-            evicted = self._fair_share(pool, client) if full else None
-            if full and evicted is None:
-                raise TooManyStreams(N_("Too many live pages are open ({limit}): close one on another phone "
-                                        "and reload."), limit=self.max_streams)
+            # The public pool is shared fairly; each seat's is its own.
+            evicted = admit(self._streams, pool, client, self.per_client,
+                            self.max_streams if seat is None else None)
             if evicted is not None:
                 self._streams = [s for s in self._streams if s is not evicted]
             if seat is not None and len(pool) >= self.per_seat:
@@ -257,22 +243,8 @@ class Hub:
             self._streams = [*self._streams, stream]
         if evicted is not None:
             evicted.end()
-        if channel is not None and hasattr(channel, "on_hang_up"):
-            channel.on_hang_up = stream.end
-            if not channel.connected:  # gone before the hook was in place
-                stream.end()
+        end_on_hang_up(channel, stream.end)
         return stream
-
-    @staticmethod
-    def _fair_share(pool: list[Stream], client: str) -> Stream | None:
-        """The public page that gives way to `client`'s when the pool is full: the newest of the address
-        holding the most, if it holds at least two more than `client` (so a full pool ends up shared
-        evenly, and a few addresses cannot keep it from everyone else); None if the pool is fair."""
-        held = Counter(s.client for s in pool)
-        top, most = held.most_common(1)[0]
-        if most < held[client] + 2:
-            return None
-        return next(s for s in reversed(pool) if s.client == top)
 
     def public_message(self, moment: Moment, lang: str) -> bytes:
         """A moment as every public page in `lang` gets it: encoded once for all of them, not once
