@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import threading
 
-import paho.mqtt.client as mqtt
 import pytest
 import venue_parts
 from mosquitto import Mosquitto, require_mosquitto
@@ -28,12 +27,16 @@ class Watched:
         self.up = threading.Event()
         self.client = client(mosquitto.broker(user), client_id)
         self.client.on_connect = lambda *_: self.up.set()
-        self.client.on_disconnect = lambda _c, _u, _f, reason, _p: (self.up.clear(), self.dropped.append(reason))
+        self.client.on_disconnect = self._dropped
         if will:
             self.client.will_set(topics.table(VENUE, user, "status"), json.dumps({"online": False}), 1, True)
         self.client.connect("127.0.0.1", mosquitto.port)
         self.client.loop_start()
         wait_for(self.up.is_set)
+
+    def _dropped(self, _client, _userdata, _flags, reason, _properties) -> None:
+        self.up.clear()
+        self.dropped.append(reason)
 
     def close(self) -> None:
         self.client.disconnect()

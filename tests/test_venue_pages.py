@@ -44,7 +44,8 @@ def test_strangers_live_pages_are_capped_and_page_loads_and_the_director_keep_an
     refused = next(r for r in streams if r.status == 503)
     said = json.loads(refused.read())["error"]
     assert said.startswith(f"Cet appareil a déjà {per} pages en direct ouvertes") and "rechargez" in said
-    streams += [call(port, "GET", "/api/venue/events", f"127.0.0.{n}") for n in range(5, 11) for _ in range(per)]
+    streams += [call(port, "GET", "/api/venue/events", f"127.0.0.{n}") for n in range(5, 11)
+                for _ in range(per)]
     assert sum(r.status == 200 for r in streams) >= most - per and len(served.pages) <= most
     full = next(r for r in streams[3 * 16:] if r.status == 503)
     assert "live pages" in json.loads(full.read())["error"]
@@ -69,3 +70,93 @@ def test_a_failing_director_route_logs_its_route_not_the_directors_link(served, 
     logged = [r.getMessage() + (r.exc_text or "") for r in caplog.records]
     assert any("/api/director/<token>/corrections" in line for line in logged)  # it was logged...
     assert not [line for line in logged if served.director in line]  # ... without the link
+
+
+def table_message(version: int, over: bool = False, name: str = "Adelheid") -> dict:
+    """A dice table's message as publishing.scoreboard_view writes it: in English, whatever the reader."""
+    seats = [{"seat": 0, "name": name, "colour": "red", "ink": "#c62828", "label": "Red", "mark": "❶",
+              "place": "Seat\u00a01", "in_game": True, "playing": True, "phone": True},
+             {"seat": 1, "name": "", "colour": "yellow", "ink": "#f9a825", "label": "Yellow", "mark": "❷",
+              "place": "Seat\u00a02", "in_game": True, "playing": True, "phone": False}]
+    return {"version": version, "game": "dice", "public": {}, "title": "Free dice", "waiting": [1],
+            "seats": seats, "history": [], "deadline": None, "over": over, "undo": False,
+            "result": {"winners": [0], "scores": [4, 2], "ranks": None} if over else None, "match": None,
+            "ended": None}
+
+
+def fits_a_phone(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    small = page.evaluate("""[...document.querySelectorAll('button, select, input, a')]
+        .filter((e) => e.offsetParent && e.getBoundingClientRect().height < 44).map((e) => e.outerHTML)""")
+    assert small == []
+
+
+@pytest.mark.browser
+@pytest.mark.slow  # a broker, a dashboard and five pages
+def test_the_pages_speak_the_readers_language_and_the_director_voids_with_a_second_tap(served, browser):
+    base = f"http://127.0.0.1:{served.server.port}"
+    board = served.board
+    board.take("t1", 1, 1, table_message(1))
+    board.take("t1", 2, 2, table_message(2, over=True))
+    rid = next(r["id"] for r in board.results() if r["table"] == "t1")
+    board.correct(rid, 0, "score", 5, "Jo", "miscounted")
+    served.changes.bump()
+
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.goto(f"{base}/?lang=fr")
+    row = phone.locator('#tables li[data-table="t1"]')
+    row.wait_for()
+    shown = row.inner_text()
+    assert "Dés libres" in shown and "Free dice" not in shown
+    assert "❶\u00a0Adelheid · Rouge" in shown and "❷\u00a0Jaune" in shown and "Yellow" not in shown
+    standings = phone.locator("#standings").inner_text()
+    assert "Adelheid\n1 place\n" in standings and "Jaune\n2 places" in standings  # not "1 places"
+    board.take("t2", 1, 1, table_message(1, True, "Bo") | {"game": "gewalt", "title": "Crazy Race (Gewalt)"})
+    served.changes.bump()
+    phone.locator("#results", has_text="Crazy Race (Gewalt)").wait_for()
+    results = phone.locator("#results").inner_text()
+    assert "t1 · Dés libres" in results and "· dice" not in results and "· gewalt" not in results
+    assert "Adelheid\u202f: score de 4 à 5 (par Jo\u202f: miscounted)" in results
+    assert " de Adelheid" not in results
+    fits_a_phone(phone)
+
+    director = browser.new_page(viewport={"width": 390, "height": 844})
+    director.goto(f"{base}/director/{served.director}?lang=en")
+    voiding = director.locator("#void")
+    voiding.locator('select[name="result"] option').first.wait_for(state="attached")
+    voiding.locator('select[name="result"]').select_option(str(rid))
+    voiding.locator('input[name="who"]').fill("Jo")
+    voiding.locator('input[name="why"]').fill("played with the wrong dice")
+    fits_a_phone(director)
+    voiding.locator("button").click()
+    voiding.locator("button", has_text="Tap again to void it").wait_for()
+    assert all(r["voided"] is None for r in board.results())  # one tap voids nothing
+    voiding.locator("button").click()
+    director.locator("#void-message", has_text="Result voided").wait_for()
+    assert next(r for r in board.results() if r["id"] == rid)["voided"]["who"] == "Jo"
+
+    struck = phone.locator(f'#results li[data-result="{rid}"].voided')
+    struck.wait_for()
+    assert "annulé" in struck.inner_text()
+    assert "Annulé par Jo\u202f: played with the wrong dice" in struck.inner_text()
+    struck_line = struck.locator(".figures").evaluate("e => getComputedStyle(e).textDecorationLine")
+    assert struck_line == "line-through"
+    assert "Adelheid" not in phone.locator("#standings").inner_text()  # the standings leave it out
+
+    for lang, words in (("en", ("corrected", "voided", "sum of points", "Free dice")),
+                        ("fr", ("corrigé", "annulé", "somme des points", "Dés libres"))):
+        projector = browser.new_page(viewport={"width": 1920, "height": 1080})
+        projector.goto(f"{base}/board?by=points&lang={lang}")
+        projector.locator(f'#results li[data-result="{rid}"].voided').wait_for()
+        text = projector.locator("body").inner_text()
+        assert all(word in text for word in words), (lang, text)
+        assert projector.locator("form, button, input, select").count() == 0
+        assert "2 points" in projector.locator("#standings").inner_text()  # t2's yellow seat, by points
+        small = browser.new_page(viewport={"width": 390, "height": 844})
+        small.goto(f"{base}/board?lang={lang}")
+        small.locator("#results li").first.wait_for()
+        fits_a_phone(small)
+        projector.close()
+        small.close()
+    phone.close()
+    director.close()

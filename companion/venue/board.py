@@ -46,6 +46,12 @@ CREATE TABLE IF NOT EXISTS corrections (
     why     TEXT NOT NULL,
     at      TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS voids (
+    result  INTEGER PRIMARY KEY REFERENCES results (id),
+    who     TEXT NOT NULL,
+    why     TEXT NOT NULL,
+    at      TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 FIELDS = ("score", "place")  # what the director may correct in a result
@@ -144,11 +150,13 @@ class Board:
                                     "ORDER BY id DESC").fetchall()
             fixes = self._db.execute("SELECT result, player, field, before, after, who, why, at FROM "
                                      "corrections ORDER BY id").fetchall()
+            voids = {rid: {"who": who, "why": why, "at": at} for rid, who, why, at in
+                     self._db.execute("SELECT result, who, why, at FROM voids")}
         out = []
         for rid, name, seq, game, players, scores, places, at in rows:
             result = {"id": rid, "table": name, "seq": seq, "game": game, "players": json.loads(players),
                       "scores": json.loads(scores) if scores else None, "places": json.loads(places),
-                      "at": at, "corrections": []}
+                      "at": at, "corrections": [], "voided": voids.get(rid)}
             for of, player, field, before, after, who, why, when in fixes:
                 if of == rid:
                     result["scores" if field == "score" else "places"][player] = after
@@ -182,12 +190,26 @@ class Board:
                              (result, player, field, before, value, who, why, at))
         return {r["id"]: r for r in self.results()}[result]
 
+    def void(self, result: int, who: str, why: str) -> dict:
+        """The director's voiding of a result, kept with who and why: the standings skip it from now on."""
+        who, why = str(who).strip(), str(why).strip()
+        if not who or not why or len(who) > 80 or len(why) > 500:
+            raise CorrectionError(N_("Say who corrects (up to 80 characters) and why (up to 500)."))
+        found = {r["id"]: r for r in self.results()}.get(result) if type(result) is int else None
+        if found is None:
+            raise CorrectionError(N_("There is no such result: pick one from the results list."))
+        at = datetime.now(UTC).isoformat(timespec="milliseconds")
+        with self._lock:
+            self._db.execute("INSERT OR IGNORE INTO voids (result, who, why, at) VALUES (?, ?, ?, ?)",
+                             (result, who, why, at))
+        return {r["id"]: r for r in self.results()}[result]
+
     def standings(self, by: str = "places", game: str | None = None) -> list[dict]:
         """Each player's total across the session's results (corrections applied): the sum of places
         (lowest first) or of points (highest first), for one game or all."""
         totals: dict[str, dict] = {}
         for result in self.results():
-            if game is not None and result["game"] != game:
+            if (game is not None and result["game"] != game) or result["voided"]:
                 continue
             figures = result["places"] if by == "places" else (result["scores"] or [])
             for player, figure in zip(result["players"], figures, strict=False):

@@ -7,14 +7,40 @@ import secrets
 
 from flask import Flask, Response, jsonify, render_template, request
 
-from companion.i18n import N_, translator
+from companion.core import registry
+from companion.gamekit.colours import SEAT_COLOURS
+from companion.i18n import N_, plural_forms, translator
 from companion.serving.pages import guarded, new_app, reader_language
 from companion.serving.slots import TooManyStreams, requester
 from companion.venue.board import CorrectionError
 
 KEEPALIVE = 15.0
 BY = ("places", "points")
+COLOUR_LABELS = {colour.label for colour in SEAT_COLOURS}  # what a result names an unnamed seat by
 BAD_DIRECTOR = N_("This director's link is not valid: use the link `companion venue` printed.")
+
+
+def localized(update: dict | None, lang: str) -> dict | None:
+    """A table's update in the reader's language: a table sends its game's title and its seats' colours
+    in English (publishing.MESSAGE_LANGUAGE); the dashboard names them from the game's key and each
+    seat's label (a msgid), as the table's own pages do."""
+    if not isinstance(update, dict):
+        return update
+    spec = registry.find(update["game"]) if isinstance(update.get("game"), str) else None
+    tr = translator(lang, spec)
+    seats = update.get("seats") if isinstance(update.get("seats"), list) else []
+    named = [{**seat, "label": tr(seat["label"])}
+             if isinstance(seat, dict) and isinstance(seat.get("label"), str) else seat for seat in seats]
+    title = tr(spec.title) if spec is not None else update.get("title")
+    return {**update, "title": title, "seats": named}
+
+
+def titled(game: str, players: list[str], lang: str) -> dict:
+    """A result's game title and players in the reader's language (an unnamed seat is its colour)."""
+    spec = registry.find(game)
+    tr = translator(lang, spec)
+    return {"title": tr(spec.title) if spec is not None else game,
+            "players": [tr(p) if p in COLOUR_LABELS else p for p in players]}
 
 
 def create_app(dashboard, keepalive: float = KEEPALIVE) -> Flask:
@@ -27,19 +53,28 @@ def create_app(dashboard, keepalive: float = KEEPALIVE) -> Flask:
         return translator(lang())(msgid, **params)
 
     app.jinja_env.globals["_"] = _
+    # A count's forms for n = 0, 1 and 2 or more, for the page's script to pick from.
+    app.jinja_env.globals["plural_forms"] = lambda singular, plural: plural_forms(lang())(singular, plural)
 
-    def state(asked) -> dict:
-        """The dashboard as a page asked for it (`asked`: its query, `by` and `game`)."""
+    def state(asked, reader: str) -> dict:
+        """The dashboard as a page asked for it (`asked`: its query, `by` and `game`), in `reader`'s
+        language (a stream draws it after its request has gone: the language is taken once, at the start)."""
         by = asked.get("by") if asked.get("by") in BY else "places"
         game = asked.get("game") or None
         board = dashboard.board
-        return {"venue": dashboard.venue, "tables": board.tables(), "results": board.results(),
-                "standings": board.standings(by, game), "by": by, "game": game}
+        tables = [{**row, "update": localized(row["update"], reader)} for row in board.tables()]
+        results = [{**row, **titled(row["game"], row["players"], reader)} for row in board.results()]
+        tr = translator(reader)
+        standings = [{**row, "player": tr(row["player"]) if row["player"] in COLOUR_LABELS else row["player"]}
+                     for row in board.standings(by, game)]
+        return {"venue": dashboard.venue, "tables": tables, "results": results, "standings": standings,
+                "by": by, "game": game}
 
     def is_director(token: str) -> bool:
         return secrets.compare_digest(token.encode("utf-8", "replace"), dashboard.director.encode())
 
     def page(template: str, **more):
+        more.setdefault("by", "places")
         return render_template(template, lang=lang(), venue=dashboard.venue, **more)
 
     @app.get("/")
@@ -48,7 +83,8 @@ def create_app(dashboard, keepalive: float = KEEPALIVE) -> Flask:
 
     @app.get("/board")
     def board():
-        return page("venue/board.html")
+        by = request.args.get("by") if request.args.get("by") in BY else "places"
+        return page("venue/board.html", by=by)
 
     @app.get("/director/<token>")
     def director(token: str):
@@ -58,14 +94,14 @@ def create_app(dashboard, keepalive: float = KEEPALIVE) -> Flask:
 
     @app.get("/api/venue")
     def api_state():
-        return jsonify(state(request.args))
+        return jsonify(state(request.args, lang()))
 
     @app.get("/api/venue/events")
     def events():
-        args = dict(request.args)
+        args, reader = dict(request.args), lang()
         client, channel = requester(request.environ)
         try:
-            live = dashboard.pages.open(client, lambda: state(args), keepalive, channel)
+            live = dashboard.pages.open(client, lambda: state(args, reader), keepalive, channel)
         except TooManyStreams as exc:
             return jsonify(error=_(exc.msgid, **exc.params)), 503
         return Response(live, mimetype="text/event-stream", direct_passthrough=True,
@@ -86,6 +122,20 @@ def create_app(dashboard, keepalive: float = KEEPALIVE) -> Flask:
             return jsonify(error=_(exc.msgid, **exc.params)), 400
         dashboard.changes.bump()
         return jsonify(corrected)
+
+    @app.post("/api/director/<token>/voids")
+    def void(token: str):
+        if not is_director(token):
+            return jsonify(error=_(BAD_DIRECTOR)), 403
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict):
+            return jsonify(error=_(N_("Send the void as a JSON object: result, who and why."))), 400
+        try:
+            voided = dashboard.board.void(body.get("result"), body.get("who", ""), body.get("why", ""))
+        except CorrectionError as exc:
+            return jsonify(error=_(exc.msgid, **exc.params)), 400
+        dashboard.changes.bump()
+        return jsonify(voided)
 
     @app.errorhandler(404)
     def not_found(_error):
