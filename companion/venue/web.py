@@ -28,7 +28,8 @@ def localized(update: dict | None, lang: str) -> dict | None:
         return update
     spec = registry.find(update["game"]) if isinstance(update.get("game"), str) else None
     tr = translator(lang, spec)
-    seats = update.get("seats") if isinstance(update.get("seats"), list) else []
+    seats = update.get("seats")
+    seats = seats if isinstance(seats, list) else []
     named = [{**seat, "label": tr(seat["label"])}
              if isinstance(seat, dict) and isinstance(seat.get("label"), str) else seat for seat in seats]
     title = tr(spec.title) if spec is not None else update.get("title")
