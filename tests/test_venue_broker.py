@@ -4,6 +4,8 @@ size bound, and retained snapshots outlive a broker crash."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -124,3 +126,16 @@ def test_the_generated_config_names_each_bound():
     text = access.broker_conf(access.Path("/v"), 1883)
     assert "use_username_as_clientid true\n" in text and f"max_packet_size {access.PACKET_LIMIT}\n" in text
     assert f"autosave_interval {access.AUTOSAVE}\n" in text and "message_size_limit" not in text
+
+
+def test_broker_conf_prints_the_new_config_and_leaves_the_venues_own_untouched(tmp_path):
+    require_mosquitto()  # init writes the password file with mosquitto_passwd
+    folder = tmp_path / "club"
+    access.init_venue(folder, "club")
+    mine = folder / "mosquitto.conf"
+    mine.write_text("# my own edits\nlistener 1883\n")
+    out = subprocess.run([sys.executable, "-m", "companion", "venue", "broker-conf", "--dir", str(folder)],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "use_username_as_clientid true\n" in out.stdout
+    assert out.stdout == access.broker_conf(folder.resolve(), 1883)
+    assert mine.read_text() == "# my own edits\nlistener 1883\n"
