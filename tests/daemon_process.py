@@ -14,6 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+# What the `companion` console script runs (the systemd unit's ExecStart): no `companion.__main__` loaded.
+CONSOLE_SCRIPT = ("-c", "import sys; from companion.cli import main; sys.exit(main())")
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -36,6 +39,8 @@ class DaemonProcess:
         self._use_port(port or free_port())
         self.config = self.state_dir / "companion.toml"
         self.proc: subprocess.Popen | None = None
+        # How Python starts the companion; `CONSOLE_SCRIPT` runs it as the installed `companion` command does.
+        self.launcher: tuple[str, ...] = ("-m", "companion")
 
     def _use_port(self, port: int) -> None:
         self.port = port
@@ -59,7 +64,7 @@ class DaemonProcess:
         # Output goes to a file: an unread pipe would fill up and stall the daemon.
         self.output = self.state_dir / "daemon.out"
         with self.output.open("a") as out:
-            command = [*self.prefix, self.python, "-m", "companion", "demo", "--config", str(self.config)]
+            command = [*self.prefix, self.python, *self.launcher, "demo", "--config", str(self.config)]
             self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=self.cwd)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
