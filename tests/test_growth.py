@@ -42,8 +42,7 @@ def new_schacht(port: int, runtime, text: str, lang: str = "en") -> tuple[int, d
 
 @pytest.fixture
 def table(tmp_path):
-    # Unpaced: fifty new games as fast as the host's phone can send them (a human would take minutes).
-    with running_app(tmp_path, game="schacht", paced=False) as (runtime, app), live_server(app) as server:
+    with running_app(tmp_path, game="schacht") as (runtime, app), live_server(app) as server:
         yield runtime, server
 
 

@@ -19,7 +19,7 @@ NAMES = ("Flood", "Ada")
 
 @pytest.mark.slow
 def test_a_flooding_phone_writes_at_most_its_pace_while_another_seat_plays_on(tmp_path):
-    with running_app(tmp_path, game="dice") as (runtime, app), live_server(app) as server:
+    with running_app(tmp_path, game="dice", paced=True) as (runtime, app), live_server(app) as server:
         table = runtime.table
         flooder, player = (table.seating(lambda roster, count, seat=seat: roster.claim(seat, NAMES[seat],
                                                                                          count))
@@ -53,7 +53,7 @@ def test_a_flooding_phone_writes_at_most_its_pace_while_another_seat_plays_on(tm
 ])
 def test_a_send_past_the_pace_is_refused_in_the_readers_language_and_changes_nothing(tmp_path, language,
                                                                                        said):
-    with running_app(tmp_path, game="dice") as (runtime, app), live_server(app) as server:
+    with running_app(tmp_path, game="dice", paced=True) as (runtime, app), live_server(app) as server:
         table = runtime.table
         token = table.seating(lambda roster, count: roster.claim(0, "Ada", count))
         headers = {"X-Seat-Token": token, "Accept-Language": language}

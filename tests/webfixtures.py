@@ -80,8 +80,9 @@ def make_runtime(tmp_path: Path, game: str = "dice", options: dict | None = None
 
 @contextmanager
 def running_app(tmp_path: Path, *, keepalive: float = 15.0, max_streams: int = 24, per_client: int = 64,
-                paced: bool = True, **kw):
-    """A table and its app; everything stopped afterwards. `paced=False`: no pace on what phones send."""
+                paced: bool = False, **kw):
+    """A table and its app; everything stopped afterwards. Tests play faster than hands: what phones send
+    is paced (as the daemon paces it) only with `paced=True`."""
     runtime = make_runtime(tmp_path, **kw)
     app = create_app(runtime, keepalive=keepalive, max_streams=max_streams, per_client=per_client,
                      paced=None if paced else Pace(rate=0))
