@@ -49,6 +49,10 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     # up to 6) and live pages. A loopback address counts as its own client (webapp/connections.py).
     connections_per_address: int = 16
     live_pages_per_address: int = 6
+    # What a phone may send that changes something (docs/security.md): a burst, then this many a second,
+    # per seat, for the host, and per other address (0: no pace, for load benchmarks only).
+    send_burst: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 20
+    sends_per_second: Annotated[float, msgspec.Meta(ge=0, le=1000)] = 5
     # An online backup of the store after this many minutes of play (0: none), keeping the newest few.
     backup_minutes: Annotated[float, msgspec.Meta(ge=0)] = 10
     backup_keep: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 5

@@ -14,6 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+# What the `companion` console script runs (the systemd unit's ExecStart): no `companion.__main__` loaded.
+CONSOLE_SCRIPT = ("-c", "import sys; from companion.cli import main; sys.exit(main())")
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -24,18 +27,21 @@ def free_port() -> int:
 class DaemonProcess:
     """`companion demo` with its own state directory, listening on 127.0.0.1 only.
 
-    `config` is added to its config file; `prefix` runs it under another command (systemd-socket-activate)."""
+    `config` is added to its config file; `prefix` runs it under another command (systemd-socket-activate);
+    `paced` keeps the table's own pace on what phones send (else it is off, and its line is left out)."""
 
     def __init__(self, state_dir: Path, port: int | None = None, python: str = sys.executable,
                  env: dict | None = None, cwd: Path | None = None, config: str = "",
-                 prefix: tuple[str, ...] = ()):
+                 prefix: tuple[str, ...] = (), paced: bool = False):
         self.state_dir = Path(state_dir)
         self.python, self.env, self.cwd = python, env, cwd
-        self.extra_config, self.prefix = config, prefix
+        self.extra_config, self.prefix, self.paced = config, prefix, paced
         self._chosen = port is None  # a free port may be taken by another process before the daemon binds it
         self._use_port(port or free_port())
         self.config = self.state_dir / "companion.toml"
         self.proc: subprocess.Popen | None = None
+        # How Python starts the companion; `CONSOLE_SCRIPT` runs it as the installed `companion` command does.
+        self.launcher: tuple[str, ...] = ("-m", "companion")
 
     def _use_port(self, port: int) -> None:
         self.port = port
@@ -52,14 +58,16 @@ class DaemonProcess:
 
     def _start(self, timeout: float) -> DaemonProcess:
         self.state_dir.mkdir(parents=True, exist_ok=True)
+        # No pace unless a test asks for the table's own: these tests send as fast as the daemon answers.
+        unpaced = "" if self.paced else "sends_per_second = 0\n"
         self.config.write_text(f'host = "127.0.0.1"\nport = {self.port}\nstate_dir = "{self.state_dir}"\n'
-                               f'url = "{self.base}/"\n' + self.extra_config)
+                               f'url = "{self.base}/"\n{unpaced}' + self.extra_config)
         env = {**(self.env if self.env is not None else os.environ), "PYTHONUNBUFFERED": "1"}
         env.pop("COMPANION_PORT", None)
         # Output goes to a file: an unread pipe would fill up and stall the daemon.
         self.output = self.state_dir / "daemon.out"
         with self.output.open("a") as out:
-            command = [*self.prefix, self.python, "-m", "companion", "demo", "--config", str(self.config)]
+            command = [*self.prefix, self.python, *self.launcher, "demo", "--config", str(self.config)]
             self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=self.cwd)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

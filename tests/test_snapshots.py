@@ -7,6 +7,7 @@ import logging
 import pickle
 import random
 import sqlite3
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -19,6 +20,7 @@ from companion.core.session import END_GAME, NEW_GAME, UNDO, advance, replay
 from companion.core.table import Table
 from companion.gamekit.contract import Command, IllegalMove
 from companion.gamekit.draws import Draws
+from companion.storage.signing import key_file_of, snapshot_key
 from companion.storage.store import Store
 
 DB = "companion.db"
@@ -100,7 +102,7 @@ def test_a_start_from_snapshots_is_the_whole_replay_also_after_every_undo(tmp_pa
             same(resumed.session, replayed)
             undo_all(resumed.session, replayed)
             for row in list(store.snapshots(0)):  # every snapshot kept, and undo from each
-                kept = snapshots.decode(row, resumed.snapshots.rebuild_for(row.since))
+                kept = resumed.snapshots.decode(row, resumed.snapshots.rebuild_for(row.since))
                 upto = list(store.records_from(store.last_of(NEW_GAME, row.version), row.version))
                 expected, _ = replay(upto)
                 same(kept, expected)
@@ -155,7 +157,17 @@ def test_undo_reaches_back_across_snapshots_replaying_only_from_the_nearest(tmp_
         store.close()
 
 
-@pytest.mark.parametrize("damage", ["a flipped byte", "other code", "another format", "a forged body"])
+# What a body signed with the table's key may still not do: the key is the first guard, not the only one.
+SIGNED = {
+    "a forged body": lambda body: pickle.dumps(Forged()),
+    "a body asking 300 MB": lambda body: b"cbuiltins\nbytearray\n(J\x00\xa3\xe1\x11tR.",
+    "a body naming companion.__main__": lambda body: b"ccompanion.__main__\nmain\n.",
+    "a body of the wrong type": lambda body: pickle.dumps((*pickle.loads(body)[:2], 42,
+                                                           *pickle.loads(body)[3:])),
+}
+
+
+@pytest.mark.parametrize("damage", ["a flipped byte", "other code", "another format", *SIGNED])
 def test_a_bad_snapshot_is_replayed_past_with_a_log_line_and_kept_again(tmp_path, caplog, damage):
     path = tmp_path / DB
     with pytest.MonkeyPatch.context() as mp:
@@ -170,12 +182,14 @@ def test_a_bad_snapshot_is_replayed_past_with_a_log_line_and_kept_again(tmp_path
             db.execute("UPDATE snapshots SET code = ? WHERE version = ?", ("dice:0123456789abcdef", newest))
         elif damage == "another format":
             db.execute("UPDATE snapshots SET format = 99 WHERE version = ?", (newest,))
-        else:  # a body that would run a command, with a digest that matches it
-            forged = pickle.dumps(Forged())
+        else:  # a body that would run a command, allocate, import or not fit, signed with the key
+            forged = SIGNED[damage](body)
             row = db.execute("SELECT since, count, format FROM snapshots WHERE version = ?",
                              (newest,)).fetchone()
+            key = snapshot_key(path)
+            assert key is not None
             db.execute("UPDATE snapshots SET body = ?, digest = ? WHERE version = ?",
-                       (forged, snapshots.digest(newest, *row, code, forged), newest))
+                       (forged, snapshots.digest(key, newest, *row, code, forged), newest))
         db.commit()
         db.close()
         store = Store(path)
@@ -187,7 +201,8 @@ def test_a_bad_snapshot_is_replayed_past_with_a_log_line_and_kept_again(tmp_path
         same(table.session, whole_replay(store)[0])
         assert f"the snapshot after record {newest}" in caplog.text
         assert "replaying from an earlier one" in caplog.text
-        assert not FORGED_RAN
+        assert not FORGED_RAN and "companion.__main__" not in sys.modules
+        assert caplog.text.count("the snapshot after record") == 1
         # The start that replayed past it kept a sound one in its place: the next start reads it.
         store.close()
         caplog.clear()
@@ -272,3 +287,39 @@ def test_a_snapshot_holds_the_secrets_and_no_answer_to_the_host_shows_them(tmp_p
         for route in routes:
             answer = client.get(route, headers=host)
             assert b"SECRET-HAND-ONE" not in answer.get_data(), route
+
+
+def test_the_key_is_made_once_and_a_store_copied_to_another_device_replays_past_its_snapshots(tmp_path,
+                                                                                           caplog):
+    here, there = tmp_path / "here", tmp_path / "there"
+    here.mkdir()
+    there.mkdir()
+    with pytest.MonkeyPatch.context() as mp:
+        views = rolls(here / DB, 35, 10, mp)
+    key = key_file_of(here / DB)
+    assert key.stat().st_mode & 0o777 == 0o600
+    made = key.read_bytes()
+    store = Store(here / DB)
+    assert Table(store).latest.public == views[-1] and key.read_bytes() == made  # read, never made again
+    store.close()
+    for name in (DB, "companion.table-id"):  # a backup restored on another device: no key of its own yet
+        (there / name).write_bytes((here / name).read_bytes())
+    store = Store(there / DB)
+    with caplog.at_level(logging.WARNING, "companion.core.snapshots"):
+        assert Table(store).latest.public == views[-1]
+    store.close()
+    assert key_file_of(there / DB).read_bytes() != made
+    assert caplog.text.count("not signed with this table's key") == 3  # the three, then replayed whole
+
+
+def test_a_key_file_the_table_did_not_make_is_left_as_it_is_and_the_game_replays(tmp_path, caplog):
+    key = key_file_of(tmp_path / DB)
+    key.write_text("someone's notes\n")
+    with pytest.MonkeyPatch.context() as mp, caplog.at_level(logging.WARNING, "companion.storage.signing"):
+        views = rolls(tmp_path / DB, 25, 10, mp)
+        store = Store(tmp_path / DB)
+        assert Table(store).latest.public == views[-1]
+    assert not list(store.snapshots(0))  # none kept without a key
+    store.close()
+    assert key.read_text() == "someone's notes\n"
+    assert caplog.text.count("is not one this table made") == 2  # once a start

@@ -20,6 +20,7 @@ from companion.core.session import Setup
 from companion.core.table import Table
 from companion.gamekit.contract import Device, GameSpec, IllegalMove, Looks, Move, Views
 from companion.outputs.webapp import create_app
+from companion.outputs.webapp.pace import Pace
 from companion.serving.serve import serve
 from companion.storage.store import Store
 
@@ -79,10 +80,12 @@ def make_runtime(tmp_path: Path, game: str = "dice", options: dict | None = None
 
 @contextmanager
 def running_app(tmp_path: Path, *, keepalive: float = 15.0, max_streams: int = 24, per_client: int = 64,
-                **kw):
-    """A table and its app; everything stopped afterwards."""
+                paced: bool = False, **kw):
+    """A table and its app; everything stopped afterwards. Tests play faster than hands: what phones send
+    is paced (as the daemon paces it) only with `paced=True`."""
     runtime = make_runtime(tmp_path, **kw)
-    app = create_app(runtime, keepalive=keepalive, max_streams=max_streams, per_client=per_client)
+    app = create_app(runtime, keepalive=keepalive, max_streams=max_streams, per_client=per_client,
+                     paced=None if paced else Pace(rate=0))
     try:
         yield runtime, app
     finally:

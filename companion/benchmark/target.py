@@ -28,7 +28,8 @@ def serve_watched(state_dir: str, phones: int):
 
     few_arenas()  # as `companion demo` and `companion run` do
     port = int(os.environ["COMPANION_PORT"])
-    device = Companion(Config(state_dir=state_dir, host="127.0.0.1", port=port,
+    # No pace (docs/security.md): the benchmark's phones send at the rate it measures, faster than hands.
+    device = Companion(Config(state_dir=state_dir, host="127.0.0.1", port=port, sends_per_second=0,
                               url=f"http://127.0.0.1:{port}/"), simulate=True).start()
     table = device.table
 

@@ -309,9 +309,10 @@ def create(path: Path, table_id: str, rows: Sequence[tuple[Any, ...]] = (),
     write_durably(id_file_of(path), table_id + "\n")
 
 
-def write_durably(path: Path, text: str, mode: int | None = None) -> None:
+def write_durably(path: Path, text: str, mode: int | None = None, once: bool = False) -> None:
     """Write a small file whole or not at all: temp file, fsync, rename, fsync the directory. `mode`: its
-    permissions from the start (a file holding a password is never readable by others, even briefly)."""
+    permissions from the start (a file holding a password is never readable by others, even briefly).
+    `once`: a file that is never overwritten (FileExistsError if it is there, and it is left as it is)."""
     temp = path.with_name(path.name + ".part")
     if mode is None:
         temp.write_text(text, encoding="utf-8")
@@ -321,7 +322,13 @@ def write_durably(path: Path, text: str, mode: int | None = None) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
     fsync(temp)
-    os.replace(temp, path)
+    if once:
+        try:
+            os.link(temp, path)  # unlike a rename, a link never replaces a file that is there
+        finally:
+            temp.unlink()
+    else:
+        os.replace(temp, path)
     fsync(path.parent)
 
 

@@ -174,6 +174,7 @@ class Companion:
         """Set the parts up in order: the outputs follow the table before it runs, the web comes last of
         what phones need, then the network (its "auto" mode may wait for the known Wi-Fi)."""
         from companion.outputs.webapp import create_app
+        from companion.outputs.webapp.pace import Pace
         from companion.serving.serve import serve
 
         self.table.subscribe(self.device)
@@ -190,7 +191,8 @@ class Companion:
             self.venue.follow(self.table)
             self.venue.start()
         try:
-            app = create_app(self, per_client=self.config.live_pages_per_address)
+            app = create_app(self, per_client=self.config.live_pages_per_address,
+                             paced=Pace(self.config.send_burst, self.config.sends_per_second))
             self.server = serve(app, self.config.host, self.config.port,
                                 per_client=self.config.connections_per_address, passed=self._port_80())
         except OSError as exc:

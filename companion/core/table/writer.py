@@ -14,7 +14,7 @@ from typing import Any
 from companion.core.moment import Moment, TableStatus
 from companion.core.seats import MAX_SEATS, Roster
 from companion.core.session import GAME_STARTS, NEW_GAME, Session, Setup, advance, bounded
-from companion.core.snapshots import Snapshots, due, encode
+from companion.core.snapshots import Snapshots, due
 from companion.core.table import platform
 from companion.core.table.export import Export
 from companion.core.table.links import HOST_LINK_GONE, Links
@@ -357,7 +357,8 @@ class Table:
                         command.kind, room.used, room.limit, room.free)
             return self._refuse(command, IllegalMove(STORE_FULL, **room.said()), pressed, entry)
         begins = command.kind in GAME_STARTS
-        snapshot = encode(session, None if begins else self._since) if due(session, command.kind) else None
+        snapshot = (self.snapshots.encode(session, None if begins else self._since)
+                    if due(session, command.kind) else None)
         try:
             built: list[Update] = []  # the update the outbox wrote from, if any: it is the one published
             record = self.store.append(command.kind, command.seat, args, draws.taken, snapshot,

@@ -8,6 +8,7 @@ from flask import Flask, current_app, g, request
 
 from companion.core import registry
 from companion.i18n import plural_forms, plural_translator, translator
+from companion.outputs.webapp.pace import Pace
 from companion.serving.pages import guarded, new_app, reader_language
 
 if TYPE_CHECKING:
@@ -47,12 +48,12 @@ def forms(singular: str, plural: str) -> list[str]:
 
 
 def create_app(runtime: Runtime, *, keepalive: float = 15.0, max_streams: int = 24,
-               per_client: int = 6) -> Flask:
+               per_client: int = 6, paced: Pace | None = None) -> Flask:
     """The app serving `runtime` (table, board, display, language, url).
 
     `keepalive` is the seconds between SSE comments; `max_streams` caps the public live pages (each
     seat has its own few), `per_client` the live pages of one address; serve() sizes waitress's
-    threads from them.
+    threads from them. `paced` holds what phones send to a human pace (None: the default one).
     """
     from jinja2 import ChoiceLoader
 
@@ -61,6 +62,7 @@ def create_app(runtime: Runtime, *, keepalive: float = 15.0, max_streams: int = 
     app = new_app(__name__, MAX_BODY)
     app.extensions["companion"] = runtime
     app.extensions["companion.codes"] = trust.CodeAttempts()
+    app.extensions["companion.pace"] = paced if paced is not None else Pace()
     names = trust.host_names(runtime.url)
     hub = events.Hub(runtime.table, keepalive=keepalive, max_streams=max_streams,
                      per_client=per_client).start()

@@ -8,6 +8,7 @@ import secrets
 import socket
 from functools import cache
 from itertools import islice
+from math import ceil
 from typing import Any
 
 import msgspec
@@ -161,6 +162,30 @@ def require_host(token: str | None, action: str) -> None:
     if not is_host(token):
         raise ApiError(403, _("This host link is no longer valid: a long press on D on the device made a new "
                               "one. Open the new host link, or ask the host."), action=action)
+
+
+@bp.before_app_request
+def _at_a_human_pace():
+    """Every change a phone sends takes one send from its bucket (docs/security.md): a seat's by its
+    link, the host's by its link, any other by its address. The device's own buttons are not paced."""
+    if request.method != "POST" or not request.path.startswith("/api/") \
+            or request.path == "/api/device/press":
+        return None
+    table = runtime().table
+    seat_token, host_token = request.headers.get("X-Seat-Token"), host_token_given()
+    seat = seat_of(seat_token) if seat_token else None
+    if seat is not None:
+        key = f"seat {seat}"
+    elif same_token(host_token, table.host_token()):
+        key = "host"
+    else:
+        key = f"address {request.remote_addr}"
+    pace = current_app.extensions["companion.pace"]
+    wait = pace.take(key) if pace.rate else 0.0
+    if wait:
+        raise ApiError(429, _("This phone sent too much too fast: wait {seconds} s, then try again. Nothing "
+                              "was changed.", seconds=ceil(wait)), retry_after=ceil(wait))
+    return None
 
 
 # --- the game ------------------------------------------------------------------------------
