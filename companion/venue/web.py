@@ -95,6 +95,20 @@ def create_app(dashboard, keepalive: float = KEEPALIVE) -> Flask:
         dashboard.changes.bump()
         return jsonify(corrected)
 
+    @app.post("/api/director/<token>/voids")
+    def void(token: str):
+        if not is_director(token):
+            return jsonify(error=_(BAD_DIRECTOR)), 403
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict):
+            return jsonify(error=_(N_("Send the void as a JSON object: result, who and why."))), 400
+        try:
+            voided = dashboard.board.void(body.get("result"), body.get("who", ""), body.get("why", ""))
+        except CorrectionError as exc:
+            return jsonify(error=_(exc.msgid, **exc.params)), 400
+        dashboard.changes.bump()
+        return jsonify(voided)
+
     @app.errorhandler(404)
     def not_found(_error):
         wrong = N_("No such page: the dashboard is at /, the projector's board at /board.")
