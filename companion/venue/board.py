@@ -216,7 +216,8 @@ class Board:
                              (name, store, seq, arrived.version, json.dumps(update, ensure_ascii=False), at))
             self._db.execute("INSERT INTO tables (name, store, last_seq, seen_at) VALUES (?, ?, ?, ?) "
                              "ON CONFLICT (name) DO UPDATE SET store = excluded.store, "
-                             "last_seq = excluded.last_seq, seen_at = excluded.seen_at", (name, store, seq, at))
+                             "last_seq = excluded.last_seq, seen_at = excluded.seen_at",
+                             (name, store, seq, at))
             self._keep_result(name, store, seq, update, at)
         except Exception as exc:  # this message only: it is set aside, and the stream goes on
             self._db.execute("ROLLBACK TO message")
