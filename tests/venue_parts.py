@@ -70,7 +70,8 @@ class RawTable:
 
     def send(self, seq: int, update, version: int | None = None, first: int | None = None) -> None:
         """Message `seq` of this table's stream, carrying `update` (any JSON value)."""
-        body = {"seq": seq, "version": seq if version is None else version, "store": self.store, "update": update}
+        body = {"seq": seq, "version": seq if version is None else version, "store": self.store,
+                "update": update}
         if first is not None:
             body["first"] = first
         self.raw("update", self._json.dumps(body))
