@@ -12,7 +12,7 @@ import pytest
 import venue_parts
 from daemon_process import DaemonProcess, free_port
 from polling import wait_for
-from venue_chaos_parts import Link, exactly_once_in_order, kept_versions, waiting_in_outbox
+from venue_chaos_parts import Link, PlayingTable, exactly_once_in_order, kept_versions, waiting_in_outbox
 from venue_parts import VENUE, Dashboard
 
 from companion.core.table import Table
@@ -151,3 +151,79 @@ def test_a_dashboard_killed_mid_game_keeps_every_update_once(tmp_path, broker, s
         sender.stop()
         outbox.close()
         store.close()
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_a_table_on_a_new_store_has_every_new_message_kept_once_and_none_taken_for_the_old(tmp_path, broker,
+                                                                                          seed):
+    """A new SD card, or `companion store fresh`: its seqs start again at 1. The old store's
+    acknowledgements still queued at the broker for the table delete nothing of the new store's."""
+    rng = random.Random(seed)
+    dashboard = Dashboard(tmp_path, broker)
+    board_db = tmp_path / "dashboard.db"
+    old = PlayingTable(tmp_path / "old.db", broker.broker("t1"), VENUE, "t1")
+    try:
+        sent = old.rolls(rng.randrange(20, 60))
+        wait_for(lambda: old.sender.waiting() == 0)
+        more = old.rolls(rng.randrange(5, 40))  # the table is switched off mid-burst: acks still coming
+    finally:
+        old.stop()
+        old_stream = old.outbox.stream
+    new = PlayingTable(tmp_path / "new.db", broker.broker("t1"), VENUE, "t1")
+    try:
+        assert new.outbox.stream != old_stream
+        acked = new.rolls(rng.randrange(5, 30))
+        wait_for(lambda: new.sender.waiting() == 0, timeout=60)
+        acked += new.rolls(rng.randrange(1, 10))
+        wait_for(lambda: new.sender.waiting() == 0, timeout=60)
+        exactly_once_in_order(kept_versions(board_db, "t1", new.outbox.stream), acked)
+        kept_old = kept_versions(board_db, "t1", old_stream)
+        exactly_once_in_order(kept_old, sent)
+        # What the old store never had acknowledged is still in it, for its own return.
+        left = Outbox(tmp_path / "old.db")
+        assert set(more) - set(kept_old) <= {m.version for m in left.after(0, 10**6)}
+        left.close()
+    finally:
+        new.stop()
+        dashboard.close()
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_a_dashboard_on_a_new_store_keeps_every_message_it_never_acknowledged_once(tmp_path, broker, seed):
+    """A new evening's folder, or a new laptop: the dashboard starts from what each table still holds (the
+    broker hands it the table's retained status first), kept once and in order; killed mid-game."""
+    rng = random.Random(seed)
+
+    def serve(folder):
+        folder.mkdir()
+        (folder / "venue.toml").write_text(f'name = "{VENUE}"\nbroker = "127.0.0.1"\nport = {broker.port}\n'
+                                           f'password = "{broker.users["dashboard"]}"\ntables = ["t1"]\n')
+        return subprocess.Popen([sys.executable, "-m", "companion", "venue", "serve", "--dir", str(folder),
+                                 "--host", "127.0.0.1", "--port", str(free_port())],
+                                stdout=subprocess.DEVNULL, stderr=open(tmp_path / f"{folder.name}.log", "ab"))
+
+    table = PlayingTable(tmp_path / "t1.db", broker.broker("t1"), VENUE, "t1")
+    first = serve(tmp_path / "first")
+    second = None
+    try:
+        acked = table.rolls(rng.randrange(5, 30))
+        wait_for(lambda: table.sender.waiting() == 0, timeout=30)
+        acked += table.rolls(rng.randrange(20, 120))
+        first.kill()  # kill -9 at a seeded moment, its messages in flight; its folder is never seen again
+        first.wait()
+        acked += table.rolls(rng.randrange(1, 40))  # the table plays on with no dashboard
+        second = serve(tmp_path / "second")
+        acked += table.rolls(rng.randrange(1, 40))
+        wait_for(lambda: table.sender.waiting() == 0, timeout=60)
+        kept_first = kept_versions(tmp_path / "first" / "dashboard" / "venue.db", "t1")
+        kept_second = kept_versions(tmp_path / "second" / "dashboard" / "venue.db", "t1")
+        assert kept_second == sorted(set(kept_second)), "an update was kept twice, or out of order"
+        lost = sorted(set(acked) - set(kept_first) - set(kept_second))
+        assert not lost, f"acknowledged but on neither dashboard: {lost}"
+        assert kept_second and kept_second[-1] == acked[-1]
+    finally:
+        for process in (first, second):
+            if process is not None:
+                process.kill()
+                process.wait()
+        table.stop()
