@@ -5,6 +5,7 @@ dashboard killed mid-game; each at seeded moments (the broker's own kill -9 is i
 from __future__ import annotations
 
 import random
+import sqlite3
 import subprocess
 import sys
 
@@ -190,40 +191,58 @@ def test_a_table_on_a_new_store_has_every_new_message_kept_once_and_none_taken_f
 
 @pytest.mark.parametrize("seed", [7, 8])
 def test_a_dashboard_on_a_new_store_keeps_every_message_it_never_acknowledged_once(tmp_path, broker, seed):
-    """A new evening's folder, or a new laptop: the dashboard starts from what each table still holds (the
-    broker hands it the table's retained status first), kept once and in order; killed mid-game."""
+    """A new evening's folder, or a new laptop: the dashboard starts from what each table still holds, kept
+    once and in order; whether it comes up while messages wait at the broker (the last one was killed
+    mid-burst) or with none waiting, the table's retained status reaching it first."""
     rng = random.Random(seed)
+    boards = []
 
-    def serve(folder):
+    def serve(name: str):
+        folder = tmp_path / name
         folder.mkdir()
         (folder / "venue.toml").write_text(f'name = "{VENUE}"\nbroker = "127.0.0.1"\nport = {broker.port}\n'
                                            f'password = "{broker.users["dashboard"]}"\ntables = ["t1"]\n')
+        boards.append(folder / "dashboard" / "venue.db")
         return subprocess.Popen([sys.executable, "-m", "companion", "venue", "serve", "--dir", str(folder),
                                  "--host", "127.0.0.1", "--port", str(free_port())],
-                                stdout=subprocess.DEVNULL, stderr=open(tmp_path / f"{folder.name}.log", "ab"))
+                                stdout=subprocess.DEVNULL, stderr=open(tmp_path / f"{name}.log", "ab"))
+
+    def marked_online(board_db) -> bool:
+        if not board_db.exists():
+            return False
+        db = sqlite3.connect(f"file:{board_db}?mode=ro", uri=True, timeout=10)
+        try:
+            return db.execute("SELECT online FROM tables WHERE name = 't1'").fetchone() == (1,)
+        except sqlite3.OperationalError:
+            return False  # not made yet
+        finally:
+            db.close()
 
     table = PlayingTable(tmp_path / "t1.db", broker.broker("t1"), VENUE, "t1")
-    first = serve(tmp_path / "first")
-    second = None
+    process = serve("first")
     try:
         acked = table.rolls(rng.randrange(5, 30))
         wait_for(lambda: table.sender.waiting() == 0, timeout=30)
         acked += table.rolls(rng.randrange(20, 120))
-        first.kill()  # kill -9 at a seeded moment, its messages in flight; its folder is never seen again
-        first.wait()
+        process.kill()  # kill -9 at a seeded moment, its messages in flight; its folder is never seen again
+        process.wait()
         acked += table.rolls(rng.randrange(1, 40))  # the table plays on with no dashboard
-        second = serve(tmp_path / "second")
+        process = serve("second")
         acked += table.rolls(rng.randrange(1, 40))
         wait_for(lambda: table.sender.waiting() == 0, timeout=60)
-        kept_first = kept_versions(tmp_path / "first" / "dashboard" / "venue.db", "t1")
-        kept_second = kept_versions(tmp_path / "second" / "dashboard" / "venue.db", "t1")
-        assert kept_second == sorted(set(kept_second)), "an update was kept twice, or out of order"
-        lost = sorted(set(acked) - set(kept_first) - set(kept_second))
-        assert not lost, f"acknowledged but on neither dashboard: {lost}"
-        assert kept_second and kept_second[-1] == acked[-1]
+        process.kill()  # with nothing waiting, this time
+        process.wait()
+        process = serve("third")
+        wait_for(lambda: marked_online(boards[-1]), timeout=30)
+        acked += table.rolls(rng.randrange(1, 40))
+        wait_for(lambda: table.sender.waiting() == 0, timeout=60)
+        kept = [kept_versions(board_db, "t1") for board_db in boards]
+        for one in kept:
+            assert one == sorted(set(one)), "an update was kept twice, or out of order"
+        lost = sorted(set(acked) - set().union(*map(set, kept)))
+        assert not lost, f"acknowledged but on no dashboard: {lost}"
+        assert kept[-1] and kept[-1][-1] == acked[-1]
     finally:
-        for process in (first, second):
-            if process is not None:
-                process.kill()
-                process.wait()
+        process.kill()
+        process.wait()
         table.stop()
