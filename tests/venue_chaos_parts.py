@@ -79,8 +79,8 @@ def kept_versions(board_db: Path, name: str, store: str | None = None) -> list[i
     db = sqlite3.connect(f"file:{board_db}?mode=ro", uri=True, timeout=10)
     try:
         if store is not None:
-            return [v for (v,) in db.execute("SELECT version FROM updates WHERE name = ? AND store = ? ORDER BY "
-                                            "seq", (name, store))]
+            return [v for (v,) in db.execute("SELECT version FROM updates WHERE name = ? AND store = ? "
+                                            "ORDER BY seq", (name, store))]
         return [v for (v,) in db.execute("SELECT version FROM updates WHERE name = ? ORDER BY seq", (name,))]
     except sqlite3.OperationalError:
         return []  # not made yet
