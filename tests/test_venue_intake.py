@@ -239,3 +239,82 @@ def test_a_table_adds_at_most_its_hourly_bound_of_results(dashboard, tables, cap
     assert kept.count("t1") == RESULTS_PER_HOUR and kept.count("t2") == 1
     assert len(dashboard.board.versions("t1")) == last  # the updates are kept: only the results are not
     assert any(f"over the {RESULTS_PER_HOUR} results" in r.getMessage() for r in caplog.records)
+
+
+def test_a_tables_update_over_the_limit_goes_as_a_stand_in_set_aside_and_its_stream_goes_on(tmp_path, broker,
+                                                                                           dashboard):
+    from venue_chaos_parts import PlayingTable
+
+    from companion.venue.topics import MESSAGE_LIMIT
+
+    table = PlayingTable(tmp_path / "t1.db", broker.broker("t1"), VENUE, "t1")
+    try:
+        table.rolls(2)
+        wait_for(lambda: table.sender.waiting() == 0)
+        # A public view past the limit (a game's own view gone wrong), written as a command writes it.
+        big = json.dumps({**update(90), "public": {"pad": "x" * MESSAGE_LIMIT}})
+        db = sqlite3.connect(table.store.path)
+        db.execute("INSERT INTO venue_outbox (version, body) VALUES (90, ?)", (big,))
+        db.commit()
+        db.close()
+        after = table.rolls(2)
+        wait_for(lambda: table.sender.waiting() == 0)
+        kept = dashboard.board.versions("t1")
+        assert 90 not in kept and kept[-2:] == after
+        status, body = get(dashboard, "/api/venue")
+        assert status == 200 and len(body) < 64 * 1024
+    finally:
+        table.stop()
+
+
+def test_the_director_voids_a_result_kept_with_who_and_why_and_the_standings_skip_it(dashboard, tables):
+    t1 = tables["t1"]
+    t1.send(1, finished(1, ("Ada", "Bo"), (3, 5)))
+    t1.send(2, update(2))
+    t1.send(3, finished(3, ("Ada", "Bo"), (9, 1)))
+    wait_for(lambda: t1.acked() == 3)
+    newest, oldest = (r["id"] for r in dashboard.board.results())
+    url = f"http://127.0.0.1:{dashboard.server.port}/api/director/{{}}/voids"
+
+    def post(token: str, body, lang: str = "en") -> tuple[int, dict]:
+        request = urllib.request.Request(url.format(token), data=json.dumps(body).encode(), method="POST",
+                                         headers={"Content-Type": "application/json", "Accept-Language": lang})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
+
+    good = {"result": newest, "who": "Jo (director)", "why": "played with the wrong deck"}
+    assert post("guess", good)[0] == 403
+    for body, says in [({**good, "result": 99}, "no such result"), ({**good, "who": ["Jo"]}, "in words"),
+                       ({**good, "why": {"a": 1}}, "in words"), ({**good, "why": " "}, "who corrects"),
+                       (["not", "an", "object"], "JSON object")]:
+        status, answer = post(dashboard.director, body)
+        assert status == 400 and says in answer["error"], (body, answer)
+    assert all(r["voided"] is None for r in dashboard.board.results())
+    status, voided = post(dashboard.director, good)
+    assert status == 200 and voided["id"] == newest
+    assert voided["voided"] == {"who": "Jo (director)", "why": "played with the wrong deck",
+                                "at": voided["voided"]["at"]}
+    status, again = post(dashboard.director, good, "fr")
+    assert status == 400 and again["error"] == "Ce résultat est déjà annulé\u202f: il n’y a rien de plus à faire."
+    assert [r["id"] for r in dashboard.board.results()] == [newest, oldest]  # still listed
+    assert dashboard.board.standings("points") == [{"player": "Bo", "total": 5, "games": 1},
+                                                   {"player": "Ada", "total": 3, "games": 1}]
+    status, body = get(dashboard, "/api/venue?by=points")
+    assert status == 200 and json.loads(body)["results"][0]["voided"]["who"] == "Jo (director)"
+
+
+def test_a_correction_whose_who_or_why_is_not_words_is_refused_and_changes_nothing(dashboard, tables):
+    from companion.venue.web import create_app
+
+    tables["t1"].send(1, finished(1))
+    wait_for(lambda: tables["t1"].acked() == 1)
+    before = dashboard.board.results()
+    client = create_app(dashboard).test_client()
+    good = {"result": before[0]["id"], "player": 0, "field": "score", "value": 8, "who": "Jo", "why": "typo"}
+    for wrong in ({"who": ["Jo"]}, {"who": 7}, {"why": {"a": "b"}}, {"why": None}):
+        answer = client.post(f"/api/director/{dashboard.director}/corrections", json={**good, **wrong})
+        assert answer.status_code == 400 and "in words" in answer.get_json()["error"]
+    assert dashboard.board.results() == before
