@@ -277,8 +277,9 @@ def test_the_director_voids_a_result_kept_with_who_and_why_and_the_standings_ski
     url = f"http://127.0.0.1:{dashboard.server.port}/api/director/{{}}/voids"
 
     def post(token: str, body, lang: str = "en") -> tuple[int, dict]:
+        headers = {"Content-Type": "application/json", "Accept-Language": lang}
         request = urllib.request.Request(url.format(token), data=json.dumps(body).encode(), method="POST",
-                                         headers={"Content-Type": "application/json", "Accept-Language": lang})
+                                         headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=10) as answer:
                 return answer.status, json.loads(answer.read())
@@ -298,7 +299,8 @@ def test_the_director_voids_a_result_kept_with_who_and_why_and_the_standings_ski
     assert voided["voided"] == {"who": "Jo (director)", "why": "played with the wrong deck",
                                 "at": voided["voided"]["at"]}
     status, again = post(dashboard.director, good, "fr")
-    assert status == 400 and again["error"] == "Ce résultat est déjà annulé\u202f: il n’y a rien de plus à faire."
+    assert status == 400
+    assert again["error"] == "Ce résultat est déjà annulé\u202f: il n’y a rien de plus à faire."
     assert [r["id"] for r in dashboard.board.results()] == [newest, oldest]  # still listed
     assert dashboard.board.standings("points") == [{"player": "Bo", "total": 5, "games": 1},
                                                    {"player": "Ada", "total": 3, "games": 1}]
