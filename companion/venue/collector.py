@@ -102,8 +102,8 @@ class Collector:
             else:
                 return
         except intake.Refused as exc:  # not even its place in the stream can be read: dropped
-            self.board.quiet.set_aside(name, f"a message on {leaf}", f"{exc}; a table sends JSON with seq, "
-                                       "version, store and update")
+            shape = "JSON with seq, version, store and update" if leaf == "update" else '{"online": true}'
+            self.board.quiet.set_aside(name, f"a message on {leaf}", f"{exc}; a table sends {shape}")
             return
         if leaf != "update":
             return
