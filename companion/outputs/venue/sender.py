@@ -80,7 +80,14 @@ class Sender:
             self.connected = False
 
     def _on_ack(self, _client, _userdata, message) -> None:
-        try:  # paho's thread: nothing may escape it
+        try:  # paho's thread: nothing may escape it (a full disk, say), or the thread ends
+            self._acknowledged(message)
+        except Exception as exc:
+            log.warning("could not take the acknowledgement on %s (%s): the dashboard sends it again",
+                        message.topic, exc)
+
+    def _acknowledged(self, message) -> None:
+        try:
             ack = json.loads(message.payload)
             seq, store = ack["seq"], ack["store"]
             if type(seq) is not int or type(store) is not str:
