@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import time
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import msgspec
@@ -131,7 +133,7 @@ class Quiet:
 
     EVERY = 60.0
 
-    def __init__(self, log, clock=time.monotonic):
+    def __init__(self, log: logging.Logger, clock: Callable[[], float] = time.monotonic) -> None:
         self._log, self._clock = log, clock
         self._last: dict[str, float] = {}
         self._left_out: dict[str, int] = {}
