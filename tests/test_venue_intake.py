@@ -39,6 +39,31 @@ def tables(broker, dashboard):
         table.close()
 
 
+def retained(mosquitto, name: str, leaf: str) -> bytes:
+    """What the broker keeps on table `name`'s `leaf` topic, read with the dashboard's login."""
+    import threading
+
+    import paho.mqtt.client as mqtt
+
+    from companion.venue import topics
+
+    got: list[bytes] = []
+    arrived = threading.Event()
+    login = mosquitto.broker("dashboard")
+    reader = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="retained-reader")
+    reader.username_pw_set(login.username, login.password)
+    reader.on_message = lambda _c, _u, message: (got.append(message.payload), arrived.set())
+    reader.on_connect = lambda *_: reader.subscribe(topics.table(VENUE, name, leaf), qos=1)
+    reader.connect(login.host, login.port)
+    reader.loop_start()
+    try:
+        assert arrived.wait(10), f"nothing retained on {leaf}"
+        return got[0]
+    finally:
+        reader.disconnect()
+        reader.loop_stop()
+
+
 def get(dashboard, path: str) -> tuple[int, bytes]:
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{dashboard.server.port}{path}", timeout=10) as answer:
@@ -257,6 +282,9 @@ def test_a_tables_update_over_the_limit_goes_as_a_stand_in_set_aside_and_its_str
         db.execute("INSERT INTO venue_outbox (version, body) VALUES (90, ?)", (big,))
         db.commit()
         db.close()
+        table.sender.wake()
+        wait_for(lambda: table.sender.waiting() == 0)  # set aside, and acknowledged
+        assert retained(broker, "t1", "snapshot") == b"null"  # the newest, too big for the broker: none
         after = table.rolls(2)
         wait_for(lambda: table.sender.waiting() == 0)
         kept = dashboard.board.versions("t1")

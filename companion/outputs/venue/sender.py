@@ -134,8 +134,10 @@ class Sender:
             for message in messages:
                 self._client.publish(self._topic("update"), self._envelope(message, first), qos=1)
                 newest = message
-            if newest is not None:
-                self._client.publish(self._topic("snapshot"), newest.body, qos=1, retain=True)
+            if newest is not None:  # past the limit the broker would refuse it: the newest is then none
+                fits = len(newest.body.encode()) <= topics.MESSAGE_LIMIT
+                self._client.publish(self._topic("snapshot"), newest.body if fits else "null", qos=1,
+                                     retain=True)
                 with self._lock:
                     if self._published == published:
                         self._published = newest.seq
