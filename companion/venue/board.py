@@ -155,6 +155,8 @@ class Board:
         self._migrate()
         self._db.executescript(SCHEMA)
         self.quiet = intake.Quiet(log)
+        # Each table's newest update as the pages get it, read and checked once (one per table).
+        self._shown: dict[str, tuple[str, int, dict | None]] = {}
 
     def _migrate(self) -> None:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(updates)")}
@@ -365,10 +367,17 @@ class Board:
         """Every table seen, with its newest update."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT t.name, t.online, t.seen_at, t.last_seq, u.body FROM tables t LEFT JOIN updates u "
-                "ON u.name = t.name AND u.store = t.store AND u.seq = t.last_seq ORDER BY t.name").fetchall()
-        return [{"name": name, "online": bool(online), "seen_at": seen, "seq": seq,
-                 "update": _update(body)} for name, online, seen, seq, body in rows]
+                "SELECT t.name, t.store, t.online, t.seen_at, t.last_seq, u.body FROM tables t LEFT JOIN "
+                "updates u ON u.name = t.name AND u.store = t.store AND u.seq = t.last_seq ORDER BY t.name"
+            ).fetchall()
+            out = []
+            for name, store, online, seen, seq, body in rows:
+                shown = self._shown.get(name)
+                if shown is None or shown[:2] != (store, seq):
+                    shown = self._shown[name] = (store, seq, _update(body))
+                out.append({"name": name, "online": bool(online), "seen_at": seen, "seq": seq,
+                            "update": shown[2]})
+        return out
 
     def close(self) -> None:
         with self._lock:

@@ -84,12 +84,12 @@ def status(payload: bytes) -> bool:
     return _decoded(payload, Status).online
 
 
-def update(raw: msgspec.Raw) -> dict:
-    """An envelope's update as the board keeps it; Refused if it breaks the schema or its bounds."""
+def update(raw: msgspec.Raw) -> Any:
+    """An envelope's update, decoded (the board checks it: `checked`); Refused if it cannot be read."""
     found = _decoded(bytes(raw), Any)
     if found is None:
         raise Refused("the table sent a stand-in: its update was over the size a message may have")
-    return checked(found)
+    return found
 
 
 def checked(found: Any) -> dict:
