@@ -5,6 +5,7 @@ dashboard killed mid-game; each at seeded moments (the broker's own kill -9 is i
 from __future__ import annotations
 
 import random
+import sqlite3
 import subprocess
 import sys
 
@@ -12,7 +13,7 @@ import pytest
 import venue_parts
 from daemon_process import DaemonProcess, free_port
 from polling import wait_for
-from venue_chaos_parts import Link, exactly_once_in_order, kept_versions, waiting_in_outbox
+from venue_chaos_parts import Link, PlayingTable, exactly_once_in_order, kept_versions, waiting_in_outbox
 from venue_parts import VENUE, Dashboard
 
 from companion.core.table import Table
@@ -152,3 +153,97 @@ def test_a_dashboard_killed_mid_game_keeps_every_update_once(tmp_path, broker, s
         sender.stop()
         outbox.close()
         store.close()
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_a_table_on_a_new_store_has_every_new_message_kept_once_and_none_taken_for_the_old(tmp_path, broker,
+                                                                                          seed):
+    """A new SD card, or `companion store fresh`: its seqs start again at 1. The old store's
+    acknowledgements still queued at the broker for the table delete nothing of the new store's."""
+    rng = random.Random(seed)
+    dashboard = Dashboard(tmp_path, broker)
+    board_db = tmp_path / "dashboard.db"
+    old = PlayingTable(tmp_path / "old.db", broker.broker("t1"), VENUE, "t1")
+    try:
+        sent = old.rolls(rng.randrange(20, 60))
+        wait_for(lambda: old.sender.waiting() == 0)
+        more = old.rolls(rng.randrange(5, 40))  # the table is switched off mid-burst: acks still coming
+    finally:
+        old.stop()
+        old_stream = old.outbox.stream
+    new = PlayingTable(tmp_path / "new.db", broker.broker("t1"), VENUE, "t1")
+    try:
+        assert new.outbox.stream != old_stream
+        acked = new.rolls(rng.randrange(5, 30))
+        wait_for(lambda: new.sender.waiting() == 0, timeout=60)
+        acked += new.rolls(rng.randrange(1, 10))
+        wait_for(lambda: new.sender.waiting() == 0, timeout=60)
+        exactly_once_in_order(kept_versions(board_db, "t1", new.outbox.stream), acked)
+        kept_old = kept_versions(board_db, "t1", old_stream)
+        exactly_once_in_order(kept_old, sent)
+        # What the old store never had acknowledged is still in it, for its own return.
+        left = Outbox(tmp_path / "old.db")
+        assert set(more) - set(kept_old) <= {m.version for m in left.after(0, 10**6)}
+        left.close()
+    finally:
+        new.stop()
+        dashboard.close()
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_a_dashboard_on_a_new_store_keeps_every_message_it_never_acknowledged_once(tmp_path, broker, seed):
+    """A new evening's folder, or a new laptop: the dashboard starts from what each table still holds, kept
+    once and in order; whether it comes up while messages wait at the broker (the last one was killed
+    mid-burst) or with none waiting, the table's retained status reaching it first."""
+    rng = random.Random(seed)
+    boards = []
+
+    def serve(name: str):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "venue.toml").write_text(f'name = "{VENUE}"\nbroker = "127.0.0.1"\nport = {broker.port}\n'
+                                           f'password = "{broker.users["dashboard"]}"\ntables = ["t1"]\n')
+        boards.append(folder / "dashboard" / "venue.db")
+        return subprocess.Popen([sys.executable, "-m", "companion", "venue", "serve", "--dir", str(folder),
+                                 "--host", "127.0.0.1", "--port", str(free_port())],
+                                stdout=subprocess.DEVNULL, stderr=open(tmp_path / f"{name}.log", "ab"))
+
+    def marked_online(board_db) -> bool:
+        if not board_db.exists():
+            return False
+        db = sqlite3.connect(f"file:{board_db}?mode=ro", uri=True, timeout=10)
+        try:
+            return db.execute("SELECT online FROM tables WHERE name = 't1'").fetchone() == (1,)
+        except sqlite3.OperationalError:
+            return False  # not made yet
+        finally:
+            db.close()
+
+    table = PlayingTable(tmp_path / "t1.db", broker.broker("t1"), VENUE, "t1")
+    process = serve("first")
+    try:
+        acked = table.rolls(rng.randrange(5, 30))
+        wait_for(lambda: table.sender.waiting() == 0, timeout=30)
+        acked += table.rolls(rng.randrange(20, 120))
+        process.kill()  # kill -9 at a seeded moment, its messages in flight; its folder is never seen again
+        process.wait()
+        acked += table.rolls(rng.randrange(1, 40))  # the table plays on with no dashboard
+        process = serve("second")
+        acked += table.rolls(rng.randrange(1, 40))
+        wait_for(lambda: table.sender.waiting() == 0, timeout=60)
+        process.kill()  # with nothing waiting, this time
+        process.wait()
+        process = serve("third")
+        wait_for(lambda: marked_online(boards[-1]), timeout=30)
+        acked += table.rolls(rng.randrange(1, 40))
+        wait_for(lambda: table.sender.waiting() == 0, timeout=60)
+        kept = [kept_versions(board_db, "t1") for board_db in boards]
+        for one in kept:
+            assert one == sorted(set(one)), "an update was kept twice, or out of order"
+        lost = sorted(set(acked) - set().union(*map(set, kept)))
+        assert not lost, f"acknowledged but on no dashboard: {lost}"
+        assert kept[-1] and kept[-1][-1] == acked[-1]
+    finally:
+        process.kill()
+        process.wait()
+        table.stop()

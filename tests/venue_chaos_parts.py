@@ -71,12 +71,16 @@ class Link:
         self.listener.close()
 
 
-def kept_versions(board_db: Path, name: str) -> list[int]:
-    """The versions a dashboard's board file holds for table `name`, in the order it kept them."""
+def kept_versions(board_db: Path, name: str, store: str | None = None) -> list[int]:
+    """The versions a dashboard's board file holds for table `name` (from its store `store`, if given), in
+    the order it kept them."""
     if not board_db.exists():
         return []
     db = sqlite3.connect(f"file:{board_db}?mode=ro", uri=True, timeout=10)
     try:
+        if store is not None:
+            return [v for (v,) in db.execute("SELECT version FROM updates WHERE name = ? AND store = ? "
+                                            "ORDER BY seq", (name, store))]
         return [v for (v,) in db.execute("SELECT version FROM updates WHERE name = ? ORDER BY seq", (name,))]
     except sqlite3.OperationalError:
         return []  # not made yet
@@ -98,3 +102,40 @@ def exactly_once_in_order(kept: list[int], acked: list[int]) -> None:
     assert kept == sorted(set(kept)), "an update was kept twice, or out of order"
     lost = sorted(set(acked) - set(kept))
     assert not lost, f"acknowledged but never on the dashboard: {lost}"
+
+
+class PlayingTable:
+    """A table on its store at `path` (the real table, outbox and sender) that rolls dice on demand."""
+
+    def __init__(self, path: Path, broker, venue: str, name: str):
+        from companion.core.table import Table
+        from companion.outputs.venue.outbox import Outbox, writer
+        from companion.outputs.venue.publishing import scoreboard_view
+        from companion.outputs.venue.sender import Sender
+        from companion.storage.store import Store
+
+        self.store = Store(path)
+        self.outbox = Outbox(self.store.path)
+        self.table = Table(self.store)
+        self.table.outbox = writer(scoreboard_view)
+        self.sender = Sender(self.outbox, broker, venue, name)
+        self.table.subscribe(self.sender.wake)
+        self.table.start()
+        self.sender.start()
+
+    def rolls(self, n: int) -> list[int]:
+        """The versions of `n` rolls, each committed (acknowledged to the player)."""
+        from companion.gamekit.contract import Command
+
+        out = []
+        for _ in range(n):
+            result = self.table.call(Command("roll"))
+            assert result.ok, result.error
+            out.append(result.version)
+        return out
+
+    def stop(self) -> None:
+        self.table.stop()
+        self.sender.stop()
+        self.outbox.close()
+        self.store.close()

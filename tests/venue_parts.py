@@ -41,3 +41,57 @@ def dashboard(tmp_path, broker):
     made = Dashboard(tmp_path, broker)
     yield made
     made.close()
+
+
+class RawTable:
+    """A table's login used by hand (paho alone, no outbox): it publishes exactly what a test gives it,
+    poison included, and keeps the acknowledgements the dashboard sends it."""
+
+    def __init__(self, mosquitto: Mosquitto, name: str, store: str = "s1"):
+        import json
+        import threading
+
+        import paho.mqtt.client as mqtt
+
+        from companion.venue import topics
+
+        self.name, self.store, self.acks = name, store, []
+        self._json, self._topics = json, topics
+        self._subscribed = threading.Event()
+        login = mosquitto.broker(name)
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"raw-{name}")
+        self.client.username_pw_set(login.username, login.password)
+        self.client.on_message = lambda _c, _u, message: self.acks.append(json.loads(message.payload))
+        self.client.on_subscribe = lambda *_: self._subscribed.set()
+        self.client.on_connect = lambda *_: self.client.subscribe(topics.table(VENUE, name, "ack"), qos=1)
+        self.client.connect(login.host, login.port)
+        self.client.loop_start()
+        assert self._subscribed.wait(10), "the broker never confirmed the subscription"
+
+    def send(self, seq: int, update, version: int | None = None, first: int | None = None) -> None:
+        """Message `seq` of this table's stream, carrying `update` (any JSON value)."""
+        body = {"seq": seq, "version": seq if version is None else version, "store": self.store,
+                "update": update}
+        if first is not None:
+            body["first"] = first
+        self.raw("update", self._json.dumps(body))
+
+    def raw(self, leaf: str, payload, retain: bool = False) -> None:
+        """Any payload on this table's `leaf` topic."""
+        self.client.publish(self._topics.table(VENUE, self.name, leaf), payload, qos=1, retain=retain
+                            ).wait_for_publish(10)
+
+    def acked(self) -> int:
+        """The highest seq the dashboard acknowledged (0: none)."""
+        return max((ack["seq"] for ack in self.acks), default=0)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def update(version: int, players=("Ada", "Bo"), over: bool = False, result=None) -> dict:
+    """A table's public update as its outbox holds it: `players` in play, over with `result` or not."""
+    seats = [{"seat": n, "name": name, "label": "Red", "in_game": True} for n, name in enumerate(players)]
+    return {"version": version, "game": "gewalt", "title": "Crazy Race", "public": {}, "seats": seats,
+            "waiting": [], "history": [], "deadline": None, "over": over, "result": result}

@@ -7,8 +7,8 @@ import logging
 import queue
 import threading
 
-from companion.venue import topics
-from companion.venue.board import Board
+from companion.venue import intake, topics
+from companion.venue.board import Arrived, Board
 from companion.venue.link import Broker, client
 
 log = logging.getLogger(__name__)
@@ -16,7 +16,8 @@ BATCH = 500  # messages kept in one transaction at most
 
 
 class Collector:
-    """Subscribes to the venue's tables; a malformed message is logged with what was wrong, and dropped."""
+    """Subscribes to the venue's tables; a message its door refuses is set aside (acknowledged at its place
+    in the table's stream, so the stream goes on), one log line a minute per table saying how many."""
 
     def __init__(self, board: Board, broker: Broker, venue: str, on_change=None):
         self.board, self.venue = board, venue
@@ -59,11 +60,13 @@ class Collector:
                 batch.append(more)
             try:
                 acks = self.board.take_all(batch)
-            except Exception:
-                log.exception("could not keep %d messages: the tables will send them again", len(batch))
+            except Exception as exc:  # the disk, not a message: every message was checked at the door
+                self.board.quiet.set_aside("(all)", f"{len(batch)} messages", f"{exc}: the tables will send "
+                                           "them again")
                 continue
-            for name, seq in acks.items():
-                self._client.publish(topics.table(self.venue, name, "ack"), json.dumps({"seq": seq}), qos=1)
+            for (name, store), seq in acks.items():
+                self._client.publish(topics.table(self.venue, name, "ack"),
+                                     json.dumps({"seq": seq, "store": store}), qos=1)
                 self.on_change(name)
 
     def _on_connect(self, _client, _userdata, _flags, reason, _properties) -> None:
@@ -75,26 +78,37 @@ class Collector:
         self.connected.set()
 
     def _on_message(self, _client, _userdata, message) -> None:
-        where = topics.parse(message.topic)
+        # paho's own thread: whatever a message holds, nothing may escape (it would end the thread, and
+        # the broker would hand the same message to the next dashboard).
+        try:
+            self._read(message.topic, message.payload)
+        except Exception as exc:
+            self.board.quiet.set_aside("(unknown)", f"a message on {message.topic!r:.80}",
+                                       f"{type(exc).__name__}: {exc}")
+
+    def _read(self, topic: str, payload: bytes) -> None:
+        where = topics.parse(topic)
         if where is None or where[0] != self.venue:
-            log.warning("ignored a message on %s: not a table's topic of venue %s", message.topic, self.venue)
+            self.board.quiet.set_aside("(unknown)", f"a message on {topic!r:.80}",
+                                       f"not a table's topic of venue {self.venue}")
             return
         _, name, leaf = where
         try:
-            data = json.loads(message.payload)
             if leaf == "status":
-                self.board.mark(name, data["online"] is True)
+                self.board.mark(name, intake.status(payload))
+                self.on_change(name)
             elif leaf == "update":
-                seq, version, update = data["seq"], data["version"], data["update"]
-                whole = type(seq) is int and type(version) is int and seq >= 1
-                if not whole or not isinstance(update, dict):
-                    raise TypeError("seq and version must be whole numbers from 1, update an object")
-                self._arrived.put((name, seq, version, update))
-                return
+                sent = intake.envelope(payload)
             else:
                 return
-        except (ValueError, KeyError, TypeError) as exc:
-            log.warning("ignored a malformed message from table %s on %s (%s): a table sends JSON with seq, "
-                        "version and update", name, message.topic, exc)
+        except intake.Refused as exc:  # not even its place in the stream can be read: dropped
+            shape = "JSON with seq, version, store and update" if leaf == "update" else '{"online": true}'
+            self.board.quiet.set_aside(name, f"a message on {leaf}", f"{exc}; a table sends {shape}")
             return
-        self.on_change(name)
+        if leaf != "update":
+            return
+        try:
+            update, refused = intake.update(sent.update), None
+        except intake.Refused as exc:  # set aside at its place: the board acknowledges it
+            update, refused = None, str(exc)
+        self._arrived.put(Arrived(name, sent.seq, sent.version, update, sent.store, sent.first, refused))

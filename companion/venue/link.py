@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 import paho.mqtt.client as mqtt
@@ -30,4 +31,7 @@ def client(broker: Broker, client_id: str) -> mqtt.Client:
     made.reconnect_delay_set(min_delay=0.2, max_delay=5)  # type: ignore[arg-type]
     made.max_inflight_messages_set(100)
     made.max_queued_messages_set(0)
+    # Each callback guards itself; should one ever miss, paho logs the fault instead of ending its thread.
+    made.suppress_exceptions = True
+    made.enable_logger(logging.getLogger(__name__))
     return made

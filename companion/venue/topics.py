@@ -7,6 +7,9 @@ import re
 ROOT = "companion"
 MESSAGE_LIMIT = 256 * 1024  # bytes of one message a table sends: a snapshot of the busiest game fits
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")  # no MQTT wildcard or level separator can hide in it
+# The largest message a table sends and the dashboard takes (the broker's limit too): a public update is a
+# few kB; a table sends a bigger one as a stand-in the dashboard sets aside, so its stream goes on.
+MESSAGE_LIMIT = 256 * 1024
 
 
 def table(venue: str, name: str, leaf: str) -> str:

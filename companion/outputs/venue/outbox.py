@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -22,6 +23,7 @@ CREATE TABLE IF NOT EXISTS venue_outbox (
     version INTEGER NOT NULL,
     body    TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS venue_stream (id TEXT NOT NULL);
 """
 
 
@@ -63,7 +65,12 @@ def writer(public: Callable[[Moment], dict[str, Any]], limit: int = DEFAULT_LIMI
 
 
 class Outbox:
-    """The sender's side: read what is unsent in order, forget what the dashboard acknowledged."""
+    """The sender's side: read what is unsent in order, forget what the dashboard acknowledged.
+
+    `stream` names this outbox's sequence: made once, with the outbox, in the table's store, and sent
+    beside each seq, so a table on a new store (a new SD card, `companion store fresh`, a repair) is a new
+    stream to the dashboard, never a replay of the old one, and an acknowledgement of the old store's
+    messages deletes nothing of the new one's."""
 
     def __init__(self, path: Path | str):
         self.path = Path(path)
@@ -72,6 +79,18 @@ class Outbox:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(SCHEMA)
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            if self._db.execute("SELECT id FROM venue_stream").fetchone() is None:
+                self._db.execute("INSERT INTO venue_stream (id) VALUES (?)", (secrets.token_hex(8),))
+            self.stream: str = self._db.execute("SELECT id FROM venue_stream").fetchone()[0]
+        finally:
+            self._db.execute("COMMIT")
+
+    def first(self) -> int | None:
+        """The oldest seq waiting (None: none waits): a dashboard that never saw this stream starts there."""
+        with self._lock:
+            return self._db.execute("SELECT min(seq) FROM venue_outbox").fetchone()[0]
 
     def after(self, seq: int, limit: int) -> list[Message]:
         """Up to `limit` unsent messages after `seq`, oldest first."""

@@ -8,7 +8,7 @@ import logging
 import threading
 import time
 
-from companion.outputs.venue.outbox import Outbox
+from companion.outputs.venue.outbox import Message, Outbox
 from companion.venue import topics
 from companion.venue.link import Broker, client
 
@@ -80,13 +80,23 @@ class Sender:
             self.connected = False
 
     def _on_ack(self, _client, _userdata, message) -> None:
+        try:  # paho's thread: nothing may escape it (a full disk, say), or the thread ends
+            self._acknowledged(message)
+        except Exception as exc:
+            log.warning("could not take the acknowledgement on %s (%s): the dashboard sends it again",
+                        message.topic, exc)
+
+    def _acknowledged(self, message) -> None:
         try:
-            seq = json.loads(message.payload)["seq"]
-            if type(seq) is not int:
+            ack = json.loads(message.payload)
+            seq, store = ack["seq"], ack["store"]
+            if type(seq) is not int or type(store) is not str:
                 raise TypeError(seq)
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):
             log.warning("ignored a malformed acknowledgement on %s", message.topic)
             return
+        if store != self.outbox.stream:
+            return  # it acknowledges another store's messages (this table's before a new store): not ours
         with self._lock:
             if seq > self._acked:
                 self._acked = seq
@@ -96,6 +106,18 @@ class Sender:
                 return
         self.outbox.acknowledged(seq)
         self._wake.set()
+
+    def _envelope(self, message: Message, first: int | None) -> str:
+        """A message as the dashboard reads it (companion/venue/intake.py); an update over the size a
+        message may have goes as a stand-in the dashboard sets aside, so the stream goes on."""
+        head = f'{{"seq":{message.seq},"version":{message.version},"store":"{self.outbox.stream}"'
+        head += f',"first":{first}' if first is not None else ""
+        whole = f'{head},"update":{message.body}}}'
+        if len(whole.encode()) <= topics.MESSAGE_LIMIT:
+            return whole
+        log.warning("message %d (version %d) is over the %d bytes a venue message may have: the dashboard is "
+                    "told so instead", message.seq, message.version, topics.MESSAGE_LIMIT)
+        return f'{head},"update":null}}'
 
     # --- the sender's thread ------------------------------------------------------------
     def _run(self) -> None:
@@ -107,13 +129,15 @@ class Sender:
                     self._published = published = acked
                     self._progress = time.monotonic()
             messages = self.outbox.after(published, WINDOW - (published - acked)) if connected else []
+            first = self.outbox.first() if messages else None
             newest = None
             for message in messages:
-                body = f'{{"seq":{message.seq},"version":{message.version},"update":{message.body}}}'
-                self._client.publish(self._topic("update"), body, qos=1)
+                self._client.publish(self._topic("update"), self._envelope(message, first), qos=1)
                 newest = message
-            if newest is not None:
-                self._client.publish(self._topic("snapshot"), newest.body, qos=1, retain=True)
+            if newest is not None:  # past the limit the broker would refuse it: the newest is then none
+                fits = len(newest.body.encode()) <= topics.MESSAGE_LIMIT
+                self._client.publish(self._topic("snapshot"), newest.body if fits else "null", qos=1,
+                                     retain=True)
                 with self._lock:
                     if self._published == published:
                         self._published = newest.seq
