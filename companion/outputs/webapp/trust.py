@@ -11,6 +11,8 @@ import time
 from collections import OrderedDict
 from urllib.parse import urlsplit
 
+from companion.serving.quiet import Pace
+
 log = logging.getLogger(__name__)
 
 FREE_TRIES = 5  # wrong codes an address may type before it has to wait (a typo or two, then more)
@@ -79,8 +81,7 @@ class CodeAttempts:
         self._lock = threading.Lock()
         self._seen: OrderedDict[str, tuple[int, float]] = OrderedDict()  # address -> (wrong, last try)
         self._budget, self._budget_at = float(TABLE_BURST), clock()  # the table's tries left, and when
-        self._logged_at: float | None = None  # when the last line about wrong codes was logged
-        self._unlogged: dict[str, int] = {}  # wrong codes since then, per address
+        self._log_pace = Pace(LOG_EVERY, clock)  # one line about wrong codes a minute
 
     def admit(self, address: str) -> tuple[float, bool]:
         """Whether `address` may try a code now: (0, False), with one of the table's tries taken for it
@@ -128,15 +129,12 @@ class CodeAttempts:
 
     def _log(self, address: str, line: str, *args) -> None:
         """At most one line about wrong codes a minute, saying how many more it left out."""
-        with self._lock:
-            now = self._clock()
-            if self._logged_at is not None and now - self._logged_at < LOG_EVERY:
-                self._unlogged[address] = self._unlogged.get(address, 0) + 1
-                return
-            unlogged, self._unlogged, self._logged_at = self._unlogged, {}, now
-        if unlogged:
-            log.warning("join code: %d more waits for %d addresses since the last line",
-                        sum(unlogged.values()), len(unlogged))
+        allowed = self._log_pace.allow("join code", address)
+        if allowed is None:
+            return
+        left, addresses = allowed
+        if left:
+            log.warning("join code: %d more waits for %d addresses since the last line", left, addresses)
         log.warning(line, *args)
 
     @staticmethod
