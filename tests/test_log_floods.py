@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import logging
 import re
+
 import pytest
 from bench_log_floods import BURST, DROPS, burst, drop_streams, waitress_lines
 from polling import wait_for
 from webfixtures import live_server, running_app
 
 from companion.serving.quiet import KINDS, Pace, PacedLog
+
 
 @pytest.mark.slow
 def test_a_client_dropping_connections_in_a_loop_leaves_a_line_a_minute(tmp_path, caplog):

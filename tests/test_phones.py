@@ -13,6 +13,8 @@ from simulator import running_simulator
 from test_browser import PHONE
 from webfixtures import shoot
 
+from companion.outputs.webapp.trust import TABLE_BURST
+
 pytestmark = pytest.mark.browser
 
 
@@ -160,4 +162,33 @@ def test_a_wrong_join_code_is_refused_with_the_reason(simulator, browser):
     phone.locator("#take-seat").click()
     expect(phone.locator("#message")).to_contain_text("join code is not the table's")
     assert all(not s["name"] for s in companion.table.latest.seats)
+    ctx.close()
+
+
+def test_a_scanned_link_joins_while_strangers_have_spent_the_typed_codes(simulator, browser):
+    """Strangers spent the table's wrong codes, and this phone typed one too: typing the right code waits,
+    the glass's QR code (its link holds the key) joins at once, and so does the host's claim."""
+    from playwright.sync_api import expect
+
+    companion, base = simulator
+    attempts = companion.server.app.extensions["companion.codes"]
+    for n in range(TABLE_BURST):
+        attempts.admit(f"10.0.0.{n + 2}")
+        attempts.failed(f"10.0.0.{n + 2}")
+    attempts.failed("127.0.0.1")  # this phone's typo: it gets no spare check
+    roster = companion.table.roster
+    ctx, phone = new_phone(browser, "en-US")
+    phone.goto(f"{base}join")
+    phone.locator("#code").fill(roster.join_code())
+    phone.locator("#name").fill("Ann")
+    phone.locator("#take-seat").click()
+    expect(phone.locator("#message")).to_contain_text("scan the QR code")
+    phone.goto(f"{base}j/{roster.join_code()}.{roster.join_key()}")
+    phone.locator("#claim-host").click()
+    phone.wait_for_url("**/host")
+    phone.goto(f"{base}j/{roster.join_code()}.{roster.join_key()}")
+    phone.locator("#name").fill("Ann")
+    phone.locator("#take-seat").click()
+    phone.wait_for_url("**/seat/**")
+    expect(phone.locator("#seat-name")).to_have_text(marked("Ann"))
     ctx.close()

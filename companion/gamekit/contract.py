@@ -77,7 +77,7 @@ class TableInfo:
     a button input in progress (the controls' `shown`), never a secret value. `wifi` is the table's own
     Wi-Fi while it is the network (a `WIFI:` QR payload; the panel shows it, presence is the credential).
     `at` is when the table reached the state shown ("21:04"): the frame states it, so a table can tell a
-    glass that lags.
+    glass that lags. `join_key` is the join QR code's secret, as secret as the join code.
     """
 
     url: str
@@ -86,6 +86,7 @@ class TableInfo:
     entry: Mapping[str, Any] | None = None
     wifi: str = ""
     at: str = ""
+    join_key: str = ""  # the join QR code's secret: a scan joins without the typed codes' budget
 
     def name(self, seat: int, colours: tuple[Colour, ...] = SEAT_COLOURS,
              tr: Callable[..., str] = str) -> str:
