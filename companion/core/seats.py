@@ -27,7 +27,9 @@ NAME_LENGTH = 24
 # Refusals naming a seat by its index (`seat`): the pages say it as they show it (its place, its colour).
 SEAT_TAKEN = N_("{seat} is taken: choose a free seat, or ask the host to free it.")
 NAME_LIKE_ANOTHER = N_("This name looks like {name}'s ({seat}): choose another one.")
-SEAT_NAMED = frozenset({SEAT_TAKEN, NAME_LIKE_ANOTHER})
+NAME_SHORT_LIKE_ANOTHER = N_("Shortened on the table's screen, this name reads {short}, as {name}'s ({seat}) "
+                             "does: choose one that differs in its first or last letters.")
+SEAT_NAMED = frozenset({SEAT_TAKEN, NAME_LIKE_ANOTHER, NAME_SHORT_LIKE_ANOTHER})
 JOIN_KEY_OLD = N_("This QR code is no longer the table's (a long press on D made a new one): scan the one on "
                   "the device's screen, or type the code under it.")
 
@@ -56,8 +58,9 @@ def clean_name(name: object) -> str:
     """A seat name as shown everywhere: NFC, one line, trimmed, at most NAME_LENGTH characters.
 
     Characters drawn as nothing or as a blank are refused (a right-to-left override, a zero-width
-    space, a Hangul filler, a variation selector after a letter, a braille blank): "Ada" followed by
-    one would read "Ada", and a name of them reads as nothing. So are more than MAX_MARKS combining
+    space, a Hangul filler, a variation selector after a letter, a braille blank), and so are those
+    nothing draws (U+FFFC, private use, unassigned): "Ada" followed by one would read "Ada", and a name
+    of them reads as nothing. So are more than MAX_MARKS combining
     marks on one letter, which smear over the next line. Accents and emoji stay.
     """
     if not isinstance(name, str):
@@ -66,6 +69,9 @@ def clean_name(name: object) -> str:
     if not text:
         raise IllegalMove("Give a name for the seat.")
     for i, char in enumerate(text):
+        if lookalike.undrawable(char):
+            raise IllegalMove("A name cannot hold characters the table's screen does not draw (here "
+                              "U+{code}): type it again without them.", code=f"{ord(char):04X}")
         if lookalike.invisible(text, i):
             raise IllegalMove("A name cannot hold invisible, blank or control characters (here U+{code}): "
                               "type it again without them.", code=f"{ord(char):04X}")
@@ -227,8 +233,13 @@ class Roster:
         self.store.set_meta("language", str(lang))
 
     def _check_unlike_others(self, seat: int, name: str) -> None:
-        """Refuse a name that looks like another seat's: the e-ink and the phones would show two alike."""
-        mine = lookalike.key(name)
+        """Refuse a name that looks like another seat's: the e-ink and the phones would show two alike.
+        So is one that the glass, cutting long names to their first and last letters, would show as it
+        shows another seat's ("Christopher Robinson" and "Christophor Robinson" both read "Chris…son")."""
+        from companion.render.layout import short_name  # the glass's own cut (PIL: not at import)
+
+        mine, cut = lookalike.key(name), short_name(name)
+        mine_short = lookalike.key(cut)
         for other in range(MAX_SEATS):
             if other == seat:
                 continue
@@ -236,6 +247,8 @@ class Roster:
             for shown in (taken,) if taken else self.unnamed(other):
                 if lookalike.key(shown) == mine:
                     raise IllegalMove(NAME_LIKE_ANOTHER, name=shown, seat=other)
+                if lookalike.key(short_name(shown)) == mine_short:
+                    raise IllegalMove(NAME_SHORT_LIKE_ANOTHER, short=cut, name=shown, seat=other)
 
     def _check_seat(self, seat: object, count: int) -> None:
         if type(seat) is not int or not 0 <= seat < count:

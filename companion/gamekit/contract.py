@@ -90,10 +90,15 @@ class TableInfo:
 
     def name(self, seat: int, colours: tuple[Colour, ...] = SEAT_COLOURS,
              tr: Callable[..., str] = str) -> str:
-        """The name of `seat` as a screen shows it: the chosen name, else its colour's label (the table's
-        colours unless the game has its own), in the screen's language `tr`."""
+        """The name of `seat` as a screen shows it: the chosen name (its first and last letters if
+        another begins alike, see told_apart), else its colour's label (the table's colours unless the
+        game has its own), in the screen's language `tr`."""
         chosen = self.names[seat] if seat < len(self.names) else ""
-        return chosen or (tr(colours[seat].label) if seat < len(colours) else str(seat + 1))
+        if chosen:
+            from companion.render.layout import told_apart  # drawing loads it anyway; PIL not at import
+
+            return told_apart(chosen, self.names)
+        return tr(colours[seat].label) if seat < len(colours) else str(seat + 1)
 
 
 def _nothing(entry: Entry, view: View) -> None:
