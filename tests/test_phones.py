@@ -5,9 +5,12 @@ Set COMPANION_SCREENSHOTS=DIR to keep the phone-size screenshots (docs/screensho
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
+import zxingcpp
+from PIL import Image
 from polling import wait_for
 from simulator import running_simulator
 from test_browser import PHONE
@@ -186,6 +189,11 @@ def test_a_scanned_link_joins_while_strangers_have_spent_the_typed_codes(simulat
     phone.goto(f"{base}j/{roster.join_code()}.{roster.join_key()}")
     phone.locator("#claim-host").click()
     phone.wait_for_url("**/host")
+    # The host page shows the glass's QR code too: it reads back to the link with the key.
+    expect(phone.locator("#join-qr svg")).to_have_count(1)
+    shot = Image.open(io.BytesIO(phone.locator("#join-qr").screenshot()))
+    scanned = [found.text for found in zxingcpp.read_barcodes(shot)]
+    assert scanned == [f"http://192.168.1.20:8080/j/{roster.join_code()}.{roster.join_key()}"]
     phone.goto(f"{base}j/{roster.join_code()}.{roster.join_key()}")
     phone.locator("#name").fill("Ann")
     phone.locator("#take-seat").click()
