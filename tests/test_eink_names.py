@@ -23,7 +23,7 @@ from companion.gamekit.contract import TableInfo
 from companion.i18n import translator
 from companion.locale.update import domains, load
 from companion.outputs.frames import render
-from companion.render.layout import ELLIPSIS, seat_initials, text_box
+from companion.render.layout import ELLIPSIS, NAME_TAIL, seat_initials, short_name, text_box
 from companion.render.palette import INKS, Palette
 
 URL = "http://192.168.1.20:8080/"
@@ -68,8 +68,8 @@ def test_long_names_keep_a_readable_height_on_every_panel(game, label, lang):
         for element in name_texts(canvas):
             high = element.box.height
             assert high >= least, f"{where}: {element.label!r} is {high} px high, under {least} px"
-            if element.shortened:
-                assert element.label.endswith(ELLIPSIS), where
+            if element.shortened:  # cut at the end, or (a name alone) before its last letters
+                assert element.label.endswith(ELLIPSIS) or ELLIPSIS in element.label[-NAME_TAIL - 1:], where
 
 
 # --- seats' colours on the glass ---------------------------------------------------------------
@@ -129,3 +129,22 @@ def test_a_long_name_leaves_schachts_lanes_and_gewalts_scores_at_their_size():
     scores = sizes("gewalt", "end", short, table)
     assert scores == sizes("gewalt", "end", long, table) and len(scores) == 4
     assert min(scores.values()) >= 14  # the whole table dropped to 8 px type before
+
+
+# --- two names that differ only at the end (issue "Venues and trust, third pass", 11) ------------
+@pytest.mark.slow
+def test_two_names_that_differ_at_the_end_never_look_the_same_on_any_frame():
+    """Every frame of every game, on every panel: swapping "Christopher Robinson" and "Christopher
+    Robinsons" changes the frame wherever either is shown (both read "Christop…" before)."""
+    from bench_name_swaps import alike
+
+    same, counted = alike()
+    assert counted > 500 and same == []
+
+
+def test_a_cut_name_keeps_its_end_beside_a_name_that_begins_alike():
+    assert short_name("Christopher Robinson") == "Chris…son" and short_name("Christophe") == "Chris…phe"
+    names = ("Christopher Robinson", "Christopher Robinsons", "Christine")
+    assert [TableInfo(URL, "K7QF", names).name(seat) for seat in range(3)] == \
+        ["Chris…son", "Chris…ons", "Christine"]
+    assert TableInfo(URL, "K7QF", ("Christopher Robinson", "Ada")).name(0) == "Christopher Robinson"

@@ -47,12 +47,36 @@ def table_with_ada(tmp_path):
     ("\u115f\u1160Bo", "U+115F"),                             # Hangul choseong and jungseong fillers
     ("Bo\uffa0", "U+FFA0"),                                   # half-width Hangul filler
     (ZALGO, "at most 3 accents or marks on one letter"),      # 21 stacked marks
+    ("Ada\ufffc", "does not draw (here U+FFFC)"),              # object replacement: drawn as nothing
+    ("\ufffc", "U+FFFC"),                                     # a name of it alone: a blank name
+    ("Ada\ufff0", "U+FFF0"),                                  # the Specials block
+    ("Ada\ufffd", "U+FFFD"),                                  # the replacement character
+    ("Ada\ue000", "U+E000"),                                  # private use
+    ("Ada\U000f0000", "U+F0000"),                             # supplementary private use
+    ("Ada\u0378", "U+0378"),                                  # unassigned
+    ("Ada\U000e0001", "U+E0001"),                             # a language tag (format, invisible)
 ])
 def test_a_name_that_could_pass_for_another_or_for_nothing_is_refused(table_with_ada, name, said):
     runtime, server = table_with_ada
     status, answer = join(server, runtime, 1, name)
     assert status == 409 and said in answer["error"], answer
     assert runtime.table.roster.name(1) == "" and runtime.table.roster.token(1) is None
+
+
+def test_a_name_the_glass_would_cut_to_another_seats_is_refused_one_that_ends_apart_is_kept(table_with_ada):
+    """The glass cuts a long name to its first and last letters beside a name that begins alike: two
+    that differ only in the middle would read the same, two that differ at the end do not."""
+    runtime, server = table_with_ada
+    assert join(server, runtime, 1, "Christopher Robinson")[0] == 200
+    status, answer = join(server, runtime, 2, "Christophor Robinson")
+    assert status == 409 and answer["error"] == (
+        "Shortened on the table's screen, this name reads Chris…son, as Christopher Robinson's "
+        "(Seat\u00a02 · Orange) does: choose one that differs in its first or last letters."), answer
+    assert runtime.table.roster.name(2) == ""
+    status, answer = join(server, runtime, 2, "Christophor Robinson", lang="fr")
+    assert status == 409 and answer["error"].startswith("Raccourci sur l’écran de la table, ce nom se lit "
+                                                        "Chris…son"), answer
+    assert join(server, runtime, 2, "Christopher Robinsons")[0] == 200
 
 
 def test_the_refusal_says_whose_name_it_looks_like_in_french(table_with_ada):

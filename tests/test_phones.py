@@ -5,13 +5,18 @@ Set COMPANION_SCREENSHOTS=DIR to keep the phone-size screenshots (docs/screensho
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
+import zxingcpp
+from PIL import Image
 from polling import wait_for
 from simulator import running_simulator
 from test_browser import PHONE
 from webfixtures import shoot
+
+from companion.outputs.webapp.trust import TABLE_BURST
 
 pytestmark = pytest.mark.browser
 
@@ -160,4 +165,38 @@ def test_a_wrong_join_code_is_refused_with_the_reason(simulator, browser):
     phone.locator("#take-seat").click()
     expect(phone.locator("#message")).to_contain_text("join code is not the table's")
     assert all(not s["name"] for s in companion.table.latest.seats)
+    ctx.close()
+
+
+def test_a_scanned_link_joins_while_strangers_have_spent_the_typed_codes(simulator, browser):
+    """Strangers spent the table's wrong codes, and this phone typed one too: typing the right code waits,
+    the glass's QR code (its link holds the key) joins at once, and so does the host's claim."""
+    from playwright.sync_api import expect
+
+    companion, base = simulator
+    attempts = companion.server.app.extensions["companion.codes"]
+    for n in range(TABLE_BURST):
+        attempts.admit(f"10.0.0.{n + 2}")
+        attempts.failed(f"10.0.0.{n + 2}")
+    attempts.failed("127.0.0.1")  # this phone's typo: it gets no spare check
+    roster = companion.table.roster
+    ctx, phone = new_phone(browser, "en-US")
+    phone.goto(f"{base}join")
+    phone.locator("#code").fill(roster.join_code())
+    phone.locator("#name").fill("Ann")
+    phone.locator("#take-seat").click()
+    expect(phone.locator("#message")).to_contain_text("scan the QR code")
+    phone.goto(f"{base}j/{roster.join_code()}.{roster.join_key()}")
+    phone.locator("#claim-host").click()
+    phone.wait_for_url("**/host")
+    # The host page shows the glass's QR code too: it reads back to the link with the key.
+    expect(phone.locator("#join-qr svg")).to_have_count(1)
+    shot = Image.open(io.BytesIO(phone.locator("#join-qr").screenshot()))
+    scanned = [found.text for found in zxingcpp.read_barcodes(shot)]
+    assert scanned == [f"http://192.168.1.20:8080/j/{roster.join_code()}.{roster.join_key()}"]
+    phone.goto(f"{base}j/{roster.join_code()}.{roster.join_key()}")
+    phone.locator("#name").fill("Ann")
+    phone.locator("#take-seat").click()
+    phone.wait_for_url("**/seat/**")
+    expect(phone.locator("#seat-name")).to_have_text(marked("Ann"))
     ctx.close()

@@ -37,9 +37,9 @@ def codes_in(png: bytes) -> list[str]:
     return [found.text for found in zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))]
 
 
-def frame_png(code: str) -> bytes:
+def frame_png(code: str, key: str) -> bytes:
     canvas = render("dice", {"count": 2, "last": [], "total": 0, "rolls": 0, "history": []},
-                    panel("impression-7.3"), "fr", TableInfo(URL, code))
+                    panel("impression-7.3"), "fr", TableInfo(URL, code, join_key=key))
     out = io.BytesIO()
     canvas.image.save(out, "PNG")
     return out.getvalue()
@@ -50,23 +50,26 @@ def frame_png(code: str) -> bytes:
 def pi(tmp_path):
     """A table as on a Pi: real buttons (not the simulator's), a panel that keeps its last frame."""
     with running_app(tmp_path, url=URL, board=FakeBoard(simulated=False)) as (runtime, app):
-        runtime.display = FakeDisplay(frame_png(runtime.table.roster.join_code()))
+        runtime.display = FakeDisplay(frame_png(runtime.table.roster.join_code(),
+                                                runtime.table.roster.join_key()))
         with live_server(app) as server:
             yield runtime, server
 
 
 def test_nothing_served_without_a_token_shows_the_join_code(pi):
     runtime, server = pi
-    code = runtime.table.roster.join_code()
+    code, key = runtime.table.roster.join_code(), runtime.table.roster.join_key()
     host = {"X-Host-Token": runtime.table.host_token()}
     status, png, _ = request(server.port, "GET", "/api/device/frame.png", host)
-    assert status == 200 and codes_in(png) == [join_link(TableInfo(URL, code))]  # the decoder does read it
+    link = join_link(TableInfo(URL, code, join_key=key))
+    assert status == 200 and codes_in(png) == [link]  # the decoder does read it
+    assert link.endswith(f"/j/{code}.{key}")
     for path in ("/", "/join", "/host", "/device", "/api/state", "/api/device", "/api/device/frame.png",
                  "/api/seats", "/api/games", "/api/openapi.json", "/static/example-frame.png"):
         status, body, headers = request(server.port, "GET", path, client="127.0.0.2")
-        assert code.encode() not in body, path
+        assert code.encode() not in body and key.encode() not in body, path
         if headers.get("Content-Type", "").startswith("image/"):
-            assert not any(code in text for text in codes_in(body)), path
+            assert not any(code in text or key in text for text in codes_in(body)), path
     assert request(server.port, "GET", "/api/device/frame.png")[0] == 403
     assert request(server.port, "GET", "/api/device")[0] == 403
     assert request(server.port, "POST", "/api/device/press", body={"button": "roll"})[0] == 403
@@ -74,7 +77,8 @@ def test_nothing_served_without_a_token_shows_the_join_code(pi):
 
 def test_the_simulators_twin_is_open_on_its_own_machine_only(tmp_path):
     with running_app(tmp_path, url=URL, board=FakeBoard(simulated=True)) as (runtime, app):
-        runtime.display = FakeDisplay(frame_png(runtime.table.roster.join_code()))
+        runtime.display = FakeDisplay(frame_png(runtime.table.roster.join_code(),
+                                                runtime.table.roster.join_key()))
         with live_server(app) as server:  # the simulator's own keyboard: loopback
             assert request(server.port, "GET", "/api/device/frame.png")[0] == 200
             assert request(server.port, "POST", "/api/device/press", body={"button": "roll"})[0] == 200

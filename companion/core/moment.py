@@ -46,6 +46,7 @@ class TableStatus:
 
     url: str = ""  # the address phones open
     join_code: str = ""  # the four letters under the QR code
+    join_key: str = ""  # the QR code's secret beside them: a scan joins without the typed codes' budget
     wifi: str = ""  # the hotspot's WIFI: QR payload while the table is the network ("" otherwise)
     panel_fault: str | None = None  # why the e-ink panel stopped answering, if it did
     network: str | None = None  # the table's network mode while it manages one: client, hotspot

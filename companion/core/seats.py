@@ -27,7 +27,11 @@ NAME_LENGTH = 24
 # Refusals naming a seat by its index (`seat`): the pages say it as they show it (its place, its colour).
 SEAT_TAKEN = N_("{seat} is taken: choose a free seat, or ask the host to free it.")
 NAME_LIKE_ANOTHER = N_("This name looks like {name}'s ({seat}): choose another one.")
-SEAT_NAMED = frozenset({SEAT_TAKEN, NAME_LIKE_ANOTHER})
+NAME_SHORT_LIKE_ANOTHER = N_("Shortened on the table's screen, this name reads {short}, as {name}'s ({seat}) "
+                             "does: choose one that differs in its first or last letters.")
+SEAT_NAMED = frozenset({SEAT_TAKEN, NAME_LIKE_ANOTHER, NAME_SHORT_LIKE_ANOTHER})
+JOIN_KEY_OLD = N_("This QR code is no longer the table's (a long press on D made a new one): scan the one on "
+                  "the device's screen, or type the code under it.")
 
 
 def new_token() -> str:
@@ -36,6 +40,11 @@ def new_token() -> str:
 
 def new_join_code() -> str:
     return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_LENGTH))
+
+
+def new_join_key() -> str:
+    """The join QR code's secret: 128 bits, so a scan never needs the guessing budget typed codes have."""
+    return secrets.token_urlsafe(16)
 
 
 PHONE_SEATS = "phone_seats"  # meta key: the seats phones have held in the running game, "0,2"
@@ -49,8 +58,9 @@ def clean_name(name: object) -> str:
     """A seat name as shown everywhere: NFC, one line, trimmed, at most NAME_LENGTH characters.
 
     Characters drawn as nothing or as a blank are refused (a right-to-left override, a zero-width
-    space, a Hangul filler, a variation selector after a letter, a braille blank): "Ada" followed by
-    one would read "Ada", and a name of them reads as nothing. So are more than MAX_MARKS combining
+    space, a Hangul filler, a variation selector after a letter, a braille blank), and so are those
+    nothing draws (U+FFFC, private use, unassigned): "Ada" followed by one would read "Ada", and a name
+    of them reads as nothing. So are more than MAX_MARKS combining
     marks on one letter, which smear over the next line. Accents and emoji stay.
     """
     if not isinstance(name, str):
@@ -59,6 +69,9 @@ def clean_name(name: object) -> str:
     if not text:
         raise IllegalMove("Give a name for the seat.")
     for i, char in enumerate(text):
+        if lookalike.undrawable(char):
+            raise IllegalMove("A name cannot hold characters the table's screen does not draw (here "
+                              "U+{code}): type it again without them.", code=f"{ord(char):04X}")
         if lookalike.invisible(text, i):
             raise IllegalMove("A name cannot hold invisible, blank or control characters (here U+{code}): "
                               "type it again without them.", code=f"{ord(char):04X}")
@@ -88,6 +101,7 @@ class Roster:
         # Read at every update (the glass and the host page show it): kept here, changed only through
         # reissue_host, on the writer thread, which may be inside a store transaction when it reads it.
         self._join_code = self._kept("join_code", new_join_code)
+        self._join_key = self._kept("join_key", new_join_key)  # changes with the code, read as often
 
     # --- reading (any thread) ---------------------------------------------------------------
     def name(self, seat: int) -> str:
@@ -140,13 +154,23 @@ class Roster:
     def join_code(self) -> str:
         return self._join_code
 
+    def join_key(self) -> str:
+        """The secret the join QR code carries beside the code; as secret as the code (glass, host)."""
+        return self._join_key
+
     def language(self, default: str) -> str:
         """The e-ink's language: the host's choice, else the config's."""
         chosen = self.store.get_meta("language")
         return chosen if chosen in LANGUAGES else default
 
-    def check_code(self, code: object) -> None:
-        given = str(code or "").strip().upper().encode()
+    def check_code(self, code: object, key: object = "") -> None:
+        """A typed code, or a scanned QR code's key (which then stands for the code), else IllegalMove."""
+        if key:
+            given = str(key).encode("utf-8", "replace")
+            if not secrets.compare_digest(given, self.join_key().encode()):
+                raise IllegalMove(JOIN_KEY_OLD)
+            return
+        given = str(code or "").strip().upper().encode("utf-8", "replace")
         if not secrets.compare_digest(given, self.join_code().encode()):
             raise IllegalMove("This join code is not the table's: read the code under the QR code on the "
                               "device's screen.")
@@ -179,9 +203,9 @@ class Roster:
         self._tokens = {**self._tokens, seat: token}
         return token
 
-    def claim_host(self, code: object) -> str:
-        """The first phone to ask (with the join code) becomes the host."""
-        self.check_code(code)
+    def claim_host(self, code: object, key: object = "") -> str:
+        """The first phone to ask (with the join code, or the QR code's key) becomes the host."""
+        self.check_code(code, key)
         if self.host_claimed():
             raise IllegalMove("The table already has a host. A long press on D on the device makes a new "
                               "host link.")
@@ -198,9 +222,10 @@ class Roster:
         to claim becomes the host."""
         self.store.set_meta("host_token", new_token())
         self.store.set_meta("host_claimed", "0")
-        code = new_join_code()
+        code, key = new_join_code(), new_join_key()
         self.store.set_meta("join_code", code)
-        self._join_code = code
+        self.store.set_meta("join_key", key)
+        self._join_code, self._join_key = code, key
 
     def set_language(self, lang: object) -> None:
         if lang not in LANGUAGES:
@@ -208,8 +233,13 @@ class Roster:
         self.store.set_meta("language", str(lang))
 
     def _check_unlike_others(self, seat: int, name: str) -> None:
-        """Refuse a name that looks like another seat's: the e-ink and the phones would show two alike."""
-        mine = lookalike.key(name)
+        """Refuse a name that looks like another seat's: the e-ink and the phones would show two alike.
+        So is one that the glass, cutting long names to their first and last letters, would show as it
+        shows another seat's ("Christopher Robinson" and "Christophor Robinson" both read "Chris…son")."""
+        from companion.render.layout import short_name  # the glass's own cut (PIL: not at import)
+
+        mine, cut = lookalike.key(name), short_name(name)
+        mine_short = lookalike.key(cut)
         for other in range(MAX_SEATS):
             if other == seat:
                 continue
@@ -217,6 +247,8 @@ class Roster:
             for shown in (taken,) if taken else self.unnamed(other):
                 if lookalike.key(shown) == mine:
                     raise IllegalMove(NAME_LIKE_ANOTHER, name=shown, seat=other)
+                if lookalike.key(short_name(shown)) == mine_short:
+                    raise IllegalMove(NAME_SHORT_LIKE_ANOTHER, short=cut, name=shown, seat=other)
 
     def _check_seat(self, seat: object, count: int) -> None:
         if type(seat) is not int or not 0 <= seat < count:

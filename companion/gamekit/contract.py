@@ -77,7 +77,7 @@ class TableInfo:
     a button input in progress (the controls' `shown`), never a secret value. `wifi` is the table's own
     Wi-Fi while it is the network (a `WIFI:` QR payload; the panel shows it, presence is the credential).
     `at` is when the table reached the state shown ("21:04"): the frame states it, so a table can tell a
-    glass that lags.
+    glass that lags. `join_key` is the join QR code's secret, as secret as the join code.
     """
 
     url: str
@@ -86,13 +86,19 @@ class TableInfo:
     entry: Mapping[str, Any] | None = None
     wifi: str = ""
     at: str = ""
+    join_key: str = ""  # the join QR code's secret: a scan joins without the typed codes' budget
 
     def name(self, seat: int, colours: tuple[Colour, ...] = SEAT_COLOURS,
              tr: Callable[..., str] = str) -> str:
-        """The name of `seat` as a screen shows it: the chosen name, else its colour's label (the table's
-        colours unless the game has its own), in the screen's language `tr`."""
+        """The name of `seat` as a screen shows it: the chosen name (its first and last letters if
+        another begins alike, see told_apart), else its colour's label (the table's colours unless the
+        game has its own), in the screen's language `tr`."""
         chosen = self.names[seat] if seat < len(self.names) else ""
-        return chosen or (tr(colours[seat].label) if seat < len(colours) else str(seat + 1))
+        if chosen:
+            from companion.render.layout import told_apart  # drawing loads it anyway; PIL not at import
+
+            return told_apart(chosen, self.names)
+        return tr(colours[seat].label) if seat < len(colours) else str(seat + 1)
 
 
 def _nothing(entry: Entry, view: View) -> None:

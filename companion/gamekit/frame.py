@@ -29,10 +29,17 @@ def marked_name(seat: int, name: str) -> str:
     return f"{PAWN_MARKS[seat]} {name}"
 
 
+JOIN_KEY_MARK = "."  # between the code and the key in a join link's last part (never in either)
+
+
 def join_link(table: TableInfo) -> str:
-    """What the QR code holds: the table's join page with its code, so a scan skips the typing."""
+    """What the QR code holds: the table's join page with its code and the key no one can guess, so a
+    scan skips the typing and never waits on wrong codes typed by strangers (docs/security.md)."""
     base = table.url if table.url.endswith("/") else table.url + "/"
-    return f"{base}j/{table.join_code}" if table.join_code else base
+    if not table.join_code:
+        return base
+    return f"{base}j/{table.join_code}{JOIN_KEY_MARK}{table.join_key}" if table.join_key else \
+        f"{base}j/{table.join_code}"
 
 
 def standard_frame(canvas: Canvas, title: str, status: str, table: TableInfo) -> Box:

@@ -24,4 +24,4 @@ def table_info(moment: Moment, url: str, *, wifi: str = "", at: str = "") -> Tab
     name, the public part of a button input in progress, the hotspot's Wi-Fi code and `at`, when the table
     reached this state."""
     return TableInfo(url, moment.status.join_code, tuple(seat["name"] for seat in moment.seats), moment.entry,
-                     wifi=wifi, at=at)
+                     wifi=wifi, at=at, join_key=moment.status.join_key)

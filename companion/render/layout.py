@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -88,9 +88,26 @@ NAME_START = 8  # characters of a long name kept before an ellipsis in a line th
 NAME_KEEP = 4  # characters a long name keeps at least when it gives way to its table's type size
 
 
+NAME_TAIL = 3  # characters a cut name keeps of its end: "Christopher Robinsons" reads "Chris…ons"
+
+
 def short_name(name: str) -> str:
-    """A name cut to its first NAME_START characters and an ellipsis, for lines that must keep the rest."""
-    return name if len(name) <= NAME_START + 1 else name[:NAME_START].rstrip() + ELLIPSIS
+    """A name cut to NAME_START characters, its end kept after an ellipsis ("Chris…ons"), for lines that
+    must keep the rest: two names that differ at the end stay apart."""
+    if len(name) <= NAME_START + 1:
+        return name
+    return name[:NAME_START - NAME_TAIL].rstrip() + ELLIPSIS + name[-NAME_TAIL:].lstrip()
+
+
+def told_apart(name: str, others: Sequence[str]) -> str:
+    """`name` as the glass shows it beside the other seats' names: whole, or cut to its first and last
+    letters (short_name) when another name starts with the same NAME_START characters, since a line
+    that runs out of room cuts a name's end, and "Christopher Robinson" and "Christopher Robinsons"
+    would both read "Christop…"."""
+    start = name[:NAME_START].casefold()
+    if any(other != name and other[:NAME_START].casefold() == start for other in others):
+        return short_name(name)
+    return name
 
 
 PHRASE_ENDS = ",;:.!?)»"  # a word ending in one of these ends a phrase: a line may break after it
@@ -195,12 +212,15 @@ class Canvas:
         return right - left
 
     def text(self, box: Box, text: str, *, bold: bool = False, role: str = "ink",
-             align: str = "center", max_size: int | None = None, size: int | None = None) -> Element | None:
+             align: str = "center", max_size: int | None = None, size: int | None = None,
+             name: bool = False) -> Element | None:
         """Draw `text` at the largest size that fits `box`, up to `max_size`; or at exactly `size`
         (a role's one size, see `common_size`), lowered only if the box is not that high.
 
-        A text too wide even at MIN_TEXT (or at `size`) is shortened with an ellipsis, never clipped.
-        Only a box lower than one line at MIN_TEXT (a layout bug) draws nothing.
+        A text too wide even at MIN_TEXT (or at `size`) is shortened with an ellipsis, never clipped;
+        a `name` already cut to keep its end (told_apart: "❶ Chris…son") is cut before its ellipsis
+        ("❶ Ch…son"), so two names that differ at the end stay apart. Only a box lower than one line at
+        MIN_TEXT (a layout bug) draws nothing.
         """
         checkpoint()
         if not text:
@@ -216,7 +236,8 @@ class Canvas:
             return None
         shortened = not fitting
         if shortened:
-            short = self._shorten(text, box, bold, size)
+            end = text[text.rindex(ELLIPSIS) + 1:] if name and ELLIPSIS in text else ""
+            short = self._shorten(text[:len(text) - len(end)].removesuffix(ELLIPSIS), box, bold, size, end)
             if short is None:
                 return None
             text = short
@@ -340,22 +361,25 @@ class Canvas:
         self.draw.rectangle((box.x0, box.y0, box.x1 - 1, box.y1 - 1), fill=self.palette.rgb(role))
         return self._add("rule", role, box)
 
-    def _shorten(self, text: str, box: Box, bold: bool, size: int) -> str | None:
-        """The longest start of `text` that, followed by an ellipsis, fits `box` at `size`."""
+    def _shorten(self, text: str, box: Box, bold: bool, size: int, end: str = "") -> str | None:
+        """The longest start of `text` that, followed by an ellipsis and `end` (where that fits), fits
+        `box` at `size`."""
         def fits(candidate: str) -> bool:
             left, top, right, bottom = text_box(candidate, size, bold)
             return right - left <= box.width and bottom - top <= box.height
 
-        if not fits(ELLIPSIS):
-            return None
+        if not fits(ELLIPSIS + end):
+            end = ""
+            if not fits(ELLIPSIS):
+                return None
         lo, hi = 0, len(text)
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            if fits(text[:mid].rstrip() + ELLIPSIS):
+            if fits(text[:mid].rstrip() + ELLIPSIS + end):
                 lo = mid
             else:
                 hi = mid - 1
-        return text[:lo].rstrip() + ELLIPSIS
+        return text[:lo].rstrip() + ELLIPSIS + end
 
     def _add(self, kind: str, label: str, box: Box, shortened: bool = False, size: int = 0) -> Element:
         element = Element(kind, label, box, shortened, size)

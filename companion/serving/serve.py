@@ -11,6 +11,7 @@ from flask import Flask
 from waitress import wasyncore
 
 from companion.serving.connections import HEADER_TIMEOUT, PER_CLIENT, GuardedServer, create_servers
+from companion.serving.quiet import pace_waitress_logs
 
 REQUEST_THREADS = 6  # beyond the streams: enough for page loads, commands and frame fetches at once
 HEAD_LIMIT = 16 * 1024  # a request line and headers: a phone's browser sends under 2 KB
@@ -54,6 +55,9 @@ class WebServer:
                  passed: tuple[tuple[Flask, socket.socket], ...] = ()):
         self.app = app
         redact_waitress_logs()
+        # A client dropping connections in a loop, or a burst of requests, logs one line a minute of each
+        # kind (docs/reliability.md), not hundreds.
+        self.log_pace = pace_waitress_logs()
         # clear_untrusted_proxy_headers etc. stay at waitress's defaults; ident hides the version.
         self._map, self._servers, self._dispatcher = create_servers(
             app, host, port, threads=threads, channel_timeout=channel_timeout, ident="companion",

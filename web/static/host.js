@@ -133,10 +133,15 @@
     const link = document.getElementById("seat-link-url");
     link.href = url;
     link.textContent = url;
-    const qr = await fetch("/api/qr", { method: "POST", headers: Object.assign({ "Content-Type": "application/json" }, H()),
-                                        body: JSON.stringify({ text: url }) });
-    document.getElementById("seat-link-qr").innerHTML = qr.ok ? await qr.text() : "";
+    await showQr("seat-link-qr", url);
     document.getElementById("seat-link").hidden = false;
+  }
+
+  // A link's QR code (POST: links are secrets, never in an address the browser keeps).
+  async function showQr(id, text) {
+    const qr = await fetch("/api/qr", { method: "POST", headers: Object.assign({ "Content-Type": "application/json" }, H()),
+                                        body: JSON.stringify({ text }) });
+    document.getElementById(id).innerHTML = qr.ok ? await qr.text() : "";
   }
 
   function seatRow(s) {
@@ -225,6 +230,7 @@
     }
     document.getElementById("host-controls").hidden = false;
     document.getElementById("join-code").textContent = me.data.join_code;
+    showQr("join-qr", me.data.join_link);  // the glass's own: a scan joins at once, whatever strangers type
     phonesUrl = me.data.url;
     for (const b of document.querySelectorAll("#screen-language button")) {
       b.setAttribute("aria-pressed", String(b.dataset.language === me.data.language));

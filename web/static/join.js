@@ -56,9 +56,17 @@
     }
   }
 
+  // The scanned QR code's key stands for the code, and never waits on wrong codes others typed; a code
+  // typed over the link's is sent alone.
+  const linked = { code: form.code.value.trim(), key: form.code.dataset.key || "" };
+  function code() {
+    const typed = form.code.value.trim();
+    return typed.toUpperCase() === linked.code.toUpperCase() && linked.key ? { code: typed, key: linked.key } : { code: typed };
+  }
+
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const body = { code: form.code.value.trim(), seat: chosen ?? 0, name: form.name.value };
+    const body = Object.assign(code(), { seat: chosen ?? 0, name: form.name.value });
     const answer = await Companion.request("POST", "/api/join", body);
     if (answer.ok) {
       Companion.keepSeat(answer.data.token);
@@ -69,7 +77,7 @@
   });
 
   document.getElementById("claim-host").addEventListener("click", async () => {
-    const answer = await Companion.request("POST", "/api/host/claim", { code: form.code.value.trim() });
+    const answer = await Companion.request("POST", "/api/host/claim", code());
     if (answer.ok) {
       Companion.keepHost(answer.data.token);
       window.location.assign("/host");

@@ -477,7 +477,7 @@ class Table:
         self._publish(self._latest)
 
     def _status_now(self) -> TableStatus:
-        return replace(self._status, join_code=self.roster.join_code())
+        return replace(self._status, join_code=self.roster.join_code(), join_key=self.roster.join_key())
 
     def _seats(self, session: Session | None) -> tuple:
         return seat_facts(session, {seat: self.roster.name(seat) for seat in range(MAX_SEATS)},

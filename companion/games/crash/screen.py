@@ -241,7 +241,7 @@ def _players(canvas: Canvas, box: Box, view: dict, _, table: TableInfo) -> None:
     for area, text in texts:
         canvas.text(area, text, bold=True, max_size=size)
     for area, text, bold in names:
-        canvas.text(area, text, align="left", bold=bold, size=size)
+        canvas.text(area, text, align="left", bold=bold, size=size, name=True)
 
 
 def _headers(canvas: Canvas, boxes: list[Box], words: list[str]) -> None:

@@ -103,7 +103,8 @@ def _race(canvas: Canvas, box: Box, view: dict, _, table: TableInfo) -> None:
     label_boxes = [Box(box.x0, row.y0, box.x0 + label_w, row.y1) for row in rows[1:]]
     size = canvas.common_size(list(zip(label_boxes, labels, strict=True)), bold=True, names=True)
     for lane, row in enumerate(rows[1:]):
-        canvas.text(label_boxes[lane], labels[lane], align="left", size=size, bold=lane == view["actor"])
+        canvas.text(label_boxes[lane], labels[lane], align="left", size=size, bold=lane == view["actor"],
+                    name=lane < view["players"])
         for stage in range(STAGES):
             _stage_cells(canvas, stage_box(row, stage), view, lane, stage, line_w, gap)
 

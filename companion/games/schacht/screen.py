@@ -261,7 +261,7 @@ def _lanes(canvas: Canvas, box: Box, view: dict, initials: list[str], names: lis
         scores.append((Box(spaces[-1].x1 + gap, row.y0, row.x1, row.y1), str(view["points"][seat])))
     name_size = canvas.common_size([(b, t) for b, t, _ in labels], bold=True, names=True)
     for b, text, bold in labels:
-        canvas.text(b, text, bold=bold, align="left", size=name_size)
+        canvas.text(b, text, bold=bold, align="left", size=name_size, name=True)
     for group in (zones, locos):
         size = canvas.common_size([(b, t) for b, t in group if t], bold=True)
         for b, text in group:

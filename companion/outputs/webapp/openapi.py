@@ -22,6 +22,9 @@ class CommandBody(msgspec.Struct, forbid_unknown_fields=True):
 
 
 JoinCode = Annotated[str, msgspec.Meta(max_length=16, description="The join code shown under the QR code.")]
+JoinKey = Annotated[str, msgspec.Meta(max_length=64, description=(
+    "The key the join QR code's link carries after the code (`/j/CODE.KEY`): it stands for the code, and "
+    "is never slowed by wrong codes others typed. Empty when the code was typed."))]
 Name = Annotated[str, msgspec.Meta(max_length=200,
                                    description="The player's name (trimmed to 24 characters).")]
 SeatNumber = Annotated[int, msgspec.Meta(ge=0, le=63, description="Seat number, from 0.")]
@@ -33,12 +36,14 @@ class JoinBody(msgspec.Struct, forbid_unknown_fields=True):
     code: JoinCode
     seat: SeatNumber
     name: Name
+    key: JoinKey = ""
 
 
 class ClaimHostBody(msgspec.Struct, forbid_unknown_fields=True):
     """The first phone to send the join code here becomes the host."""
 
     code: JoinCode
+    key: JoinKey = ""
 
 
 class NameBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -267,8 +272,8 @@ def document() -> dict:
                                      "responses": {"200": _ok("The host token and link."),
                                                    "400": _error("Malformed body."),
                                                    "409": _error("Wrong code, or the table has a host.")}}},
-        "/api/host": {"get": {"summary": "The join code, the e-ink's language and the phones' address "
-                                         "(host only).",
+        "/api/host": {"get": {"summary": "The join code, the join QR code's link, the e-ink's language and "
+                                         "the phones' address (host only).",
                               "security": HOST,
                               "responses": {"200": _ok("Host details."),
                                             "403": _error("Missing or wrong host token.")}}},

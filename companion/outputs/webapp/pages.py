@@ -9,6 +9,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from companion.core import registry
 from companion.core.seats import MAX_SEATS
+from companion.gamekit.frame import JOIN_KEY_MARK
 from companion.i18n import LANGUAGES, N_, translator
 from companion.outputs.public import public_payload
 from companion.outputs.webapp import _, ngettext, request_game, request_language
@@ -79,8 +80,10 @@ def scoreboard():
 @bp.get("/join")
 @bp.get("/j/<code>")
 def join(code: str = ""):
-    """Where the e-ink's QR code leads: pick a free seat with a name, or become the host."""
-    response = Response(render_template("join.html", code=code.upper()[:16], **_context()))
+    """Where the e-ink's QR code leads: pick a free seat with a name, or become the host. The link's last
+    part is the code and the QR code's key (`CODE.KEY`), or a code alone."""
+    code, _, key = code.partition(JOIN_KEY_MARK)
+    response = Response(render_template("join.html", code=code.upper()[:16], key=key[:64], **_context()))
     response.headers["Cache-Control"] = "no-store"
     return response
 

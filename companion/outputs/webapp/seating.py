@@ -9,7 +9,8 @@ from flask import Blueprint, Response, current_app, request, url_for
 
 from companion.core import registry
 from companion.core.table.links import HOST_LINK_GONE
-from companion.gamekit.contract import IllegalMove
+from companion.gamekit.contract import IllegalMove, TableInfo
+from companion.gamekit.frame import join_link
 from companion.i18n import translator
 from companion.outputs.public import public_seats, refusal
 from companion.outputs.webapp import _, request_game, request_language
@@ -59,14 +60,21 @@ def seats():
             "host_claimed": table.roster.host_claimed()}
 
 
-def _checked_code(code: str) -> None:
-    """The join code, checked before anything else: wrong ones from one address slow it down."""
+def _checked_code(code: str, key: str) -> None:
+    """The join code, checked before anything else: wrong ones from one address slow it down.
+
+    A scanned QR code's key is checked alone, never counted: no one guesses 128 bits, so strangers typing
+    wrong codes never keep a phone that scans from joining."""
+    if key:
+        _checked_key(key)
+        return
     attempts = current_app.extensions["companion.codes"]
     address = request.remote_addr or ""
     wait, table_wide = attempts.admit(address)
     if wait and table_wide:
-        raise ApiError(429, _("Too many wrong codes were typed at this table: wait {seconds} s, then read "
-                              "the code off the table's screen again.", seconds=ceil(wait)),
+        raise ApiError(429, _("Too many wrong codes were typed at this table: scan the QR code on the "
+                              "table's screen, or wait {seconds} s and type the code again.",
+                              seconds=ceil(wait)),
                        retry_after=ceil(wait))
     if wait:
         raise ApiError(429, _("Too many wrong codes from this device: wait {seconds} s, then read the code "
@@ -81,13 +89,22 @@ def _checked_code(code: str) -> None:
     attempts.succeeded(address)
 
 
+def _checked_key(key: str) -> None:
+    try:
+        runtime().table.roster.check_code("", key)
+    except IllegalMove as exc:
+        refused = refusal(exc, request_language(), request_game())
+        raise ApiError(409, refused["error"], msgid=refused["msgid"]) from None
+
+
 @bp.post("/join")
 def join():
     body: JoinBody = decode(JoinBody)
-    _checked_code(body.code)
+    _checked_code(body.code, body.key)
 
     def claim(roster, count):
-        roster.check_code(body.code)  # again on the writer thread: a long press on D may have changed it
+        # Again on the writer thread: a long press on D may have changed the code and key.
+        roster.check_code(body.code, body.key)
         return roster.claim(body.seat, body.name, count)
     return _seat_link(body.seat, _seating(claim))
 
@@ -95,19 +112,22 @@ def join():
 @bp.post("/host/claim")
 def claim_host():
     body: ClaimHostBody = decode(ClaimHostBody)
-    _checked_code(body.code)
-    token = _seating(lambda roster, count: roster.claim_host(body.code))
+    _checked_code(body.code, body.key)
+    token = _seating(lambda roster, count: roster.claim_host(body.code, body.key))
     return {"ok": True, "token": token, "link": url_for("pages.scoreboard", host=token)}
 
 
 @bp.get("/host")
 def host():
-    """What only the host sees: the join code to read out, the table's language, and the address phones
-    reach the table at (a seat's link given to another phone starts with it, as the join QR code does)."""
+    """What only the host sees: the join code to read out, the join link the glass's QR code holds (its
+    key spares a scan the typed codes' wait), the table's language, and the address phones reach the
+    table at (a seat's link given to another phone starts with it, as the join QR code does)."""
     require_host(host_token_given(), "host")
     rt = runtime()
-    return {"ok": True, "join_code": rt.table.roster.join_code(),
-            "language": rt.table.roster.language(rt.language), "url": rt.url}
+    roster = rt.table.roster
+    link = join_link(TableInfo(rt.url, roster.join_code(), join_key=roster.join_key()))
+    return {"ok": True, "join_code": roster.join_code(), "join_link": link,
+            "language": roster.language(rt.language), "url": rt.url}
 
 
 @bp.post("/seats/<int:seat>/assign")
