@@ -11,7 +11,7 @@ from bench_log_floods import BURST, DROPS, burst, drop_streams, waitress_lines
 from polling import wait_for
 from webfixtures import live_server, running_app
 
-from companion.serving.quiet import KINDS, Pace, PacedLog
+from companion.serving.quiet import KINDS, LogPace, PacedLog
 
 
 @pytest.mark.slow
@@ -40,7 +40,7 @@ def test_a_client_dropping_connections_in_a_loop_leaves_a_line_a_minute(tmp_path
 
 def test_each_kind_has_its_own_minute_and_the_kinds_kept_are_bounded():
     now = [0.0]
-    paced = PacedLog(Pace(clock=lambda: now[0]))
+    paced = PacedLog(LogPace(clock=lambda: now[0]))
 
     def passes(msg, *args) -> bool:
         return paced.filter(logging.LogRecord("waitress", logging.INFO, __file__, 1, msg, args, None))

@@ -17,7 +17,7 @@ VARYING = re.compile(r"[%/\d]")
 WAITRESS = ("waitress", "waitress.queue")
 
 
-class Pace:
+class LogPace:
     """When a line of each kind may be logged, on the monotonic clock; counts those left out since."""
 
     def __init__(self, every: float = EVERY, clock: Callable[[], float] = time.monotonic):
@@ -49,9 +49,9 @@ class Pace:
 class PacedLog(logging.Filter):
     """A logger's lines of one kind at most once a minute; the next one says how many it left out."""
 
-    def __init__(self, pace: Pace | None = None):
+    def __init__(self, pace: LogPace | None = None):
         super().__init__()
-        self.pace = pace or Pace()
+        self.pace = pace or LogPace()
 
     def filter(self, record: logging.LogRecord) -> bool:
         kind = (record.name, record.levelno, VARYING.split(str(record.msg), 1)[0])
@@ -66,7 +66,7 @@ class PacedLog(logging.Filter):
         return True
 
 
-def pace_waitress_logs(pace: Pace | None = None) -> PacedLog:
+def pace_waitress_logs(pace: LogPace | None = None) -> PacedLog:
     """A fresh filter on waitress's loggers (a new server starts with a clean count); returns it."""
     paced = PacedLog(pace)
     for name in WAITRESS:

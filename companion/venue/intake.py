@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import msgspec
 
+from companion.serving.quiet import LogPace
 from companion.venue.topics import MESSAGE_LIMIT
 
 MAX_DEPTH = 24  # nesting of a table's public view: a game's own view nests a few levels, never dozens
@@ -131,19 +132,11 @@ class Quiet:
     """What the door set aside, logged at most once a minute per table with how many it left out: a
     flood of bad messages costs a line a minute, not a disk of tracebacks (no timer: told at the next)."""
 
-    EVERY = 60.0
-
     def __init__(self, log: logging.Logger, clock: Callable[[], float] = time.monotonic) -> None:
-        self._log, self._clock = log, clock
-        self._last: dict[str, float] = {}
-        self._left_out: dict[str, int] = {}
+        self._log, self.pace = log, LogPace(clock=clock)
 
     def set_aside(self, name: str, what: str, why: str) -> None:
-        now = self._clock()
-        if now - self._last.get(name, -self.EVERY) < self.EVERY:
-            self._left_out[name] = self._left_out.get(name, 0) + 1
-            return
-        self._last[name] = now
-        more = self._left_out.pop(name, 0)
-        self._log.warning("set aside %s from table %s: %s (and %d more since the last such line)",
-                          what, name, why[:300], more)
+        allowed = self.pace.allow(name)
+        if allowed is not None:
+            self._log.warning("set aside %s from table %s: %s (and %d more since the last such line)",
+                              what, name, why[:300], allowed[0])

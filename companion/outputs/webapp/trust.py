@@ -11,7 +11,7 @@ import time
 from collections import OrderedDict
 from urllib.parse import urlsplit
 
-from companion.serving.quiet import Pace
+from companion.serving.quiet import LogPace
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ class CodeAttempts:
         self._seen: OrderedDict[str, tuple[int, float]] = OrderedDict()  # address -> (wrong, last try)
         self._budget, self._budget_at = float(TABLE_BURST), clock()  # the table's tries left, and when
         self._spared: set[str] = set()  # addresses checked beyond a spent budget, until they are told
-        self._log_pace = Pace(LOG_EVERY, clock)  # one line about wrong codes a minute
+        self._log_pace = LogPace(LOG_EVERY, clock)  # one line about wrong codes a minute
 
     def admit(self, address: str) -> tuple[float, bool]:
         """Whether `address` may try a code now: (0, False), with one of the table's tries taken for it
