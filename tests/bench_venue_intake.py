@@ -13,6 +13,8 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from daemon_process import free_port
@@ -40,11 +42,23 @@ def dashboard_on(folder: Path, mosquitto: Mosquitto) -> Dashboard:
     return made
 
 
-def poison_flood(folder: Path, mosquitto: Mosquitto) -> str:
-    board = dashboard_on(folder / "flood", mosquitto)
-    t1, t2 = RawTable(mosquitto, "t1"), RawTable(mosquitto, "t2")
-    answered = asked = 0
+@contextmanager
+def two_tables(folder: Path, mosquitto: Mosquitto, *store: str
+               ) -> Iterator[tuple[Dashboard, RawTable, RawTable]]:
+    """A dashboard on its own store in `folder`, and tables t1 and t2 sending to it."""
+    board = dashboard_on(folder, mosquitto)
+    t1, t2 = RawTable(mosquitto, "t1", *store), RawTable(mosquitto, "t2", *store)
     try:
+        yield board, t1, t2
+    finally:
+        t1.close()
+        t2.close()
+        board.stop()
+
+
+def poison_flood(folder: Path, mosquitto: Mosquitto) -> str:
+    answered = asked = 0
+    with two_tables(folder / "flood", mosquitto) as (board, t1, t2):
         t1.send(1, update(1))
         t1.send(2, update(2, (["a", "list"], "Bo"), True, {"winners": [1], "scores": [3, 5], "ranks": None}))
         for seq in range(1, 41):
@@ -56,26 +70,16 @@ def poison_flood(folder: Path, mosquitto: Mosquitto) -> str:
         eventually(lambda: t2.acked() == 40, 10)
         return (f"poison flood: pages answered {answered}/{asked}; the other table's messages kept "
                 f"{len(board.board.versions('t2'))}/40")
-    finally:
-        t1.close()
-        t2.close()
-        board.stop()
 
 
 def unstorable(folder: Path, mosquitto: Mosquitto) -> str:
-    board = dashboard_on(folder / "unstorable", mosquitto)
-    t1, t2 = RawTable(mosquitto, "t1", "u"), RawTable(mosquitto, "t2", "u")
-    try:
+    with two_tables(folder / "unstorable", mosquitto, "u") as (board, t1, t2):
         for seq in range(1, 21):
             t2.send(seq, update(seq))
             if seq in (5, 10, 15):
                 t1.send(seq // 5, update(seq), version=2**64)
         eventually(lambda: t2.acked() == 20, 10)
         return f"unstorable message from t1: t2's messages kept {len(board.board.versions('t2'))}/20"
-    finally:
-        t1.close()
-        t2.close()
-        board.stop()
 
 
 def new_stores(folder: Path, mosquitto: Mosquitto) -> str:
@@ -122,12 +126,19 @@ def huge(folder: Path, mosquitto: Mosquitto) -> str:
         for _ in range(3):
             status_of(port, "/api/venue")
         idle = _peak(process.pid)
-        t4.send(2, {**update(2), "public": {"pad": "x" * (21 * 1024 * 1024)}})
-        t4.send(3, update(3))  # after the big one: kept, or a gap acknowledged again
-        eventually(lambda: len(t4.acks) >= 2, 30)
+        try:
+            t4.send(2, {**update(2), "public": {"pad": "x" * (21 * 1024 * 1024)}})
+            t4.send(3, update(3))  # after the big one: kept, or a gap acknowledged again
+            fate = "the broker passed it on"
+        except RuntimeError:  # the venue's broker drops a packet over its bound, and its sender with it
+            fate = "the broker refused it and dropped its sender"
+            t4.close()
+            t4 = RawTable(mosquitto, "t4", "h")
+            t4.send(2, update(2))
+        eventually(lambda: t4.acked() >= 2, 30)
         for _ in range(3):
             status_of(port, "/api/venue")
-        return f"21 MB message: dashboard peak memory {_peak(process.pid)} MB ({idle} MB before it)"
+        return f"21 MB message ({fate}): dashboard peak memory {_peak(process.pid)} MB ({idle} MB before it)"
     finally:
         t4.close()
         process.kill()
