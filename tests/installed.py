@@ -14,6 +14,8 @@ import textwrap
 import time
 from pathlib import Path
 
+from companion.gamekit.frame import JOIN_KEY_MARK
+
 ROOT = Path(__file__).resolve().parent.parent
 MAPPED = {"companion.web": "web", "companion.hardware": "hardware"}  # top-level folders read at run time
 NOT_SOURCE = shutil.ignore_patterns(".*", "__pycache__", "*.pyc", "*.egg-info")
@@ -71,12 +73,14 @@ def pip_run(command: list[str]) -> None:
     assert proc.returncode == 0, f"{' '.join(command)} failed:\n{proc.stdout}\n{proc.stderr}"
 
 
-def expected_frames(venv: Path, game: str, view: dict, url: str, join_code: str,
+def expected_frames(venv: Path, game: str, view: dict, url: str, host: dict,
                     names: tuple[str, ...], since: float) -> set[bytes]:
     """The PNG frames `game`'s screen draws for public `view` on the default panel in French, rendered in
-    the venv as its daemon renders it (for the table at `url` with `join_code`, seats named `names`): one
+    the venv as its daemon renders it (for the table at `url` whose host page answered `host`: its join code
+    and the key its join link carries; seats named `names`): one
     for each minute from `since` (time.time(), before the command shown) to a minute from now, since a
     frame states when the table reached its state."""
+    join_key = host["join_link"].rsplit(JOIN_KEY_MARK, 1)[1]
     moments = range(int(since), int(time.time()) + 61, 30)
     minutes = sorted({time.strftime("%H:%M", time.localtime(t)) for t in moments})
     script = textwrap.dedent(f"""
@@ -89,8 +93,8 @@ def expected_frames(venv: Path, game: str, view: dict, url: str, join_code: str,
         model = panel(DEFAULT_PANEL)
         names = {names!r}
         for at in {minutes!r}:
-            info = TableInfo({url.rstrip("/") + "/"!r}, {join_code!r}, names + ("",) * (6 - len(names)),
-                             at=at)
+            info = TableInfo({url.rstrip("/") + "/"!r}, {host["join_code"]!r},
+                             names + ("",) * (6 - len(names)), at=at, join_key={join_key!r})
             out = pathlib.Path(tempfile.mkdtemp()) / "frame.png"
             PngDisplay(model, out).show(render({game!r}, {view!r}, model, "fr", info).image)
             sys.stdout.buffer.write(out.read_bytes().hex().encode() + b"\\n")

@@ -63,7 +63,8 @@ def test_its_commands_and_views_are_in_the_openapi_document(daemon):
 
 
 def test_a_game_of_twenty_one_through_seats_pages_the_twin_and_the_e_ink(daemon, venv):
-    code = daemon.get_host("/api/host")["join_code"]
+    host = daemon.get_host("/api/host")
+    code = host["join_code"]
     tokens = [daemon.post("/api/join", {"code": code, "seat": seat, "name": name}, headers={})[1]["token"]
               for seat, name in ((0, "Ada"), (1, "Bob"))]
     frames = daemon.get("/api/device")["frame_version"]
@@ -103,7 +104,7 @@ def test_a_game_of_twenty_one_through_seats_pages_the_twin_and_the_e_ink(daemon,
     # Its e-ink frame: the daemon's is the one its screen draws, through the same panel conversion.
     wait_for(lambda: daemon.get("/api/device")["frame_version"] > frames)
     view = daemon.get("/api/state")["public"]
-    expected = expected_frames(venv, "twentyone", view, daemon.base, code, ("Ada", "Bob"), pressed)
+    expected = expected_frames(venv, "twentyone", view, daemon.base, host, ("Ada", "Bob"), pressed)
     wait_for(lambda: get(daemon, "/api/device/frame.png")[1] in expected)
 
     # Its result in the game's record, as its own folder declares it: whoever says 21 loses.

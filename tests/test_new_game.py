@@ -83,7 +83,8 @@ def test_two_phones_play_it_to_the_end_on_the_generated_pages(daemon, venv, brow
     from playwright.sync_api import expect
 
     started = time.time()  # the frame states the time of the state it shows
-    code = daemon.get_host("/api/host")["join_code"]
+    host = daemon.get_host("/api/host")
+    code = host["join_code"]
     names = ("Léa", "Zoé")
     tokens = [daemon.post("/api/join", {"code": code, "seat": seat, "name": name}, headers={})[1]["token"]
               for seat, name in enumerate(names)]
@@ -133,7 +134,7 @@ def test_two_phones_play_it_to_the_end_on_the_generated_pages(daemon, venv, brow
         expect(page.locator("body")).to_contain_text(TITLE_FR)
 
     # The glass shows the end, as the game's own screen draws it in French.
-    expected = expected_frames(venv, GAME, view, daemon.base, code, names, started)
+    expected = expected_frames(venv, GAME, view, daemon.base, host, names, started)
     wait_for(lambda: request(daemon.port, "GET", "/api/device/frame.png")[1] in expected, timeout=60)
     # And its record says who won, as its own views declare it.
     result = read_json(daemon.port, "/api/record")["result"]
