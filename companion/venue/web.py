@@ -108,35 +108,34 @@ def create_app(dashboard, keepalive: float = KEEPALIVE) -> Flask:
         return Response(live, mimetype="text/event-stream", direct_passthrough=True,
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    @app.post("/api/director/<token>/corrections")
-    def correct(token: str):
+    def director_change(token: str, shape: str, change):
+        """A director's change to the board: refused without the director's link, or with what was
+        wrong in the body (`shape` says what it holds); else made, and every live page told."""
         if not is_director(token):
             return jsonify(error=_(BAD_DIRECTOR)), 403
         body = request.get_json(silent=True)
         if not isinstance(body, dict):
-            return jsonify(error=_(N_("Send the correction as a JSON object: result, player, field, value, "
-                                      "who and why."))), 400
+            return jsonify(error=_(shape)), 400
         try:
-            corrected = dashboard.board.correct(body.get("result"), body.get("player"), body.get("field"),
-                                                body.get("value"), body.get("who", ""), body.get("why", ""))
+            changed = change(body)
         except CorrectionError as exc:
             return jsonify(error=_(exc.msgid, **exc.params)), 400
         dashboard.changes.bump()
-        return jsonify(corrected)
+        return jsonify(changed)
+
+    @app.post("/api/director/<token>/corrections")
+    def correct(token: str):
+        return director_change(token, N_("Send the correction as a JSON object: result, player, field, "
+                                         "value, who and why."),
+                               lambda body: dashboard.board.correct(
+                                   body.get("result"), body.get("player"), body.get("field"),
+                                   body.get("value"), body.get("who", ""), body.get("why", "")))
 
     @app.post("/api/director/<token>/voids")
     def void(token: str):
-        if not is_director(token):
-            return jsonify(error=_(BAD_DIRECTOR)), 403
-        body = request.get_json(silent=True)
-        if not isinstance(body, dict):
-            return jsonify(error=_(N_("Send the void as a JSON object: result, who and why."))), 400
-        try:
-            voided = dashboard.board.void(body.get("result"), body.get("who", ""), body.get("why", ""))
-        except CorrectionError as exc:
-            return jsonify(error=_(exc.msgid, **exc.params)), 400
-        dashboard.changes.bump()
-        return jsonify(voided)
+        return director_change(token, N_("Send the void as a JSON object: result, who and why."),
+                               lambda body: dashboard.board.void(body.get("result"), body.get("who", ""),
+                                                                 body.get("why", "")))
 
     @app.errorhandler(404)
     def not_found(_error):
