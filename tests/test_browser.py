@@ -253,7 +253,7 @@ def test_new_game_takes_two_taps(browser, server):
     expect(page.locator("#game-choice")).to_have_value("dice")
     page.locator("#start-game").click()
     expect(page.locator("#start-game")).to_have_text(
-        "Touchez encore pour commencer : la partie en cours se termine")
+        "Touchez encore pour commencer\u202f: la partie en cours se termine")
     assert runtime.table.latest.public["rolls"] == 1
     page.locator("#start-game").click()
     expect(page.locator("body")).not_to_have_attribute("data-version", "2")

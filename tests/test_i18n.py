@@ -10,15 +10,18 @@ from __future__ import annotations
 import io
 import re
 import string
+from pathlib import Path
 
 import pytest
 from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
 from hypothesis import given
 from hypothesis import strategies as st
+from typography import slips
 
 from companion.core import registry
 from companion.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, pick_language, plural_translator, translator
-from companion.locale.update import PLATFORM, TRANSLATED, compiled, domains, extract, load
+from companion.locale.update import PLATFORM, ROOT, TRANSLATED, compiled, domains, extract, load
 
 FIX = "run `python -m companion.locale.update` and fill in the French"
 DOMAINS = {domain.name: domain for domain in domains()}
@@ -87,6 +90,42 @@ def test_placeholders_of_each_translation_match_its_msgid(name, lang):
     assert not wrong, f"{DOMAINS[name].po_path(lang)}: placeholders differ between msgid and msgstr: {wrong}"
 
 
+# The French every author starts from or copies: the new-game template's and the test games' catalogs.
+MODEL_CATALOGS = sorted((ROOT / "companion" / "scaffold").rglob("*.po.tmpl")) + sorted(
+    (ROOT / "tests").rglob("*.po"))
+
+
+def catalog_slips(po) -> dict[str, list[str]]:
+    """Each French translation in `po` whose typography slips, with where: every form of a plural."""
+    return {str(m.id): found for m in po if m.id
+            for found in [sum((slips(form) for form in as_tuple(m.string) if form), [])] if found}
+
+
+def test_the_typography_check_finds_a_slip_and_spares_fields_and_links():
+    """Guards the guard: a plain space before a colon, a bare « », a straight apostrophe are found."""
+    assert slips("Plaque tournante: 5") == ["ue tournante: 5"]
+    assert slips("Au tour de : {player}") == ["Au tour de : x"]
+    assert slips("« ROLL »") and not slips("«\u202fROLL\u202f»")
+    assert slips("Page de l'hôte") == ["Page de l'hôte"] and not slips("Page de l’hôte")
+    assert not slips("Tour {n:>3}\u202f! voir https://example.org/a?b=1")
+
+
+@pytest.mark.parametrize(("name", "lang"), CATALOGS)
+def test_every_french_string_follows_french_typography(name, lang):
+    """Issue 31: straight apostrophes beside typographic ones, plain spaces before a colon."""
+    wrong = catalog_slips(load(lang, DOMAINS[name]))
+    assert not wrong, (f"{DOMAINS[name].po_path(lang)}: write ’ for an apostrophe, and U+202F before : ; ? ! "
+                       f"» and after «: {wrong}")
+
+
+@pytest.mark.parametrize("path", MODEL_CATALOGS, ids=lambda path: path.name)
+def test_the_model_catalogs_follow_french_typography(path: Path):
+    text = string.Template(path.read_text(encoding="utf-8")).safe_substitute(title="T", title_fr="T",
+                                                                           name="t")
+    wrong = catalog_slips(read_po(io.BytesIO(text.encode()), locale="fr"))
+    assert not wrong, f"{path}: write ’ for an apostrophe, and U+202F before : ; ? ! » and after «: {wrong}"
+
+
 def as_tuple(text: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
     return (text,) if isinstance(text, str) else tuple(text)
 
@@ -133,7 +172,7 @@ def test_counts_take_each_languages_plural_forms():
 def test_translations_are_served_in_french():
     fr = translator("fr")
     assert fr("Roll {n}", n=3) == "Lancer n° 3"
-    assert fr("Unknown game {game}.", game="go") == "Jeu inconnu : go."
+    assert fr("Unknown game {game}.", game="go") == "Jeu inconnu\u202f: go."
     assert translator("fr", registry.get("dice"))("Free dice") == "Dés libres"
     assert fr("Free dice") == "Free dice", "the platform's catalog holds no game's strings"
 

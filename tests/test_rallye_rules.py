@@ -733,6 +733,19 @@ def test_the_swap_card_moves_and_turns_over_passage_cards_too():
     assert state.opened[passage_of(state, 2)] and state.hands[C] == ("swap",)
 
 
+def test_a_swap_opening_an_entrance_before_any_exit_says_so_and_not_that_it_locks_one():
+    """Issue 31: with no exit open, a swap turning a locked entrance over would open it; the refusal said the
+    swap "would lock the last one" though nothing is locked. It names the real reason."""
+    state = give(at(track(". . . E1 . X1 . . . ."), 1, 9, 9), C, "swap")
+    with pytest.raises(IllegalMove) as refused:
+        play(state, "swap_cards", {"first": 4, "second": 2}, seat=C)
+    assert str(refused.value) == ("The first passage opened must be an exit: this swap would open an "
+                                          "entrance while no exit is open. Swap other cards.")
+    assert "lock" not in str(refused.value)
+    state, _ = play(state, "swap_cards", {"first": 6, "second": 2}, seat=C)  # the exit may open first
+    assert state.opened[passage_of(state, 2)]
+
+
 # --- laps, the finish and the ranking --------------------------------------------------------------
 def test_a_move_crosses_the_start_line_and_turns_the_lap_counter():
     state = at(track(". . . . . . . . . ."), 8, 0, 0, laps=(1, 0, 0))

@@ -76,7 +76,8 @@ def test_bad_args_are_409_naming_the_command_and_the_field(web):
     _, _, client = web
     r = post(client, {"kind": "set_dice", "args": {"count": 9}})
     assert r.status_code == 409
-    assert r.get_json()["error"].startswith("Commande set_dice : l’argument « count » n’est pas valable")
+    assert r.get_json()["error"].startswith(
+        "Commande set_dice\u202f: l’argument «\u202fcount\u202f» n’est pas valable")
 
 
 def test_an_unknown_command_is_409_naming_it(web):
@@ -84,7 +85,8 @@ def test_an_unknown_command_is_409_naming_it(web):
     r = post(client, {"kind": "fly"})
     assert r.status_code == 409
     assert r.get_json() == {
-        "ok": False, "error": "Commande inconnue fly : envoyez l’une de celles-ci : roll, set_dice.",
+        "ok": False,
+        "error": "Commande inconnue fly\u202f: envoyez l’une de celles-ci\u202f: roll, set_dice.",
         "msgid": "Unknown command {kind}: send one of {kinds}.", "version": r.get_json()["version"]}
     r = post(client.application.test_client(), {"kind": "fly"}, query_string={"lang": "en"})
     assert r.get_json()["error"] == "Unknown command fly: send one of roll, set_dice."
@@ -249,7 +251,7 @@ def test_an_unknown_page_is_a_readable_404_page(web):
     _, _, client = web
     r = client.get("/nowhere")
     assert r.status_code == 404 and r.mimetype == "text/html"
-    assert "Cette page n'existe pas" in html.unescape(r.get_data(as_text=True))
+    assert "Cette page n’existe pas" in html.unescape(r.get_data(as_text=True))
 
 
 # --- the device twin -------------------------------------------------------------------------
@@ -361,7 +363,7 @@ def test_a_bad_seat_link_is_a_readable_404(web):
     _, _, client = web
     r = client.get("/seat/not-a-seat")
     assert r.status_code == 404 and r.mimetype == "text/html"
-    assert "Ce lien de place n'est pas valide" in html.unescape(r.get_data(as_text=True))
+    assert "Ce lien de place n’est pas valide" in html.unescape(r.get_data(as_text=True))
     r = client.get("/seat/not-a-seat?lang=en")
     assert "This seat link is not valid" in r.get_data(as_text=True)
     for path in ("/api/seat/not-a-seat", "/api/seat/not-a-seat/events"):

@@ -84,7 +84,7 @@ CARD_TEXTS = {
     "oil_5": N_("Lay it on the route: whoever reaches it moves back 5. The last player keeps it."),
     "shield_tacks": N_("Discard it to ignore tacks."),
     "shield_oil": N_("Discard it to ignore oil."),
-    "swap": N_("Discard it to swap two route cards of the circuit; both are turned over."),
+    "swap": N_("Discard it to swap two cards of the circuit, passages included; both are turned over."),
     "lock": N_("Lay it on an open passage to lock it again. At least one exit stays open."),
 }
 THREATS = {

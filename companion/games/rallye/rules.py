@@ -274,7 +274,7 @@ MOVES = {kind: Move(args, do, line=line, allowed=_refused(kind, allows), public=
     ("lock", commands.Lock, surprises.lock, N_("{who} locked a passage"), _may_play("lock")),
     ("access", commands.Access, surprises.access, N_("{who} laid a passage access card"),
      _may_play("access")),
-    ("swap_cards", commands.SwapCards, surprises.swap_cards, N_("{who} swapped two route cards"),
+    ("swap_cards", commands.SwapCards, surprises.swap_cards, N_("{who} swapped two cards of the circuit"),
      _may_play("swap_cards")),
     ("lay", commands.Lay, surprises.lay, N_("{who} laid tacks or oil on the route"), _may_play("lay")),
 )}

@@ -159,6 +159,9 @@ def swap_cards(state: State, seat: int, args: c.SwapCards, draws):
     if a == b or a == 0 or b == 0:
         raise IllegalMove("Choose two different cards of the circuit (not the start line) to swap.")
     swapped = swapped_over(state, a, b)
+    if swapped is None and not open_exits(state):  # nothing is locked: the swap would open an entrance
+        raise IllegalMove("The first passage opened must be an exit: this swap would open an entrance while "
+                          "no exit is open. Swap other cards.")
     if swapped is None:
         raise IllegalMove("At least one exit must stay open: this swap would lock the last one. Swap other "
                           "cards.")
