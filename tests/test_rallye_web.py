@@ -3,6 +3,7 @@ files, and the answer window closing with "no" on the real table."""
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -121,6 +122,29 @@ def test_the_pages_carry_the_games_fragments_and_the_printable_track(tmp_path):
         english = client.get("/?lang=en").get_data(as_text=True)
         strings = json.loads(english.split('id="rallye-strings">')[1].split("</script>")[0])
         assert strings["turns"] == ["sets off next turn", "1 turn to sit out", "2 turns to sit out"]
+
+
+@pytest.mark.parametrize(("lang", "swap_help", "swap_line", "held"), [
+    ("fr", "Défaussez-la pour permuter deux cartes du circuit, passages compris\u202f; les deux sont "
+           "retournées.",
+     "{who} a permuté deux cartes du circuit", "immobile jusqu’au retrait des punaises"),
+    ("en", "Discard it to swap two cards of the circuit, passages included; both are turned over.",
+     "{who} swapped two cards of the circuit", "held by tacks"),
+])
+def test_the_swap_card_and_the_tacks_read_right_on_the_pages(tmp_path, lang, swap_help, swap_line, held):
+    """Issue 31: the rules help and the history said the swap card swaps "two route cards" though passages
+    swap too; the French status of a player held by tacks spoke of every player as one man ("retenu")."""
+    with running_app(tmp_path, game="rallye", options={"players": 2}) as (runtime, app):
+        client = app.test_client()
+        page = client.get(f"/?lang={lang}").get_data(as_text=True)
+        history = json.loads(page.split('id="history-lines">')[1].split("</script>")[0])
+        assert history["swap_cards"] == swap_line
+        strings = json.loads(page.split('id="rallye-strings">')[1].split("</script>")[0])
+        assert strings["statuses"]["caught"] == held
+        seat = client.get(f"/seat/{runtime.table.seat_token(1)}?lang={lang}").get_data(as_text=True)
+        cards_help = re.findall(r"<dd>(.*?)</dd>", html.unescape(seat), re.S)
+        assert swap_help in cards_help, cards_help
+        assert not [text for text in cards_help if "route cards" in text or "cartes route" in text]
 
 
 def page_images(pdf: bytes) -> list[bytes]:
