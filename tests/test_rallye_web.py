@@ -139,6 +139,8 @@ def test_the_swap_card_and_the_tacks_read_right_on_the_pages(tmp_path, lang, swa
         page = client.get(f"/?lang={lang}").get_data(as_text=True)
         history = json.loads(page.split('id="history-lines">')[1].split("</script>")[0])
         assert history["swap_cards"] == swap_line
+        assert not [line for line in history.values() if re.search(r"\{who\} est \w+", line)], (
+            "a history line is said of any player: « {who} a … », never « {who} est sorti »")
         strings = json.loads(page.split('id="rallye-strings">')[1].split("</script>")[0])
         assert strings["statuses"]["caught"] == held
         seat = client.get(f"/seat/{runtime.table.seat_token(1)}?lang={lang}").get_data(as_text=True)
