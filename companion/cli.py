@@ -291,11 +291,21 @@ def _new_game(args) -> int:
     except ScaffoldError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 2
+    tools = _shown(Path(sys.executable).parent)  # this venv's: the one the table runs from
     print(f"wrote {folder}: a small working game to make your own. Next:\n"
-          f"  pip install -e '{folder}[test]'    (registers it with the table)\n"
-          f"  pytest {folder}    (its rules and the table's conformance checks)\n"
-          "  companion demo    (start it from the host page)")
+          f"  {tools}/pip install -e '{folder}[test]'    (registers it with the table)\n"
+          f"  {tools}/pytest {folder}    (its rules and the table's conformance checks)\n"
+          f"  {tools}/companion demo    (restart it if it runs: the table reads its games when it starts;"
+          " then open the host link it prints, tap Host and start the game)")
     return 0
+
+
+def _shown(path: Path) -> str:
+    """`path` as a command line reads it best: from here if it is under here, else in full."""
+    try:
+        return str(path.absolute().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path.absolute())
 
 
 def _venue(args) -> int:

@@ -53,3 +53,37 @@ def test_the_new_game_reads_in_150_lines_and_ten_names_of_the_kit(tmp_path):
     assert sum(source.count("\n") for source in sources) <= MOST_LINES
     names = set().union(*map(kit_names, sources))
     assert len(names) <= MOST_NAMES and tabled(names), names
+
+
+def start_section() -> str:
+    return GUIDE[GUIDE.index("## Start from a working game"):GUIDE.index("## The package")]
+
+
+def test_the_guide_starts_a_new_game_with_the_venvs_tools_and_tells_how_to_reach_it():
+    """Issue 31: the guide used bare pip, pytest and companion where the README uses .venv/bin/; it did not
+    say a running simulator must restart to offer the game, nor how to be the host, nor --title-fr."""
+    section = start_section()
+    shell = re.search(r"```sh\n(.*?)```", section, re.S).group(1)
+    commands = [line.split("#")[0].strip() for line in shell.splitlines() if line.strip()]
+    assert commands and all(command.startswith(".venv/bin/") for command in commands), commands
+    assert {command.split()[0] for command in commands} == {".venv/bin/companion", ".venv/bin/pip",
+                                                            ".venv/bin/pytest"}
+    assert "--title-fr" in commands[0]
+    prose = " ".join(section.split())
+    assert "start it again" in prose and "running does not offer the new game" in prose
+    assert "host link" in prose and "?host=TOKEN" in prose and "tap **Host**" in prose
+    bare = [line for block in re.findall(r"```sh\n(.*?)```", GUIDE, re.S) for line in block.splitlines()
+            if re.match(r"(pip|pytest|python3?|companion) ", line)]
+    assert not bare, f"every shell line of the guide runs the venv's own tool: {bare}"
+
+
+def test_new_game_tells_the_next_steps_with_this_venvs_tools(tmp_path, monkeypatch, capsys):
+    from companion.cli import main
+
+    venv = Path(sys.executable).parent.parent
+    monkeypatch.chdir(venv.parent)
+    assert main(["new-game", "guessnext", "--dir", str(tmp_path), "--title-fr", "Devine"]) == 0
+    steps = capsys.readouterr().out.splitlines()[1:]
+    tools = [line.split()[0] for line in steps]
+    assert tools == [f"{venv.name}/bin/pip", f"{venv.name}/bin/pytest", f"{venv.name}/bin/companion"]
+    assert "restart it if it runs" in steps[2] and "host link" in steps[2]
