@@ -118,12 +118,26 @@ def test_every_french_string_follows_french_typography(name, lang):
                        f"» and after «: {wrong}")
 
 
-@pytest.mark.parametrize("path", MODEL_CATALOGS, ids=lambda path: path.name)
-def test_the_model_catalogs_follow_french_typography(path: Path):
+def model_catalog(path: Path):
+    """A model catalog as its author gets it (the new-game template's fields filled)."""
     text = string.Template(path.read_text(encoding="utf-8")).safe_substitute(title="T", title_fr="T",
                                                                            name="t")
-    wrong = catalog_slips(read_po(io.BytesIO(text.encode()), locale="fr"))
+    return read_po(io.BytesIO(text.encode()), locale="fr")
+
+
+@pytest.mark.parametrize("path", MODEL_CATALOGS, ids=lambda path: path.name)
+def test_the_model_catalogs_follow_french_typography(path: Path):
+    wrong = catalog_slips(model_catalog(path))
     assert not wrong, f"{path}: write ’ for an apostrophe, and U+202F before : ; ? ! » and after «: {wrong}"
+
+
+def test_a_game_that_ends_is_terminee_in_every_catalog():
+    """Issue 31: a new game said "Partie finie", the others "Partie terminée": one term, everywhere."""
+    every = [load(lang, domain) for name, lang in CATALOGS for domain in [DOMAINS[name]]]
+    every += [model_catalog(path) for path in MODEL_CATALOGS]
+    finie = [form for po in every for m in po if m.id for form in as_tuple(m.string)
+             if re.search(r"\bfinies?\b", form)]
+    assert not finie, f"say « terminée » of a game, a race or a stage that is over: {finie}"
 
 
 def as_tuple(text: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:

@@ -97,7 +97,7 @@ def test_no_record_before_the_game_is_over(tmp_path):
         client = app.test_client()
         answer = client.get("/api/record", headers={"Accept-Language": "fr"})
         assert answer.status_code == 409
-        assert "pas finie\u202f:" in answer.get_json()["error"]
+        assert "pas terminée\u202f:" in answer.get_json()["error"]
         with pytest.raises(records.RecordError):
             runtime.table.exports.finished()
         page = client.get("/").get_data(as_text=True)
