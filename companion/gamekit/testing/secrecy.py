@@ -3,6 +3,10 @@
 The twin comes from the game's author: `twin(state, seat, rng)` is a state the game could be in where
 only `seat`'s secrets differ (other cards in its hand, another bet), or None when it has none now. With
 seat None it is a state differing only in what no seat may know (face-down cards, a shuffled pile).
+
+Undo never reveals: a command the table lets a player take back, applied to a state and its twin with
+the same draws, must still show everyone else the same, private views included. Else it showed a secret
+(a card drawn from a pile the state orders, a card turned up) and the player would choose again knowing it.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from companion.gamekit.contract import Command, IllegalMove
 from companion.gamekit.draws import ScriptedDraws
 from companion.gamekit.testing.args import random_args
 from companion.gamekit.testing.play import Moves, attempt
-from companion.gamekit.testing.report import Played, fail
+from companion.gamekit.testing.report import Played, describe, fail
 
 Twin = Callable[[Any, "int | None", random.Random], Any]
 TRIES = 3  # twins asked for before one that changes what its seat sees counts as missing
@@ -58,12 +62,46 @@ def _compare(played: Played, index: int, state: Any, other: Any, owner: int | No
     probes = _probes(played, state, owner, rng, moves)
     seed = rng.getrandbits(32)
     real, twin = (shown(played, s, owner, probes, seed) for s in (state, other))
-    leaks = [what + _keys(real[what], twin[what]) for what in real if real[what] != twin[what]]
+    leaks = _leaks(real, twin)
     if leaks:
-        whose = "the table's own secrets" if owner is None else f"seat {owner}'s secrets"
-        fail("secrecy", f"{whose} reach {'; '.join(leaks)}", "show a secret only in its owner's private "
-             "view; refuse a command only for reasons its sender may know (legal, actor and waiting are "
-             "public)", played, index)
+        fail("secrecy", f"{_whose(owner)} reach {'; '.join(leaks)}", "show a secret only in its owner's "
+             "private view; refuse a command only for reasons its sender may know (legal, actor and waiting "
+             "are public)", played, index)
+    if index < len(played.steps):  # the command the game went on with, beside the probes
+        probes = [Probe(played.steps[index].command), *probes]
+    _check_undo(played, index, state, other, owner, probes, seed)
+
+
+def _check_undo(played: Played, index: int, state: Any, other: Any, owner: int | None, probes: list[Probe],
+                seed: int) -> None:
+    """Each probe the rules accept and would let be undone shows everyone but `owner` the same after it,
+    from the state and from its twin: else undoing it would reveal what it showed."""
+    spec = played.spec
+    for probe in probes:
+        answers = [attempt(played, s, probe.command, ScriptedDraws(seed), phones=probe.phones,
+                           device=probe.device) for s in (state, other)]
+        if any(isinstance(answer, IllegalMove) for answer in answers):
+            continue  # a refusal that tells the twins apart was failed above
+        real, twin = (answer for answer in answers if not isinstance(answer, IllegalMove))
+        if not spec.undoable(real[1]) or not spec.undoable(twin[1]):
+            continue
+        leaks = _leaks(*(shown(played, after, owner, [], seed) for after, _ in (real, twin)))
+        if leaks:
+            fail("undo never reveals", f"{describe(probe.command)} may be undone, yet it shows "
+                 f"{_whose(owner)} in {'; '.join(leaks)}: undoing it, a player would choose again knowing "
+                 "them",
+                 "declare the type of the event it makes when it draws or shows something in the move's "
+                 "`reveals` (the table then refuses to undo it), or draw what it shows from `draws` at "
+                 "command time, not from an order kept in the state", played, index)
+
+
+def _leaks(real: dict[str, Any], twin: dict[str, Any]) -> list[str]:
+    """What differs between what a state and its twin show, with the keys that differ."""
+    return [what + _keys(real[what], twin[what]) for what in real if real[what] != twin[what]]
+
+
+def _whose(owner: int | None) -> str:
+    return "the table's own secrets" if owner is None else f"seat {owner}'s secrets"
 
 
 def _keys(real: object, twin: object) -> str:
