@@ -146,6 +146,22 @@ def _first(state: State) -> IllegalMove | None:
     return None
 
 
+def targets(state: State, seat: int) -> list[int]:
+    """The players `seat` may place an attack card in front of now: the others still racing with no attack
+    card in front of them (public facts: the board shows both)."""
+    return [target for target in range(state.players) if target != seat and state.pawns[target] != FINISHED
+            and state.front[target] is None]
+
+
+def _may_attack(state: State, seat: int | None):
+    """An attack card: an action card, and someone it may be placed in front of."""
+    said = _may_action(state, seat)
+    if said is True and not targets(state, playing(state)):
+        return N_("Nobody can be attacked now: the other players have finished or already have an attack "
+                  "card in front of them.")
+    return said
+
+
 def _may_roll(state: State, seat: int | None):
     return not state.pending and _on_turn(state, seat) or _first(state) or False
 
@@ -382,7 +398,7 @@ MOVES = {
                          allowed=_may_section, reveals={DREW}),
     "discard_section": Move(commands.DiscardSection, _discard_section,
                             line=N_("{who} discarded a section card"), allowed=_may_section, reveals={DREW}),
-    "attack": Move(commands.Attack, _attack, line=N_("{who} played an attack card"), allowed=_may_action,
+    "attack": Move(commands.Attack, _attack, line=N_("{who} played an attack card"), allowed=_may_attack,
                    reveals={DREW}),
     "relocate": Move(commands.Relocate, _relocate, line=N_("{who} moved a section card"),
                      allowed=_may_action, reveals={DREW}),
