@@ -176,7 +176,8 @@ def test_a_gewalt_seat_with_no_counter_card_is_offered_only_to_let_the_attack_st
         ctx.close()
 
 
-def test_a_gewalt_attack_list_offers_only_the_players_the_rules_let_you_attack(browser, tmp_path, seeded_draws):
+def test_a_gewalt_attack_list_offers_only_the_players_the_rules_let_you_attack(browser, tmp_path,
+                                                                               seeded_draws):
     from playwright.sync_api import expect
 
     with (running_app(tmp_path, game="gewalt", options={"players": 3}, keepalive=1.0) as (runtime, app),

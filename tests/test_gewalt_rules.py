@@ -241,8 +241,8 @@ def test_attack_is_offered_only_while_someone_may_be_attacked():
     said = {lang: refusal(refused.value, lang, "gewalt")["error"] for lang in ("en", "fr")}
     assert said == {"en": "Nobody can be attacked now: the other players have finished or already have an "
                           "attack card in front of them.",
-                    "fr": "Personne ne peut être attaqué maintenant\u202f: les autres joueurs ont fini ou ont "
-                          "déjà une carte d’attaque devant eux."}
+                    "fr": "Personne ne peut être attaqué maintenant\u202f: les autres joueurs ont fini ou "
+                          "ont déjà une carte d’attaque devant eux."}
     # C's attack card gone, C is the one player A may attack, as A's page is told
     freed = replace(state, front=(None, None, None, "no_roll"))
     assert rules.targets(freed, A) == [C] and private_view(freed, A)["targets"] == [C]

@@ -142,6 +142,23 @@ def schacht_twin(state, seat: int, rng: random.Random, took: int = 0, kept: int 
     return None
 
 
+def schacht_table_twin(state, rng: random.Random):
+    """`state` with the stage cards still to come in another order and, with shuffled piles, the points
+    cards under each pile's top too (the table's own secrets); None when nothing is left to reorder."""
+    parts = {"order": (state.order[:state.stage + 1], state.order[state.stage + 1:])}
+    if "shuffled_piles" in state.variants:
+        parts |= {pile: (getattr(state, pile)[:1], getattr(state, pile)[1:])
+                  for pile in ("turntable", "finish")}
+    hidden = {what: rest for what, (_, rest) in parts.items() if len(set(rest)) > 1}
+    if not hidden:
+        return None
+    for _ in range(30):
+        changes = {what: parts[what][0] + tuple(rng.sample(rest, len(rest))) for what, rest in hidden.items()}
+        if all(changes[what] != getattr(state, what) for what in hidden):
+            return replace(state, **changes)
+    raise AssertionError("no twin of Schacht's stage order and piles in 30 draws")
+
+
 # --- Le rallye hasardeux: the hands, and the table's own face-down route cards and surprise pile ----------
 def rallye_twin(state, seat: int, rng: random.Random):
     """`state` with some of `seat`'s surprise cards traded with face-down ones of the pile (other types), so
