@@ -176,6 +176,36 @@ def test_a_gewalt_seat_with_no_counter_card_is_offered_only_to_let_the_attack_st
         ctx.close()
 
 
+def test_a_gewalt_attack_list_offers_only_the_players_the_rules_let_you_attack(browser, tmp_path,
+                                                                               seeded_draws):
+    from playwright.sync_api import expect
+
+    with (running_app(tmp_path, game="gewalt", options={"players": 3}, keepalive=1.0) as (runtime, app),
+          live_server(app) as srv):
+        name_seats(runtime, 3)
+        new_gewalt(runtime, actions_file(no_roll=5, double=5, move_4=5, minus_4=5))  # attack cards only
+        attack(runtime, 0, 2)
+        table = runtime.table
+        assert table.call(Command("allow", {}, 2)).ok and table.call(Command("roll", {}, 0)).ok
+        state = table.session.state
+        assert state.turn == 1 and state.front[2] is not None  # seat 2 already has an attack card in front
+        ctx, page = phone(browser, f"{srv.url}seat/{table.seat_token(1)}")
+        try:
+            synced(page, table.version)
+            page.locator("#gewalt-action-hand button").first.click()
+            targets = page.locator("#gewalt-target button")
+            expect(targets).to_have_count(1)  # seat 0 only: seat 2 may not be attacked, nor seat 1 itself
+            expect(targets.first).to_have_attribute("data-value", "0")
+            expect(page.locator("#gewalt-no-target")).to_be_hidden()
+            page.locator("#gewalt-play-action").click()
+            wait_for(lambda: table.session.state.pending is not None, timeout=10)
+            assert table.session.state.pending[:2] == (1, 0)
+            assert not page.locator("#message").inner_text().strip()  # Play was not refused
+            check_layout(page, "#seat-game", "the attack list")
+        finally:
+            ctx.close()
+
+
 def holds_all_four(state) -> int | None:
     """Seat 1 or 2 holding one of each of the four action cards, while seat 0 (to play) holds an attack."""
     if not any(card in gewalt_data.ATTACKS for card in state.actions[0]):

@@ -203,6 +203,51 @@ def test_a_twin_that_never_differs_fails():
     assert "returned None for every seat" in refused_by(HANDS, twin=lambda state, seat, rng: None)
 
 
+# --- undo never reveals -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Piled(Hands):
+    """Hands refilled from a face-down pile whose order the state keeps (as a shuffled deck is)."""
+
+    pile: tuple[int, ...] = ()
+
+
+def deal_piled(options, draws, data) -> Piled:
+    dealt = deal(options, draws, data)
+    return Piled(dealt.players, dealt.hands, pile=tuple(draws.die(3) for _ in range(6)))
+
+
+def add_and_draw(state: Piled, seat: int, args, draws):
+    """Add a card, then draw the pile's top card into the hand."""
+    new, events = add(state, seat, args, draws)
+    if not new.pile or new.loser is not None:
+        return new, events
+    hand = tuple(sorted((*new.hands[seat], new.pile[0])))
+    return replace(new, hands=put(new.hands, seat, hand), pile=new.pile[1:]), [*events, {"type": "drew"}]
+
+
+def piled_twin(state: Piled, seat: int | None, rng: random.Random) -> Piled | None:
+    """A seat's other hand, or (the table's secret) the pile in another order."""
+    if seat is not None:
+        return hands_twin(state, seat, rng)
+    if len(set(state.pile)) < 2:
+        return None
+    for _ in range(20):
+        pile = tuple(rng.sample(state.pile, len(state.pile)))
+        if pile != state.pile:
+            return replace(state, pile=pile)
+    return None
+
+
+PILED = replace(with_add(HANDS, do=add_and_draw), setup=deal_piled)
+
+
+def test_a_draw_from_the_states_pile_that_may_be_undone_fails():
+    said = refused_by(PILED, twin=piled_twin)
+    assert said.startswith("undo never reveals: add") and "the table's own secrets in seat" in said
+    assert "`reveals`" in said  # how to fix it
+    check_game(replace(PILED, moves={"add": replace(PILED.moves["add"], reveals={"drew"})}), twin=piled_twin)
+
+
 # --- refusals, random legal play ----------------------------------------------------------------------------
 def test_a_refusal_that_changes_the_state_fails():
     def sloppy(state, seat, args, draws):

@@ -230,6 +230,25 @@ def attack(state, card: str, target: int = B, answer: str = "allow"):
     return state
 
 
+def test_attack_is_offered_only_while_someone_may_be_attacked():
+    # B has finished, C and D already have an attack card in front of them: A may attack nobody.
+    state = replace(expert(), pawns=(expert().pawns[A], FINISHED, *expert().pawns[C:]),
+                    front=(None, None, "double", "no_roll"))
+    assert rules.targets(state, A) == [] and "attack" not in rules.legal(state, A)
+    assert "relocate" in rules.legal(state, A)  # the other action cards are still offered
+    with pytest.raises(IllegalMove) as refused:
+        play(state, "attack", {"card": "double", "target": B})
+    said = {lang: refusal(refused.value, lang, "gewalt")["error"] for lang in ("en", "fr")}
+    assert said == {"en": "Nobody can be attacked now: the other players have finished or already have an "
+                          "attack card in front of them.",
+                    "fr": "Personne ne peut être attaqué maintenant\u202f: les autres joueurs ont fini ou "
+                          "ont déjà une carte d’attaque devant eux."}
+    # C's attack card gone, C is the one player A may attack, as A's page is told
+    freed = replace(state, front=(None, None, None, "no_roll"))
+    assert rules.targets(freed, A) == [C] and private_view(freed, A)["targets"] == [C]
+    assert "attack" in rules.legal(freed, A)
+
+
 def roll_as_b(state, card: str, dice=(3, 4)):
     state = attack(state, card)
     assert state.front[B] == card

@@ -68,3 +68,33 @@ def test_a_bad_data_file_is_refused_by_the_host_with_its_name_and_field(tmp_path
         assert status == 409 and "mybox.toml" in body["error"] and "sections.9" in body["error"]
         status, state = get_json(server.port, "/api/state")
         assert state["game"] == "gewalt" and state["public"]["players"] == 4
+
+
+def test_undo_never_shows_the_card_a_placed_card_drew(tmp_path):
+    """Place a section card and see the one drawn to replace it: Undo is refused, saying why in the table's
+    languages, and the drawn card stays in the hand, so nobody places again knowing the next card."""
+    with running_app(tmp_path, game="gewalt", options={"players": 3}) as (runtime, app), \
+            live_server(app) as server:
+        port, token = server.port, runtime.table.seat_token(0)
+        host = {"X-Host-Token": runtime.table.host_token()}
+        status, before = get_json(port, f"/api/seat/{token}")
+        hand = before["private"]["sections"]
+        slots = [{"lane": lane, "stage": stage, "section": section}
+                 for stage in range(3) for lane in range(3) for section in range(5)]
+        for slot in slots:  # the first free section of the board takes the card
+            status, answer = post_json(port, "/api/command", {"kind": "play_section",
+                                                              "args": {"length": hand[0], "slot": slot}},
+                                       {"X-Seat-Token": token})
+            if status == 200:
+                break
+        assert status == 200, answer
+        status, placed = get_json(port, f"/api/seat/{token}")
+        drawn = sorted(placed["private"]["sections"])
+        assert len(drawn) == len(hand)  # a card came to replace the one placed
+        for language, said in (("en", "a card was drawn"), ("fr", "une carte a été piochée")):
+            status, refusal = post_json(port, "/api/command", {"kind": "undo"},
+                                        {**host, "Accept-Language": language})
+            assert status == 409 and said in refusal["error"], refusal
+            assert refusal["version"] == placed["version"]
+        status, after = get_json(port, f"/api/seat/{token}")
+        assert sorted(after["private"]["sections"]) == drawn and after["version"] == placed["version"]

@@ -47,8 +47,10 @@ KITS = {
     # Stall stops that let random play end; 0 (never) is no game for random players.
     "crash": {"options": [{"stall_turns": n, "games": g} for n in (1, 4, 12) for g in (1, 2)],
               "moves": lambda state, seat, rng: crash_play.legal_commands(state) if seat is None else []},
-    "gewalt": {"moves": table_only(gewalt_play.random_command), "twin": twin_of(twins.gewalt_twin)},
-    "schacht": {"moves": table_only(schacht_play.random_command), "twin": twin_of(twins.schacht_twin)},
+    "gewalt": {"moves": table_only(gewalt_play.random_command),
+               "twin": twin_of(twins.gewalt_twin, twins.gewalt_table_twin)},
+    "schacht": {"moves": table_only(schacht_play.random_command),
+                "twin": twin_of(twins.schacht_twin, twins.schacht_table_twin)},
     "rallye": {"options": {"laps": 1, "route_cards": 10}, "moves": rallye_moves,
                "twin": twin_of(twins.rallye_twin, twins.rallye_table_twin)},
 }

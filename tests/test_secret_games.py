@@ -45,7 +45,15 @@ from rallye_play import data as rallye_data
 from rallye_play import play_out as rallye_play_out
 from schacht_play import random_command as schacht_command
 from schacht_play import start as schacht_start
-from twins import gewalt_bets, gewalt_twin, rallye_hidden, rallye_table_twin, rallye_twin, schacht_twin
+from twins import (
+    gewalt_bets,
+    gewalt_table_twin,
+    gewalt_twin,
+    rallye_hidden,
+    rallye_table_twin,
+    rallye_twin,
+    schacht_twin,
+)
 from webfixtures import Runtime
 
 from companion.core import registry
@@ -325,7 +333,8 @@ class Game:
 
 GAMES = {
     "gewalt": Game("gewalt", gewalt_moment, lambda state, seat, rng, history: gewalt_twin(state, seat, rng),
-                   gewalt_rules.actor, registry.get("gewalt").commands, lambda: ScriptedDraws(0)),
+                   gewalt_rules.actor, registry.get("gewalt").commands, lambda: ScriptedDraws(0),
+                   gewalt_table_twin, lambda state: (state.section_deck.pile, state.action_deck.pile)),
     "schacht": Game("schacht", schacht_moment, lambda state, seat, rng, history: schacht_twin(
         state, seat, rng, history["took"][seat], history["kept"][seat]),
         schacht_rules.actor, registry.get("schacht").commands,

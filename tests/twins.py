@@ -88,6 +88,21 @@ def gewalt_twin(state, seat: int, rng: random.Random, what: list[str] | None = N
     return None
 
 
+def gewalt_table_twin(state, rng: random.Random):
+    """`state` with its face-down section and action piles in another order (the table's own secret: the
+    next cards anyone draws); None when neither pile holds two different cards."""
+    decks = {what: getattr(state, what) for what in ("section_deck", "action_deck")}
+    may_differ = {what: len(set(deck.pile)) > 1 for what, deck in decks.items()}
+    if not any(may_differ.values()):
+        return None
+    for _ in range(30):
+        piles = {what: Deck(tuple(rng.sample(deck.pile, len(deck.pile))), deck.discard)
+                 for what, deck in decks.items()}
+        if all(piles[what].pile != decks[what].pile for what in decks if may_differ[what]):
+            return replace(state, **piles)
+    raise AssertionError("no twin of the order of Gewalt's piles in 30 draws")
+
+
 # --- Crazy Race (Schacht): hands, discards, face-down cards, take-back choices -----------------------------
 def schacht_twin(state, seat: int, rng: random.Random, took: int = 0, kept: int = 0):
     """`state` with `seat`'s hidden cards dealt differently, or None when nothing of it is hidden.
@@ -125,6 +140,23 @@ def schacht_twin(state, seat: int, rng: random.Random, took: int = 0, kept: int 
         if private_view(twin, seat) != before and bool(twin.discards[seat]) == bool(state.discards[seat]):
             return twin
     return None
+
+
+def schacht_table_twin(state, rng: random.Random):
+    """`state` with the stage cards still to come in another order and, with shuffled piles, the points
+    cards under each pile's top too (the table's own secrets); None when nothing is left to reorder."""
+    parts = {"order": (state.order[:state.stage + 1], state.order[state.stage + 1:])}
+    if "shuffled_piles" in state.variants:
+        parts |= {pile: (getattr(state, pile)[:1], getattr(state, pile)[1:])
+                  for pile in ("turntable", "finish")}
+    hidden = {what: rest for what, (_, rest) in parts.items() if len(set(rest)) > 1}
+    if not hidden:
+        return None
+    for _ in range(30):
+        changes = {what: parts[what][0] + tuple(rng.sample(rest, len(rest))) for what, rest in hidden.items()}
+        if all(changes[what] != getattr(state, what) for what in hidden):
+            return replace(state, **changes)
+    raise AssertionError("no twin of Schacht's stage order and piles in 30 draws")
 
 
 # --- Le rallye hasardeux: the hands, and the table's own face-down route cards and surprise pile ----------

@@ -154,8 +154,8 @@ def undo_refused(session: Session | None) -> IllegalMove | None:
     if session is None or session.before is None:
         return IllegalMove("Nothing to undo.")
     if not session.undoable:
-        return IllegalMove("The last move cannot be undone: it showed the table something new (cards "
-                           "turned up or dice rolled), and nobody may choose again knowing it.")
+        return IllegalMove("The last move cannot be undone: a card was drawn or turned up, or dice rolled, "
+                           "and nobody may choose again knowing it.")
     return None
 
 

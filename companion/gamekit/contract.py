@@ -263,8 +263,9 @@ class Move:
       (a roll for whoever must roll). A game that hides nothing (`hidden` False) allows every move.
     - rolls: the types of its events that rolled dice (the LED dice tumble before they hold), or a test
       of one event
-    - reveals: the types of its events that showed everyone something (dice, a card turned up): the
-      command that made one cannot be undone, or a player would choose again knowing what came out
+    - reveals: the types of its events that showed anyone something (dice, a card turned up, a card drawn
+      into a hand from a pile whose order the state keeps): the command that made one cannot be undone,
+      or a player would choose again knowing what came out (the conformance kit checks it with twins)
     """
 
     args: type[msgspec.Struct]

@@ -17,6 +17,9 @@ LETTERS = "ABCDE"  # lanes (seat i runs in lane i) and players are named by lett
 MAX_COUNTERS = 2  # counters against one opponent per game
 DICE_INSTEAD = {"move_4": 4, "move_10": 10, "no_roll": 0}
 DICE_CHANGE: dict[str | None, int] = {"minus_4": -4, "plus_4": 4}  # looked up by effect, None too
+# A card drawn from a pile whose order the state keeps: undone and played again, the same card would come,
+# so its holder would choose knowing the next card. A move that draws cannot be undone.
+DREW = "drew"
 
 
 class GewaltOptions(msgspec.Struct, forbid_unknown_fields=True):
@@ -143,6 +146,22 @@ def _first(state: State) -> IllegalMove | None:
     return None
 
 
+def targets(state: State, seat: int) -> list[int]:
+    """The players `seat` may place an attack card in front of now: the others still racing with no attack
+    card in front of them (public facts: the board shows both)."""
+    return [target for target in range(state.players) if target != seat and state.pawns[target] != FINISHED
+            and state.front[target] is None]
+
+
+def _may_attack(state: State, seat: int | None):
+    """An attack card: an action card, and someone it may be placed in front of."""
+    said = _may_action(state, seat)
+    if said is True and not targets(state, playing(state)):
+        return N_("Nobody can be attacked now: the other players have finished or already have an attack "
+                  "card in front of them.")
+    return said
+
+
 def _may_roll(state: State, seat: int | None):
     return not state.pending and _on_turn(state, seat) or _first(state) or False
 
@@ -173,18 +192,19 @@ def _play_section(state: State, seat: int, args: commands.PlaySection, draws):
     slot = args.slot
     _check_free(state, slot)
     cards = put(state.cards, board.slot_index(slot.lane, slot.stage, slot.section), args.length)
-    state = _draw_section(replace(state, cards=cards, used_section=True,
-                                  sections=put(state.sections, seat,
-                                                without(state.sections[seat], args.length))), seat, draws)
-    return state, [{"type": "section_played", "seat": seat, "length": args.length,
-                    "slot": msgspec.to_builtins(slot)}]
+    events = [{"type": "section_played", "seat": seat, "length": args.length,
+               "slot": msgspec.to_builtins(slot)}]
+    state = replace(state, cards=cards, used_section=True,
+                    sections=put(state.sections, seat, without(state.sections[seat], args.length)))
+    return _draw_section(state, seat, draws, events), events
 
 
 def _discard_section(state: State, seat: int, args: commands.DiscardSection, draws):
     _hold_section(state, seat, args.length)
     state = replace(state, used_section=True, section_deck=state.section_deck.thrown(args.length),
                     sections=put(state.sections, seat, without(state.sections[seat], args.length)))
-    return _draw_section(state, seat, draws), [{"type": "section_discarded", "seat": seat}]
+    events = [{"type": "section_discarded", "seat": seat}]
+    return _draw_section(state, seat, draws, events), events
 
 
 def _hold_section(state: State, seat: int, length: int) -> None:
@@ -203,24 +223,32 @@ def _check_free(state: State, slot: commands.Slot) -> None:
                           "with no card and no pawn.", **where)
 
 
-def _draw_section(state: State, seat: int, draws) -> State:
+def _draw_section(state: State, seat: int, draws, events: list[dict]) -> State:
     card, deck = state.section_deck.draw(draws)
     if card is None:
         return replace(state, section_deck=deck)
+    events.append(drew(seat))
     hand = state.sections[seat] + (card,)
     return replace(state, section_deck=deck, sections=put(state.sections, seat, hand))
 
 
-def _draw_actions(state: State, seat: int, count: int, draws) -> State:
+def _draw_actions(state: State, seat: int, count: int, draws, events: list[dict]) -> State:
     for _ in range(count):
         card, deck = state.action_deck.draw(draws)
         state = replace(state, action_deck=deck)
         if card is not None:
+            events.append(drew(seat))
             state = replace(state, actions=put(state.actions, seat, state.actions[seat] + (card,)))
     return state
 
 
-def _take_action(state: State, seat: int, card: str, draws, discarded: bool = True) -> State:
+def drew(seat: int) -> dict:
+    """The event of a card drawn into `seat`'s hand: which card, only its holder learns (see DREW)."""
+    return {"type": DREW, "seat": seat}
+
+
+def _take_action(state: State, seat: int, card: str, draws, events: list[dict], discarded: bool = True
+                 ) -> State:
     """`card` leaves the hand (for the discards unless it is an attack laid in front of an opponent),
     the turn's action card is used, then a replacement is drawn."""
     if card not in state.actions[seat]:
@@ -230,7 +258,7 @@ def _take_action(state: State, seat: int, card: str, draws, discarded: bool = Tr
     if discarded:
         # The card reaches the discards before the draw, so an exhausted pile reshuffles it too.
         state = replace(state, action_deck=state.action_deck.thrown(card))
-    return _draw_actions(state, seat, 1, draws)
+    return _draw_actions(state, seat, 1, draws, events)
 
 
 def _attack(state: State, seat: int, args: commands.Attack, draws):
@@ -243,12 +271,12 @@ def _attack(state: State, seat: int, args: commands.Attack, draws):
     if state.front[target] is not None:
         raise IllegalMove("Player {player} already has an attack card in front of them: only one at a time.",
                           player=LETTERS[target])
-    state = _take_action(replace(state, countered=None), seat, args.card, draws, discarded=False)
-    event = {"type": "attacked", "seat": seat, "target": target, "card": args.card}
+    events = [{"type": "attacked", "seat": seat, "target": target, "card": args.card}]
+    state = _take_action(replace(state, countered=None), seat, args.card, draws, events, discarded=False)
     if state.counters[target][seat] >= MAX_COUNTERS:
-        return replace(state, front=put(state.front, target, args.card)), [event]
+        return replace(state, front=put(state.front, target, args.card)), events
     # The target may counter: the window opens whether or not they hold a counter, so it tells nothing.
-    return replace(state, pending=(seat, target, args.card)), [event]
+    return replace(state, pending=(seat, target, args.card)), events
 
 
 def _allow(state: State, seat: int, args, draws):
@@ -282,16 +310,17 @@ def _relocate(state: State, seat: int, args: commands.Relocate, draws):
         raise IllegalMove("A pawn stands on the card at lane {lane}, stage {stage}, section {section}: "
                           "move a card with no pawn on it.", **where)
     _check_free(state, args.slot)
-    state = _take_action(state, seat, "relocate", draws)
+    events = [{"type": "relocated", "seat": seat, "length": card, "source": msgspec.to_builtins(src),
+               "slot": msgspec.to_builtins(args.slot)}]
+    state = _take_action(state, seat, "relocate", draws, events)
     cards = put(state.cards, board.slot_index(src.lane, src.stage, src.section), NO_CARD)
     cards = put(cards, board.slot_index(args.slot.lane, args.slot.stage, args.slot.section), card)
-    state = replace(state, cards=cards)
-    return state, [{"type": "relocated", "seat": seat, "length": card, "source": msgspec.to_builtins(src),
-                    "slot": msgspec.to_builtins(args.slot)}]
+    return replace(state, cards=cards), events
 
 
 def _discard_action(state: State, seat: int, args: commands.DiscardAction, draws):
-    return _take_action(state, seat, args.card, draws), [{"type": "action_discarded", "seat": seat}]
+    events = [{"type": "action_discarded", "seat": seat}]
+    return _take_action(state, seat, args.card, draws, events), events
 
 
 def points(effect: str | None, draws) -> tuple[tuple[int, ...], int]:
@@ -333,7 +362,7 @@ def _end_turn(state: State, seat: int, draws, events: list[dict]):
                         action_deck=state.action_deck.thrown(effect))
     owed = state.owed[seat]
     if owed:  # a counter card is replaced only now, at the end of the countering player's turn
-        state = _draw_actions(replace(state, owed=put(state.owed, seat, 0)), seat, owed, draws)
+        state = _draw_actions(replace(state, owed=put(state.owed, seat, 0)), seat, owed, draws, events)
     state = replace(state, used_section=False, used_action=False, extra=False, countered=None)
     if effect == "extra_turn" and state.pawns[seat] != FINISHED:
         events.append({"type": "extra_turn", "seat": seat})
@@ -360,18 +389,21 @@ def _next_turn(state: State, seat: int, events: list[dict]):
 
 
 MOVES = {
-    # Dice everyone saw and a counter card shown cannot be undone: nobody chooses again knowing them.
+    # Dice everyone saw, a counter card shown and a card drawn cannot be undone: nobody chooses again
+    # knowing them.
+    # ROLL rolls for a phone's seat too
     "roll": Move(commands.Roll, _roll, line=N_("{who} rolled and moved"), allowed=_may_roll,
-                 public=True, rolls={"rolled"}, reveals={"rolled"}),  # ROLL rolls for a phone's seat too
+                 public=True, rolls={"rolled"}, reveals={"rolled", DREW}),
     "play_section": Move(commands.PlaySection, _play_section, line=N_("{who} placed a section card"),
-                         allowed=_may_section),
+                         allowed=_may_section, reveals={DREW}),
     "discard_section": Move(commands.DiscardSection, _discard_section,
-                            line=N_("{who} discarded a section card"), allowed=_may_section),
-    "attack": Move(commands.Attack, _attack, line=N_("{who} played an attack card"), allowed=_may_action),
+                            line=N_("{who} discarded a section card"), allowed=_may_section, reveals={DREW}),
+    "attack": Move(commands.Attack, _attack, line=N_("{who} played an attack card"), allowed=_may_attack,
+                   reveals={DREW}),
     "relocate": Move(commands.Relocate, _relocate, line=N_("{who} moved a section card"),
-                     allowed=_may_action),
+                     allowed=_may_action, reveals={DREW}),
     "discard_action": Move(commands.DiscardAction, _discard_action, line=N_("{who} discarded an action card"),
-                           allowed=_may_action),
+                           allowed=_may_action, reveals={DREW}),
     "allow": Move(commands.Allow, _allow, line=N_("{who} let the attack card stand"), allowed=_may_answer),
     "counter": Move(commands.Counter, _counter, line=N_("{who} countered the attack card"),
                     allowed=_may_answer, reveals={"countered"}),

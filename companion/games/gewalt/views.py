@@ -7,7 +7,7 @@ import msgspec
 from companion.gamekit import Result
 from companion.games.gewalt import board
 from companion.games.gewalt.commands import LANES, SECTIONS, STAGES
-from companion.games.gewalt.rules import LETTERS, State, actor, final_scores, legal, over
+from companion.games.gewalt.rules import LETTERS, State, actor, final_scores, legal, over, targets
 from companion.games.gewalt.scoring import winners
 
 
@@ -102,6 +102,7 @@ class GewaltPrivate(msgspec.Struct):
     actions: list[str]
     owed: int
     legal: list[str]
+    targets: list[int] = []  # the players this seat may attack now, as the rules' `attack` reads them
 
 
 def _pawn(position: board.Position) -> Pawn:
@@ -148,7 +149,8 @@ def public_view(state: State) -> GewaltPublic:
 
 def private_view(state: State, seat: int) -> GewaltPrivate:
     return GewaltPrivate(seat, LETTERS[seat], list(state.bets[seat]), sorted(state.sections[seat]),
-                         sorted(state.actions[seat]), state.owed[seat], legal(state, seat))
+                         sorted(state.actions[seat]), state.owed[seat], legal(state, seat),
+                         [] if over(state) else targets(state, seat))
 
 
 def result(view: dict) -> Result:

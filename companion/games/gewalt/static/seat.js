@@ -101,10 +101,12 @@ Companion.seats.gewalt = {
     root.querySelector("#gewalt-target-label").hidden = relocating;
     root.querySelector("#gewalt-source-label").hidden = !relocating;
     root.querySelector("#gewalt-relocate-hint").hidden = !relocating;
-    const opponents = count(view.players).filter((seat) => seat !== payload.seat);
-    if (!opponents.includes(this.target)) this.target = opponents[0];
+    // Only the players the rules let this seat attack now (still racing, no attack card in front of them).
+    const opponents = mine.targets || [];
+    if (!opponents.includes(this.target)) this.target = opponents.length ? opponents[0] : null;
     this.pick(root, "#gewalt-target", opponents, this.target, (seat) => game.player(view, payload.seats, seat),
               (seat) => { this.target = seat; });
+    root.querySelector("#gewalt-no-target").hidden = relocating || opponents.length > 0;
     const source = root.querySelector("#gewalt-source");
     const keep = source.value;
     source.replaceChildren(...view.cards.map((c) => Companion.el("option", {
@@ -116,7 +118,8 @@ Companion.seats.gewalt = {
     root.querySelector("#gewalt-place").disabled = !may("play_section") || this.chosen.section === null;
     root.querySelector("#gewalt-discard-section").disabled = !may("discard_section") || this.chosen.section === null;
     root.querySelector("#gewalt-play-action").disabled = this.chosen.action === null
-      || !may(relocating ? "relocate" : "attack") || this.chosen.action === "counter";
+      || !may(relocating ? "relocate" : "attack") || this.chosen.action === "counter"
+      || (!relocating && this.target === null);
     root.querySelector("#gewalt-discard-action").disabled = !may("discard_action") || this.chosen.action === null;
     root.querySelector("#gewalt-roll-button").disabled = !may("roll");
   },
