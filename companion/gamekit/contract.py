@@ -264,7 +264,8 @@ class Move:
     - rolls: the types of its events that rolled dice (the LED dice tumble before they hold), or a test
       of one event
     - reveals: the types of its events that showed everyone something (dice, a card turned up): the
-      command that made one cannot be undone, or a player would choose again knowing what came out
+      command that made one cannot be undone, or a player would choose again knowing what came out; and
+      what is not a roll the glass shows at its next refresh (`GameSpec.must_see`)
     """
 
     args: type[msgspec.Struct]
@@ -497,6 +498,13 @@ class GameSpec:
     def undoable(self, events: list[Event]) -> bool:
         """Whether the command that made `events` may be undone: not one that revealed something."""
         return not any(event["type"] in self._revealing for event in events)
+
+    def must_see(self, state: State, events: list[Event]) -> bool:
+        """Whether the table must see at once what the command that made `events` (leaving `state`)
+        showed: something its moves' `reveals` name, beyond a roll (the LED dice show that at once), or
+        the game's end. The glass then goes out at the next refresh its wear budget allows."""
+        shown = any(event["type"] in self._revealing and not self.rolled([event]) for event in events)
+        return shown or self.over(state)
 
     @cached_property
     def history_lines(self) -> Mapping[str, str]:
