@@ -77,7 +77,8 @@ class TableInfo:
     a button input in progress (the controls' `shown`), never a secret value. `wifi` is the table's own
     Wi-Fi while it is the network (a `WIFI:` QR payload; the panel shows it, presence is the credential).
     `at` is when the table reached the state shown ("21:04"): the frame states it, so a table can tell a
-    glass that lags. `join_key` is the join QR code's secret, as secret as the join code.
+    glass that lags. `join_key` is the join QR code's secret, as secret as the join code. `phones` are
+    the seats played from phones: the buttons may not choose for them, so a screen never asks the buttons to.
     """
 
     url: str
@@ -87,6 +88,11 @@ class TableInfo:
     wifi: str = ""
     at: str = ""
     join_key: str = ""  # the join QR code's secret: a scan joins without the typed codes' budget
+    phones: frozenset[int] = frozenset()
+
+    def on_phone(self, seat: int | None) -> bool:
+        """Whether `seat` plays from a phone: its choices are made there, never with the buttons."""
+        return seat is not None and seat in self.phones
 
     def name(self, seat: int, colours: tuple[Colour, ...] = SEAT_COLOURS,
              tr: Callable[..., str] = str) -> str:

@@ -46,7 +46,12 @@ def _info_lines(view: dict, _, table: TableInfo) -> list[str]:
     if entry:
         lines.append(_entry_line(entry, _))
     pending = view.get("pending")
-    if pending:
+    if pending and table.on_phone(pending["target"]):
+        lines.append(_("{attacker} plays \u201c{card}\u201d on {target}: {target} answers on the phone.",
+                       attacker=view["letters"][pending["attacker"]],
+                       target=view["letters"][pending["target"]],
+                       card=_(CARD_NAMES[pending["card"]])))
+    elif pending:
         lines.append(_("{attacker} plays \u201c{card}\u201d on {target}: A lets it stand, B counters.",
                        attacker=view["letters"][pending["attacker"]],
                        target=view["letters"][pending["target"]],
@@ -59,6 +64,9 @@ def _info_lines(view: dict, _, table: TableInfo) -> list[str]:
     if roll:
         lines.append(_("{player} moved: {how}", player=view["letters"][roll["seat"]],
                        how=explain_roll(roll, _)))
+    elif not entry and not pending and table.on_phone(view["turn"]):
+        # ROLL rolls for a phone's seat too; its cards are its phone's alone
+        lines.append(_("Press ROLL, or place a section card from the phone."))
     elif not entry and not pending:
         lines.append(_("Press ROLL, or A to place a section card."))
     return lines
