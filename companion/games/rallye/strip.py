@@ -125,6 +125,8 @@ def _card(canvas: Canvas, box: Box, card: dict, seats: list[int], actor: int | N
     if len(parts) == 3 and canvas.fit(text, parts[2], bold=True) is not None:
         canvas.text(parts[2], text, bold=True, role="highlight" if actor in seats else "ink",
                     max_size=sizes["pawns"])
+    elif len(parts) == 3:  # too many marks for the row: as many discs, as large as the row lets them be
+        _discs(canvas, parts[2], len(seats))
     else:
         _discs(canvas, Box(inner.x0, inner.y1, inner.x1, box.y1 - line), len(seats))
 
