@@ -376,4 +376,4 @@ def test_a_frame_the_table_must_see_goes_at_the_next_refresh_the_panel_can_make_
     finally:
         made.stop()
     assert drawn == [0, 2] and display.shown[-1] == frame(2).tobytes()
-    assert display.attempts[1] - display.attempts[0] >= 0.3
+    assert display.attempts[1] - display.attempts[0] < 5.0  # long before the ordinary pace's 30 s

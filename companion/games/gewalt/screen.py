@@ -200,7 +200,7 @@ def _scores(canvas: Canvas, body: Box, view: dict, _, table: TableInfo) -> None:
     if not small:
         legend = (_("target \u2192 place: the trophy is kept when they match (1 point)"),
                   _("+X: player X bet that place too (1 point each)"))
-        halves = lines[-1].rows(1, 1)
-        legend_size = canvas.common_size(list(zip(halves, legend, strict=True)), max_size=size)
-        for half, text in zip(halves, legend, strict=True):
+        parts = lines[-1].rows(1, 1)
+        legend_size = canvas.common_size(list(zip(parts, legend, strict=True)), max_size=size)
+        for half, text in zip(parts, legend, strict=True):
             canvas.text(half, text, align="left", max_size=legend_size)
