@@ -195,3 +195,15 @@ def test_the_dice_only_summary_keeps_the_tables_type_size(name):
         assert len(lines) >= 2, (label, name)
         small = [(e.label, e.size) for e in lines if e.size < canvas.table_size]
         assert not small, f"{label} on {name}: under {canvas.table_size} px: {small}"
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_columns_names_beside_the_players_are_read_on_the_7_inch_glass(lang):
+    """Issue 31, problem 12: "cars / junkyard" were 14 px (about 12 px of ink) beside 30 px names."""
+    words = {"fr": ("voitures", "casse"), "en": ("cars", "junkyard")}[lang]
+    for name in ("impression-7.3", "spectra-7.3"):
+        canvas = frame(SHOWCASE["steering"], panel(name), lang, names=("Anna", "Bruno"))
+        heads = [e for e in canvas.elements if e.kind == "text" and e.label in words]
+        assert len(heads) == 2 and min(e.size for e in heads) >= 17, [(e.label, e.size) for e in heads]
+        names = [e for e in canvas.elements if e.kind == "text" and e.label in ("Anna", "Bruno")]
+        assert min(e.size for e in names) >= canvas.table_size

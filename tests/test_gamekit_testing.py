@@ -244,8 +244,8 @@ PILED = replace(with_add(HANDS, do=add_and_draw), setup=deal_piled)
 def test_a_draw_from_the_states_pile_that_may_be_undone_fails():
     said = refused_by(PILED, twin=piled_twin)
     assert said.startswith("undo never reveals: add") and "the table's own secrets in seat" in said
-    assert "`reveals`" in said  # how to fix it
-    check_game(replace(PILED, moves={"add": replace(PILED.moves["add"], reveals={"drew"})}), twin=piled_twin)
+    assert "`drawn`" in said  # how to fix it
+    check_game(replace(PILED, moves={"add": replace(PILED.moves["add"], drawn={"drew"})}), twin=piled_twin)
 
 
 # --- refusals, random legal play ----------------------------------------------------------------------------

@@ -150,7 +150,7 @@ def test_the_frames_show_the_race_and_the_scores():
     for card in view["cards"]:
         assert str(card["length"]) in texts
     for stage, order in enumerate(view["trophies"]):
-        assert f"Stage {stage + 1}: {len(order)}/5" in texts
+        assert f"Stage {stage + 1}" in texts and f"{len(order)}/5" in texts
     view, _entry = frames()["end"]
     canvas = render("gewalt", view, panel("what-black"), "en", TableInfo(URL))
     texts = [e.label for e in canvas.elements if e.kind == "text"]
@@ -220,7 +220,7 @@ def test_the_scores_frame_is_the_rulebooks_table():
     view = public_view(rulebook_example())
     canvas = render("gewalt", view, panel("impression-7.3"), "en", TableInfo(URL, "", ("", "", "", "")))
     texts = [e.label for e in canvas.elements if e.kind == "text"]
-    assert {"2\u21922 +C", "3\u21923 +A +D", "2\u21922 +A", "4\u21924 +A", "4\u21924 +B"} <= set(texts)
+    assert {"2\u21922", "3\u21923", "4\u21924", "+C", "+A +D", "+A", "+B"} <= set(texts)  # the bets under
     assert ["0", "5", "3", "4"] == [t for t in texts if t in {"0", "5", "3", "4"}][-4:]
     assert "Winner: \u2777 B Blue" in texts
 
@@ -244,3 +244,50 @@ def test_the_committed_frames_are_the_real_render_path():
                 render("gewalt", view, panel(model), "fr", info).image.save(path)
             with Image.open(path) as image:
                 assert f"{image.width}x{image.height}" == size
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_each_stage_heading_is_centred_over_its_sections_apart_from_the_next_and_large(lang):
+    """The French "Étape 2 : 0/4" ran into the next heading ("0/4 Étape 2") at 22 px: each stage's name
+    now sits over its five sections and its trophies' count over its places, a gap apart."""
+    view, _entry = frames()["mid-race"]
+    canvas = render("gewalt", view, panel("impression-7.3"), lang, TableInfo(URL, "K7QF"))
+    stage = "Étape" if lang == "fr" else "Stage"
+    heads = sorted((e for e in canvas.elements if e.kind == "text" and e.label.startswith(stage)),
+                   key=lambda e: e.box.x0)
+    counts = sorted((e for e in canvas.elements if e.kind == "text" and e.label.endswith("/5")),
+                    key=lambda e: e.box.x0)
+    assert len(heads) == len(counts) == 3
+    # the ink across the first lane's row (no card there): each stage's section outlines, then its rule
+    y = heads[0].box.y1 + canvas.px(20)
+    inked = [x for x in range(canvas.size[0]) if max(canvas.image.getpixel((x, y))) < 80]
+    for n, (head, count) in enumerate(zip(heads, counts, strict=True)):
+        start = counts[n - 1].box.x1 if n else head.box.x0 - canvas.px(30)
+        lines = [x for x in inked if start <= x < count.box.x1]
+        runs = [[lines[0]]]
+        for x in lines[1:]:
+            runs[-1].append(x) if x == runs[-1][-1] + 1 else runs.append([x])
+        rule = next(i for i, run in enumerate(runs) if len(run) >= 3)
+        assert rule == 2 * 5, runs  # five sections' two sides, then the stage's rule
+        middle = (runs[0][0] + runs[rule - 1][-1]) / 2
+        assert abs((head.box.x0 + head.box.x1) / 2 - middle) <= 3, (head.label, head.box, middle)
+        assert (count.box.x0 + count.box.x1) / 2 > runs[rule][0]  # over the places, past the rule
+        assert count.box.x0 - head.box.x1 >= 6  # apart from the stage's name
+        assert head.size >= 24 and count.size >= 18, (head.size, count.size)
+    for left, right in zip(counts, heads[1:], strict=False):
+        assert right.box.x0 - left.box.x1 >= 8  # more than a space: a count never runs into the next name
+
+
+def test_the_final_table_fills_the_frame_in_large_type():
+    """The scores were 17 px type over an empty lower part: each row now takes two lines (the cell, then
+    the bets that matched it), so the type takes the height."""
+    view = public_view(rulebook_example())
+    for lang in ("fr", "en"):
+        canvas = render("gewalt", view, panel("impression-7.3"), lang, TableInfo(URL, "K7QF", ("",) * 4))
+        texts = [e for e in canvas.elements if e.kind == "text" and ":" not in e.label]  # not the legend
+        cells = [e for e in texts if "\u2192" in e.label]
+        assert cells and min(e.size for e in cells) >= 21, [(e.label, e.size) for e in cells]
+        marks = [e for e in texts if e.label.startswith("+")]
+        assert {"+C", "+A +D", "+A", "+B"} <= {e.label for e in marks}
+        lowest = max(e.box.y1 for e in cells + marks)
+        assert lowest >= canvas.size[1] * 0.75, lowest  # the table reaches down the frame

@@ -576,3 +576,18 @@ def test_phrase_lines_keep_every_word_in_order_over_at_most_the_lines_asked(data
     text = " ".join(words)
     lines = phrase_lines(text, count)
     assert " ".join(lines) == text and len(lines) == min(count, len(words)) and all(lines)
+
+
+def test_the_padlocks_and_pawns_on_the_circuit_are_read_from_a_seat():
+    """The padlock counts ("↑0/2⚷") and the pawns' marks were about 10 px on the 7.3" glass: a closed
+    passage's arrow now sits beside its number, so its count takes the card's width."""
+    for view in (public(mid_race(3, 140)), public(mid_race())):
+        canvas = render("rallye", view, panel("impression-7.3"), "fr", TableInfo(URL, "K7QF"))
+        texts = [e for e in canvas.elements if e.kind == "text"]
+        locks = [e for e in texts if e.label.endswith("\u26b7")]
+        assert locks and min(e.size for e in locks) >= 15, [(e.label, e.size) for e in locks]
+        assert all(re.fullmatch(r"\d/\d\u26b7", e.label) for e in locks)  # the arrow is beside the number
+        arrows = [e for e in texts if e.label in ("\u2191", "\u2193")]
+        assert len(arrows) >= len(locks)
+        lone = [e for e in texts if len(e.label) == 1 and e.label in PAWN_MARKS]
+        assert lone and min(e.size for e in lone) >= 16, [(e.label, e.size) for e in lone]

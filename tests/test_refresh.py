@@ -357,3 +357,23 @@ def test_stop_waits_for_a_hung_refresh_only_up_to_the_panels_deadline():
         assert waited >= 0.5 - (started - display.attempts[0]) - 0.05  # it did wait for the refresh
     finally:
         display.release.set()
+
+
+def test_a_frame_the_table_must_see_goes_at_the_next_refresh_the_panel_can_make_with_the_budget_spent():
+    from companion.devices.wear import WearBudget, WearPolicy
+
+    # ordinary frames: one back to back, then one per 30 s; a must-see one waits only for the 0.3 s gap
+    budget = WearBudget(WearPolicy(per_hour=3, burst=1, gap=0.3, window=60.0, limit=10))
+    drawn = []
+    display = Glass()
+    made = Refresher(display, lambda key: drawn.append(key) or frame(key), budget=budget).start()
+    try:
+        made.offer(0)
+        assert display.entered.wait(5) and made.wait_idle(5)
+        made.offer(1)  # the burst is spent: this one would wait half a minute
+        made.offer(2, must=True)  # a card turned up: it goes now, as the newest state
+        assert made.wait_idle(5)
+    finally:
+        made.stop()
+    assert drawn == [0, 2] and display.shown[-1] == frame(2).tobytes()
+    assert display.attempts[1] - display.attempts[0] < 5.0  # long before the ordinary pace's 30 s

@@ -94,6 +94,7 @@ class Moment:
     ended: str | None = None  # the game the host ended, while the game between games its end began is young
     dice: tuple[int | None, ...] = ()  # the faces the LED dice hold (a button input's own, while entering)
     rolled: bool = False  # this update rolled dice: the LED dice tumble first
+    must_see: bool = False  # this update showed what the table must see at once (GameSpec.must_see)
     entering: bool = False  # a button input is in progress (its faces show on the LED dice)
     entry: Mapping[str, Any] | None = None  # the public part of that input, for the glass
     command: Moved | None = None  # the command this update records

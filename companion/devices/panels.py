@@ -34,6 +34,9 @@ class PanelModel:
     # lasts this long (or hangs) means the panel stopped answering.
     longest: float = 45.0
     speeds: tuple[str, ...] = ()  # the driver's refresh speeds (inky >= 2.6's Spectra 6), normal first
+    # Refreshes the panel is rated to last: its wear budget comes from it (wear.policy_for). No maker
+    # publishes one for these panels; a million is e-paper's common rating (docs/panels.md).
+    rated: int = 1_000_000
 
     @property
     def inks(self) -> tuple[str, ...]:

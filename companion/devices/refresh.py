@@ -46,7 +46,8 @@ class Refresher:
       meanwhile only change which frame the retry shows: they never cut the wait short.
     - While a player waits on something (`foreground`), drawing and sending wait at each checkpoint.
     - With a `budget`, the wear budget paces the glass (companion/devices/wear.py): a frame waits until
-      the budget allows it, and the newest state is the one drawn then; an idle glass refreshes daily.
+      the budget allows it, and the newest state is the one drawn then; an idle glass refreshes daily. A
+      frame the table must see waits only for the panel's gap and its rated life's limit.
     - `speed(play)` picks each refresh's speed; each refresh's real duration is measured and logged.
     - A refresh that does not end within `deadline` seconds, or that the driver gave up on (PanelStuck),
       is a fault: nothing more is sent to that panel until the next start, and `watch`ers are told.
@@ -96,11 +97,12 @@ class Refresher:
         self._thread.start()
         return self
 
-    def offer(self, key, play: bool = False) -> None:
+    def offer(self, key, play: bool = False, must: bool = False) -> None:
         """Ask for a frame of `key` (`play`: a frame of a game being played, which may go at the panel's
-        fast speed); an older request not yet drawn is dropped. Never blocks on the glass."""
+        fast speed; `must`: one the table must see, at the next refresh the wear budget allows); an older
+        request not yet drawn is dropped. Never blocks on the glass."""
         with self._cond:
-            self._schedule.offer(key, time.monotonic(), play)
+            self._schedule.offer(key, time.monotonic(), play, must)
             self._cond.notify_all()
 
     def watch(self, told: Callable[[str], None]) -> None:

@@ -77,7 +77,8 @@ class TableInfo:
     a button input in progress (the controls' `shown`), never a secret value. `wifi` is the table's own
     Wi-Fi while it is the network (a `WIFI:` QR payload; the panel shows it, presence is the credential).
     `at` is when the table reached the state shown ("21:04"): the frame states it, so a table can tell a
-    glass that lags. `join_key` is the join QR code's secret, as secret as the join code.
+    glass that lags. `join_key` is the join QR code's secret, as secret as the join code. `phones` are
+    the seats played from phones: the buttons may not choose for them, so a screen never asks the buttons to.
     """
 
     url: str
@@ -87,6 +88,11 @@ class TableInfo:
     wifi: str = ""
     at: str = ""
     join_key: str = ""  # the join QR code's secret: a scan joins without the typed codes' budget
+    phones: frozenset[int] = frozenset()
+
+    def on_phone(self, seat: int | None) -> bool:
+        """Whether `seat` plays from a phone: its choices are made there, never with the buttons."""
+        return seat is not None and seat in self.phones
 
     def name(self, seat: int, colours: tuple[Colour, ...] = SEAT_COLOURS,
              tr: Callable[..., str] = str) -> str:
@@ -263,9 +269,12 @@ class Move:
       (a roll for whoever must roll). A game that hides nothing (`hidden` False) allows every move.
     - rolls: the types of its events that rolled dice (the LED dice tumble before they hold), or a test
       of one event
-    - reveals: the types of its events that showed anyone something (dice, a card turned up, a card drawn
-      into a hand from a pile whose order the state keeps): the command that made one cannot be undone,
-      or a player would choose again knowing what came out (the conformance kit checks it with twins)
+    - reveals: the types of its events that showed the table something (dice, a card turned up): the
+      command that made one cannot be undone, or a player would choose again knowing what came out; and
+      what is not a roll the glass shows at its next refresh (`GameSpec.must_see`)
+    - drawn: the types of its events that drew a card into one seat's hand from a pile whose order the
+      state keeps: the command cannot be undone either (the same card would come again, now known), but
+      the table has nothing new to see. The conformance kit checks both with twins
     """
 
     args: type[msgspec.Struct]
@@ -276,6 +285,7 @@ class Move:
     public: bool = False
     rolls: Collection[str] | Callable[[Event], bool] = ()
     reveals: Collection[str] = ()
+    drawn: Collection[str] = ()
 
     def refusal(self, state: State, seat: int | None) -> IllegalMove | None:
         """None if `seat` may send this move now, else what it is told."""
@@ -495,9 +505,20 @@ class GameSpec:
     def _revealing(self) -> frozenset[str]:
         return frozenset[str]().union(*(move.reveals for move in self.moves.values()))
 
+    @cached_property
+    def _final(self) -> frozenset[str]:
+        return self._revealing.union(*(move.drawn for move in self.moves.values()))
+
     def undoable(self, events: list[Event]) -> bool:
-        """Whether the command that made `events` may be undone: not one that revealed something."""
-        return not any(event["type"] in self._revealing for event in events)
+        """Whether the command that made `events` may be undone: not one that revealed or drew something."""
+        return not any(event["type"] in self._final for event in events)
+
+    def must_see(self, state: State, events: list[Event]) -> bool:
+        """Whether the table must see at once what the command that made `events` (leaving `state`)
+        showed: something its moves' `reveals` name, beyond a roll (the LED dice show that at once), or
+        the game's end. The glass then goes out at the next refresh its wear budget allows."""
+        shown = any(event["type"] in self._revealing and not self.rolled([event]) for event in events)
+        return shown or self.over(state)
 
     @cached_property
     def history_lines(self) -> Mapping[str, str]:

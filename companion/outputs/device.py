@@ -16,7 +16,7 @@ class Dice(Protocol):
 
 
 class Glass(Protocol):
-    def offer(self, key: Any, play: bool = False) -> None: ...
+    def offer(self, key: Any, play: bool = False, must: bool = False) -> None: ...
 
 
 class DeviceOutput:
@@ -63,4 +63,10 @@ class DeviceOutput:
             # again for a new address, does not move it
             self._state_at, self._state_version = time.strftime("%H:%M"), moment.version
         info = table_info(moment, moment.status.url, wifi=moment.status.wifi, at=self._state_at)
-        self.glass().offer((moment.game, moment.public, info, self.language()), play)
+        self.glass().offer((moment.game, moment.public, info, self.language()), play, must_see(moment))
+
+
+def must_see(moment: Moment) -> bool:
+    """Whether the frame of `moment` goes at the next refresh the wear budget allows: it shows what the
+    rules say the table must see, or no phone plays a seat, so the glass is the table's only display."""
+    return moment.must_see or not any(seat["phone"] for seat in moment.seats if seat["in_game"])

@@ -106,12 +106,11 @@ class Companion:
 
     def _wear_budget(self):
         """The panel's wear budget; none for the simulator's instant glass, which wears nothing."""
-        from companion.devices.wear import WearBudget, WearPolicy, gap_for
+        from companion.devices.wear import WearBudget, policy_for
 
         if self.simulate and self.config.simulated_glass == "instant":
             return None
-        return WearBudget(WearPolicy(self.config.refreshes_per_hour, self.config.refresh_burst,
-                                     gap_for(self.model.refresh)))
+        return WearBudget(policy_for(self.model, self.config.refreshes_per_hour, self.config.refresh_burst))
 
     def _speed(self, play: bool) -> str | None:
         from companion.devices.panels import speed_for

@@ -99,6 +99,7 @@ def moment_of(update: Update) -> Moment:
     over = spec.over(state)
     dice, rolled, entry = _device(update, spec)
     entering = update.entry is not None
+    must_see = update.command is not None and update.rejected is None and spec.must_see(state, update.events)
     return Moment(
         update.version, update.game, update.public, update.seats, title=spec.title,
         waiting=tuple(spec.waiting_on(state)), acting=update.acting,
@@ -106,7 +107,8 @@ def moment_of(update: Update) -> Moment:
         table_legal=tuple(spec.legal(state, None)),
         due=update.due, history=tuple(session.history), over=over, undo=undo_refused(session) is None,
         result=_result(update, spec) if over else None, match=_match(update, spec), ended=_ended(session),
-        dice=dice, rolled=rolled, entering=entering, entry=entry, command=command, rejected=update.rejected,
+        dice=dice, rolled=rolled, must_see=must_see, entering=entering, entry=entry, command=command,
+        rejected=update.rejected,
         pressed=update.pressed, seating=update.seating, status=update.status, secrets=base.secrets)
 
 

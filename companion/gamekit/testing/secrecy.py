@@ -90,8 +90,8 @@ def _check_undo(played: Played, index: int, probe: Probe, answers: list[Answer],
     if leaks:
         fail("undo never reveals", f"{describe(probe.command)} may be undone, yet it shows "
              f"{_whose(owner)} in {'; '.join(leaks)}: undoing it, a player would choose again knowing them",
-             "declare the type of the event it makes when it draws or shows something in the move's "
-             "`reveals` (the table then refuses to undo it), or draw what it shows from `draws` at command "
+             "declare the type of the event it makes when it draws into a hand in the move's `drawn`, "
+             "or when it shows the table something in its `reveals` (the table then refuses to undo it), or draw what it shows from `draws` at command "
              "time, not from an order kept in the state", played, index)
 
 

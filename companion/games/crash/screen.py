@@ -221,9 +221,15 @@ def _caption(die: dict, _, words: bool) -> str:
 
 def _players(canvas: Canvas, box: Box, view: dict, _, table: TableInfo) -> None:
     """A small table: each player's colour and name, cars still in play, cars in their junkyard."""
-    rows = box.rows(0.8, 1, 1, gap=canvas.px(3))
-    cells = [row.cols(3, 1.4, 1.6, gap=canvas.px(6)) for row in rows]
-    _headers(canvas, cells[0][1:], [_("cars"), _("junkyard")])
+    rows = box.rows(0.9, 1, 1, gap=canvas.px(3))
+    words = [_("cars"), _("junkyard")]
+    # Wide columns for the counts, so their names are read (they were 12 px beside 30 px names); where
+    # even then they do not fit, the board's signs stand for them and the names keep the width.
+    for widths in ((2.4, 1.75, 1.85), (3, 1.4, 1.6)):
+        cells = [row.cols(*widths, gap=canvas.px(6)) for row in rows]
+        if canvas.common_size(list(zip(cells[0][1:], words, strict=True))) is not None:
+            break
+    _headers(canvas, cells[0][1:], words)
     texts, names = [], []
     for seat, player in enumerate(view["players"]):
         name_box = cells[seat + 1][0]

@@ -9,7 +9,7 @@ from companion.gamekit import QR_MIN_HEIGHT, Box, Canvas, TableInfo, marked_name
 from companion.games.gewalt.commands import LANES, SECTIONS, STAGES
 from companion.games.gewalt.names import CARD_NAMES, COLOURS, explain_roll
 
-TROPHY_WEIGHT = 1.2  # the place cell after each stage line, against a section's 1
+TROPHY_WEIGHT = 1.7  # the place cell after each stage line, against a section's 1: its heading "4/5" is read
 
 
 def player(view: dict, seat: int, _, table: TableInfo) -> str:
@@ -46,7 +46,12 @@ def _info_lines(view: dict, _, table: TableInfo) -> list[str]:
     if entry:
         lines.append(_entry_line(entry, _))
     pending = view.get("pending")
-    if pending:
+    if pending and table.on_phone(pending["target"]):
+        lines.append(_("{attacker} plays \u201c{card}\u201d on {target}: {target} answers on the phone.",
+                       attacker=view["letters"][pending["attacker"]],
+                       target=view["letters"][pending["target"]],
+                       card=_(CARD_NAMES[pending["card"]])))
+    elif pending:
         lines.append(_("{attacker} plays \u201c{card}\u201d on {target}: A lets it stand, B counters.",
                        attacker=view["letters"][pending["attacker"]],
                        target=view["letters"][pending["target"]],
@@ -59,6 +64,9 @@ def _info_lines(view: dict, _, table: TableInfo) -> list[str]:
     if roll:
         lines.append(_("{player} moved: {how}", player=view["letters"][roll["seat"]],
                        how=explain_roll(roll, _)))
+    elif not entry and not pending and table.on_phone(view["turn"]):
+        # ROLL rolls for a phone's seat too; its cards are its phone's alone
+        lines.append(_("Press ROLL, or place a section card from the phone."))
     elif not entry and not pending:
         lines.append(_("Press ROLL, or A to place a section card."))
     return lines
@@ -91,13 +99,22 @@ def _race(canvas: Canvas, box: Box, view: dict, _, table: TableInfo) -> None:
         x0 = round(box.x0 + label_w + gap + stage * stage_w)
         return Box(x0, row.y0, round(x0 + stage_w), row.y1)
 
+    # Each stage's name centred over its five sections, and the trophies taken ("2/4") over its places'
+    # column: one heading per column, never one line running across them.
     header = rows[0]
-    heads = [_("Stage {n}: {taken}/{players}", n=s + 1, taken=len(trophies[s]), players=view["players"])
-             for s in range(STAGES)]
-    boxes = [stage_box(header, s).inset(gap) for s in range(STAGES)]
-    size = canvas.common_size(list(zip(boxes, heads, strict=True)), bold=True)
-    for b, text in zip(boxes, heads, strict=True):
+    heads, counts = [], []
+    for s in range(STAGES):
+        sections, places = stage_box(header, s).cols(SECTIONS, TROPHY_WEIGHT, gap=gap)
+        heads.append((Box(sections.x0 + canvas.px(8), sections.y0, sections.x1 - canvas.px(4), sections.y1),
+                       _("Stage {n}", n=s + 1)))
+        counts.append((Box(places.x0 + gap, places.y0, places.x1, places.y1),
+                       f"{len(trophies[s])}/{view['players']}"))
+    size = canvas.common_size(heads, bold=True)
+    for b, text in heads:
         canvas.text(b, text, bold=True, max_size=size)
+    size = canvas.common_size(counts, bold=True)
+    for b, text in counts:
+        canvas.text(b, text, bold=True, max_size=size, role="highlight")
     labels = [player(view, lane, _, table) if lane < view["players"] else view["lanes"][lane]
               for lane in range(LANES)]
     label_boxes = [Box(box.x0, row.y0, box.x0 + label_w, row.y1) for row in rows[1:]]
@@ -151,9 +168,14 @@ def _scores(canvas: Canvas, body: Box, view: dict, _, table: TableInfo) -> None:
     rows = view["scores"]
     small = canvas.size[1] < QR_MIN_HEIGHT
     lines = body.rows(*[1] * (len(rows) + (1 if small else 2)), gap=canvas.px(3))
-    widths = (3, 2, 2, 2, 1)
+    widths = (3, 2, 2, 2, 1.4)
     head = [_("Player"), *[_("Stage {n}", n=s + 1) for s in range(STAGES)], _("Total")]
-    grid = [line.cols(*widths, gap=canvas.px(8)) for line in lines]
+    # Each player's row is two lines: what every cell says first, then under a stage the bets that matched
+    # it ("+A +D"), so the table's type takes the rows' height rather than one long line's width.
+    halves = [line.rows(1, 1) if 0 < i <= len(rows) else (line, line) for i, line in enumerate(lines)]
+    apart = canvas.px(16)  # columns a word apart: a heading never runs into the next one
+    grid = [top.cols(*widths, gap=apart) for top, _bottom in halves]
+    under = [bottom.cols(*widths, gap=apart) for _top, bottom in halves]
     texts = [(b, t, True, "ink") for b, t in zip(grid[0], head, strict=True)]
     letters = view["letters"]
     winners = set(view["winners"])
@@ -161,11 +183,13 @@ def _scores(canvas: Canvas, body: Box, view: dict, _, table: TableInfo) -> None:
         seat = row["seat"]
         texts.append((grid[i][0], player(view, seat, _, table), seat in winners, "ink"))
         for stage in range(STAGES):
-            cell = f"{row['targets'][stage]}\u2192{row['places'][stage]}"
-            if row["marks"][stage]:
-                cell += " " + " ".join(f"+{letters[m]}" for m in row["marks"][stage])
             kept = row["kept"][stage]
-            texts.append((grid[i][1 + stage], cell, kept, "accent" if kept else "ink"))
+            role = "accent" if kept else "ink"
+            target = f"{row['targets'][stage]}\u2192{row['places'][stage]}"
+            texts.append((grid[i][1 + stage], target, kept, role))
+            if row["marks"][stage]:
+                marks = " ".join(f"+{letters[m]}" for m in row["marks"][stage])
+                texts.append((under[i][1 + stage], marks, kept, role))
         texts.append((grid[i][4], str(row["total"]), seat in winners, "accent" if seat in winners else "ink"))
     # One size for the whole table; a long name gives way (ellipsis), not the table.
     names = {id(grid[i][0]) for i in range(1, len(rows) + 1)}
@@ -176,7 +200,7 @@ def _scores(canvas: Canvas, body: Box, view: dict, _, table: TableInfo) -> None:
     if not small:
         legend = (_("target \u2192 place: the trophy is kept when they match (1 point)"),
                   _("+X: player X bet that place too (1 point each)"))
-        halves = lines[-1].rows(1, 1)
-        legend_size = canvas.common_size(list(zip(halves, legend, strict=True)), max_size=size)
-        for half, text in zip(halves, legend, strict=True):
+        parts = lines[-1].rows(1, 1)
+        legend_size = canvas.common_size(list(zip(parts, legend, strict=True)), max_size=size)
+        for half, text in zip(parts, legend, strict=True):
             canvas.text(half, text, align="left", max_size=legend_size)

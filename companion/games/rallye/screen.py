@@ -116,6 +116,8 @@ def prompt(view: dict, _, table: TableInfo) -> str:
             f"{n}. {player(view, s, _, table)}" for n, s in enumerate(view["ranking"], start=1)))
     who = player(view, view["actor"], _, table)
     kind = pending["kind"] if pending else None
+    if kind in ("place", "trim", "target", "exit") and table.on_phone(view["actor"]):
+        return _on_phone(view, _, table, who)
     if kind == "place":
         mark = table.entry["card"] if table.entry and table.entry.get("flow") == "place" else \
             controls.marked(None, view)
@@ -127,6 +129,10 @@ def prompt(view: dict, _, table: TableInfo) -> str:
     if kind == "cancel":
         threat = pending["threat"]
         cards = _(" or ").join(_(CARD_NAMES[c]) for c in pending["cards"])
+        if table.on_phone(view["actor"]):  # A would answer for a phone's seat: only its phone may
+            return _("{players}: cancel {threat} with {cards}? From the phones ({seconds} s).",
+                     players=", ".join(player(view, s, _, table) for s in pending["asked"]),
+                     threat=_(THREATS[threat]), cards=cards, seconds=pending["seconds"])
         if len(pending["asked"]) > 1:
             return _("{players}: cancel {threat} with {cards}? From the phones; A answers no for {player} "
                      "({seconds} s).", players=", ".join(player(view, s, _, table) for s in pending["asked"]),
@@ -137,6 +143,21 @@ def prompt(view: dict, _, table: TableInfo) -> str:
     if kind in ("target", "exit"):
         return _choices(view, _, table, who)
     return _("{player}: press ROLL.", player=who)
+
+
+def _on_phone(view: dict, _, table: TableInfo, who: str) -> str:
+    """What a seat played from a phone is asked: its choice is made there, never with the buttons."""
+    pending = view["pending"]
+    kind = pending["kind"]
+    if kind == "place":
+        return _("{player}: name the card a passage replaces, from the phone ({seconds} s).", player=who,
+                 seconds=pending["seconds"])
+    if kind == "trim":
+        return _("{player} holds 4 surprise cards: lay or discard one from the phone ({seconds} s).",
+                 player=who, seconds=pending["seconds"])
+    default = default_choice(kind, pending["choices"], pending["optional"])
+    return _("{player}: choose from the phone; {answer} after {seconds} s.", player=who,
+             answer=_answer(view, default, _, table), seconds=pending["seconds"])
 
 
 def _choices(view: dict, _, table: TableInfo, who: str) -> str:

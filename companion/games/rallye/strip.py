@@ -67,13 +67,14 @@ def draw_circuit(canvas: Canvas, box: Box, view: dict, mark: int | None = None) 
     pad = canvas.px(3)
     line = canvas.text_height(Canvas.MIN_TEXT)
     # A roomy card has a row for its pawns' letters; a small one shows its pawns as dots on its foot.
-    rows = (0.28, 0.44, 0.28) if layout.height - 2 * pad >= 3.3 * line else (0.45, 0.55)
+    rows = (0.27, 0.4, 0.33) if layout.height - 2 * pad >= 3.3 * line else (0.45, 0.55)
     inner = Box(0, 0, max(1, int(layout.width) - 2 * pad), max(1, int(layout.height) - 2 * pad))
     parts = inner.rows(*rows)
     sizes = {"number": canvas.fit("46\u2605", parts[0]),
              "face": canvas.fit("\u21c6\u25bc", parts[1], bold=True)}
     if len(parts) == 3:
-        sizes["pawns"] = canvas.fit("ABC", parts[2], bold=True)
+        # pawn marks as large as their row lets them: one pawn's mark is read from across the table
+        sizes["pawns"] = canvas.fit("\u2776", parts[2], bold=True)
     for card in cards:
         where = cell(box, layout, card["position"], gap)
         _card(canvas, where, card, pawns.get(card["position"], []), view["actor"], rows, sizes,
@@ -92,6 +93,14 @@ def _card(canvas: Canvas, box: Box, card: dict, seats: list[int], actor: int | N
     hazard = HAZARD_ICONS.get(card["hazard"] or "", "")
     face: Box | None
     top, face = parts[0], parts[1]
+    faces = None  # a face-down card has none
+    left, right = parts[0].cols(1, 1)
+    roomy = canvas.fit(number, left) is not None and canvas.fit(ENTRANCE_ICON, right, True) is not None
+    arrow = not hazard and card["kind"] in ("entrance", "exit") and not card["open"] and roomy
+    if arrow:
+        # a closed passage's arrow beside its number, so its keys and padlocks ("1/2⚷") take the face's
+        # whole width: at a tenth of an inch they could not be read from a seat
+        hazard, faces = _faces(card)[-1], _locks(card)
     if hazard:
         # tacks or oil beside the number; on a card too small for that, beside (or instead of) the face
         top, right = parts[0].cols(1, 1)
@@ -101,14 +110,14 @@ def _card(canvas: Canvas, box: Box, card: dict, seats: list[int], actor: int | N
             shown = card["kind"] != "route" or card["face_up"]
             if canvas.fit(hazard[0], right) is None or shown and not canvas.fit(_faces(card)[-1], face, True):
                 face, right = None, parts[1]
-        canvas.text(right, _fitting(canvas, right, (hazard, hazard[0])), role="accent", align="right",
-                    max_size=sizes["number"])
+        canvas.text(right, _fitting(canvas, right, (hazard, hazard[0])), role=_face_role(card) if arrow
+                    else "accent", align="right", max_size=sizes["number"], bold=arrow)
     canvas.text(top, number, align="left", max_size=sizes["number"])
     if face is not None:  # no room for the face: the card's number and hazard say enough
         if card["kind"] == "route" and not card["face_up"]:
             _back(canvas, face)
         else:
-            canvas.text(face, _fitting(canvas, face, _faces(card), bold=True), bold=True,
+            canvas.text(face, _fitting(canvas, face, faces or _faces(card), bold=True), bold=True,
                         role=_face_role(card), max_size=sizes["face"])
     if not seats:
         return
@@ -116,6 +125,8 @@ def _card(canvas: Canvas, box: Box, card: dict, seats: list[int], actor: int | N
     if len(parts) == 3 and canvas.fit(text, parts[2], bold=True) is not None:
         canvas.text(parts[2], text, bold=True, role="highlight" if actor in seats else "ink",
                     max_size=sizes["pawns"])
+    elif len(parts) == 3:  # too many marks for the row: as many discs, as large as the row lets them be
+        _discs(canvas, parts[2], len(seats))
     else:
         _discs(canvas, Box(inner.x0, inner.y1, inner.x1, box.y1 - line), len(seats))
 
@@ -138,6 +149,12 @@ def _faces(card: dict) -> tuple[str, ...]:
         return arrow + OPEN_ICON + (ACCESS_ICON if card["access"] else ""), arrow + OPEN_ICON, arrow
     keys = f"{arrow}{card['keys']}/{card['padlocks']}"
     return keys + KEY_ICON, keys, arrow
+
+
+def _locks(card: dict) -> tuple[str, ...]:
+    """A closed passage's keys laid and padlocks, longest first, without its arrow."""
+    keys = f"{card['keys']}/{card['padlocks']}"
+    return keys + KEY_ICON, keys
 
 
 def _face_role(card: dict) -> str:
