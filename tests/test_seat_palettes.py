@@ -81,7 +81,8 @@ def test_the_lilac_seat_is_never_the_blue_seats_ink_on_the_impression():
     # Schacht's lilac is nearest the panel's blue in hue: with the blue seat in play, one of them is black
     model = PANELS["impression-7.3"]
     colours = registry.get("schacht").colours
-    inks = [ink for ink, _ in as_shown(model, Palette(model.inks, model.glass).seats([c.ink for c in colours]))]
+    palette = Palette(model.inks, model.glass)
+    inks = [ink for ink, _ in as_shown(model, palette.seats([c.ink for c in colours]))]
     assert dict(zip((c.key for c in colours), inks, strict=True)) == {
         "lilac": "black", "orange": "orange", "green": "green", "blue": "blue"}
 
@@ -91,7 +92,8 @@ def test_red_and_orange_are_never_two_seats_inks_on_the_impression():
     model = PANELS["impression-7.3"]
     glass = dict(model.glass)
     assert delta_e(glass["red"], glass["orange"]) < SEAT_DISTANCE
-    inks = [ink for ink, _ in as_shown(model, Palette(model.inks, model.glass).seats([c.ink for c in SEAT_COLOURS]))]
+    palette = Palette(model.inks, model.glass)
+    inks = [ink for ink, _ in as_shown(model, palette.seats([c.ink for c in SEAT_COLOURS]))]
     assert not {"red", "orange"} <= set(inks), inks
 
 
@@ -103,7 +105,8 @@ def test_no_two_seats_of_a_game_share_a_colours_name(game):
 
 
 def test_schachts_six_seats_on_the_real_server_have_six_colour_names(tmp_path):
-    with running_app(tmp_path, game="schacht", options={"players": 4}) as (_runtime, app), live_server(app) as srv:
+    with (running_app(tmp_path, game="schacht", options={"players": 4}) as (_runtime, app),
+          live_server(app) as srv):
         seats = read_json(srv.port, "/api/seats")["seats"]
         labels = [s["label"] for s in seats]
         assert len(labels) == 6 and len(set(labels)) == 6, labels

@@ -115,7 +115,8 @@ def _share(inks: tuple[str, ...], glass: tuple[tuple[str, tuple[int, int, int]],
                 best = ((inked, total), taken)
             return
         for distance, name in reach[index]:
-            if name not in taken and all(apart[frozenset((name, other))] for other in taken if other != "black"):
+            if name not in taken and all(apart[frozenset((name, other))]
+                                         for other in taken if other != "black"):
                 search(index + 1, (*taken, name), inked + 1, total + distance)
         search(index + 1, (*taken, "black"), inked, total)
 
