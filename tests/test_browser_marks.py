@@ -158,3 +158,20 @@ def test_schacht_card_backs_and_revealed_totals_on_the_phone_carry_the_seats_mar
                 pytest.fail("no side was revealed in 400 commands")
         finally:
             ctx.close()
+
+
+def test_crash_junkyards_on_the_phone_carry_their_owners_mark(browser, tmp_path):
+    from playwright.sync_api import expect
+
+    with (running_app(tmp_path, game="crash", keepalive=1.0) as (runtime, app), live_server(app) as srv):
+        ctx, page = open_page(browser, f"{srv.url}seat/{runtime.table.seat_token(1)}", locale="en-GB")
+        try:
+            live(page)
+            junkyards = read_json(srv.port, "/api/state")["public"]["junkyards"]
+            assert [j["owner"] for j in junkyards] == [0, 1]
+            for junkyard in junkyards:
+                count = page.locator(f".crash-board .junkyard[data-owner='{junkyard['owner']}'] text.count")
+                expect(count).to_have_text(f"{SEAT_MARKS[junkyard['owner']]}{junkyard['count']}")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        finally:
+            ctx.close()
