@@ -112,3 +112,66 @@ def test_gewalt_lanes_on_the_phone_are_the_boards_letters_and_a_refusal_says_the
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
         finally:
             ctx.close()
+
+
+def test_schacht_card_backs_and_revealed_totals_on_the_phone_carry_the_seats_mark(browser, tmp_path):
+    """Four players, three of them "M": each face-down card and each revealed total names its seat by its
+    mark, never by its colour alone."""
+    import random
+
+    import schacht_play
+    from playwright.sync_api import expect
+
+    names = ("Max", "Marie-Christine", "Mia", "Zoé")
+    rng = random.Random(5)
+    with (running_app(tmp_path, game="schacht", options={"players": 4}, keepalive=1.0) as (runtime, app),
+          live_server(app) as srv):
+        for seat, name in enumerate(names):
+            status, _ = post_json(srv.port, f"/api/seats/{seat}/assign", {"name": name}, host_of(runtime))
+            assert status == 200
+        ctx, page = open_page(browser, f"{srv.url}seat/{runtime.table.seat_token(2)}", locale="en-GB")
+        try:
+            live(page)
+            seen_bids = seen_totals = False
+            for _step in range(400):
+                public = read_json(srv.port, "/api/state")["public"]
+                expect(page.locator("body")).to_have_attribute("data-version", str(runtime.table.version))
+                for side in range(4):
+                    backs = page.locator(f".schacht-side[data-side='{side}'] .backs .back")
+                    revealed = next((r for r in public["revealed"] if r["side"] == side), None)
+                    if revealed is not None and revealed["winner"] is not None:
+                        shown = [s for s in range(4) if revealed["cards"][s]]
+                        expect(backs).to_have_count(len(shown))
+                        for i, seat in enumerate(shown):
+                            expect(backs.nth(i)).to_have_text(
+                                f"{SEAT_MARKS[seat]}\u00a0{'+'.join(map(str, revealed['cards'][seat]))}"
+                                f" = {revealed['totals'][seat]}")
+                        seen_totals = True
+                    elif public["taboo"] != side:
+                        expect(backs).to_have_text([SEAT_MARKS[seat] for seat in public["bids"][side]])
+                        seen_bids |= bool(public["bids"][side])
+                assert page.evaluate("document.documentElement.scrollWidth") <= 390
+                if seen_bids and seen_totals:
+                    break
+                runtime.table.call(schacht_play.random_command(runtime.table.session.state, rng))
+            else:
+                pytest.fail("no side was revealed in 400 commands")
+        finally:
+            ctx.close()
+
+
+def test_crash_junkyards_on_the_phone_carry_their_owners_mark(browser, tmp_path):
+    from playwright.sync_api import expect
+
+    with (running_app(tmp_path, game="crash", keepalive=1.0) as (runtime, app), live_server(app) as srv):
+        ctx, page = open_page(browser, f"{srv.url}seat/{runtime.table.seat_token(1)}", locale="en-GB")
+        try:
+            live(page)
+            junkyards = read_json(srv.port, "/api/state")["public"]["junkyards"]
+            assert [j["owner"] for j in junkyards] == [0, 1]
+            for junkyard in junkyards:
+                count = page.locator(f".crash-board .junkyard[data-owner='{junkyard['owner']}'] text.count")
+                expect(count).to_have_text(f"{SEAT_MARKS[junkyard['owner']]}{junkyard['count']}")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        finally:
+            ctx.close()

@@ -13,6 +13,7 @@ from test_panels import assert_fits, assert_qr
 
 from companion.core import registry
 from companion.devices.panels import PANELS, panel
+from companion.gamekit.colours import SEAT_MARKS
 from companion.gamekit.contract import TableInfo
 from companion.gamekit.frame import QR_MIN_HEIGHT, join_link
 from companion.games.crash import SPEC
@@ -101,8 +102,8 @@ def test_the_board_shows_each_car_with_its_facing_and_the_junkyards_with_their_c
             continue
         assert arrows == on_board, name
         shown = texts(canvas)
-        for junkyard in view["junkyards"]:
-            assert str(junkyard["count"]) in shown
+        for junkyard in view["junkyards"]:  # each with its owner's mark: the colour alone does not say whose
+            assert f"{SEAT_MARKS[junkyard['owner']]}{junkyard['count']}" in shown, name
         for car in view["cars"]:
             if car["q"] is not None:
                 assert str(car["car"]) in shown

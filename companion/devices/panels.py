@@ -12,6 +12,21 @@ SPECTRA = {0: "black", 1: "white", 2: "yellow", 3: "red", 5: "blue", 6: "green"}
 FOUR = {0: "black", 1: "white", 2: "yellow", 3: "red"}
 SPEEDS = ("normal", "medium", "fast")
 
+# The colours each family of glass shows for its inks: inky's drivers' SATURATED_PALETTE, Pimoroni's
+# measurements of the panel (tests/test_seat_palettes.py checks they still match). The seats' inks are
+# chosen by these, not by the pure inks the frame is drawn in. The 2-, 3- and 4-colour drivers give none
+# (the 4-colour drivers' "saturated" table is no colour the glass shows: its white is grey 71): their
+# inks count as pure.
+Glass = tuple[tuple[str, tuple[int, int, int]], ...]
+GLASS_UC8159: Glass = (("black", (57, 48, 57)), ("white", (255, 255, 255)), ("green", (58, 91, 70)),
+                       ("blue", (61, 59, 94)), ("red", (156, 72, 75)), ("yellow", (208, 190, 71)),
+                       ("orange", (177, 106, 73)))
+GLASS_AC073TC1A: Glass = (("black", (0, 0, 0)), ("white", (217, 242, 255)), ("green", (3, 124, 76)),
+                          ("blue", (27, 46, 198)), ("red", (245, 80, 34)), ("yellow", (255, 255, 68)),
+                          ("orange", (239, 121, 44)))
+GLASS_SPECTRA: Glass = (("black", (0, 0, 0)), ("white", (161, 164, 165)), ("yellow", (208, 190, 71)),
+                        ("red", (156, 72, 75)), ("blue", (61, 59, 94)), ("green", (58, 91, 70)))
+
 
 def _two(colour: str) -> dict[int, str]:
     return {0: "white", 1: "black"} | ({2: colour} if colour != "black" else {})
@@ -37,6 +52,7 @@ class PanelModel:
     # Refreshes the panel is rated to last: its wear budget comes from it (wear.policy_for). No maker
     # publishes one for these panels; a million is e-paper's common rating (docs/panels.md).
     rated: int = 1_000_000
+    glass: Glass = ()  # the colours the glass shows for its inks, where measured (GLASS_*)
 
     @property
     def inks(self) -> tuple[str, ...]:
@@ -122,20 +138,20 @@ def _catalogue() -> dict[str, PanelModel]:
         PanelModel("what-4colour-ssd2683", (400, 300), "inky.inky_ssd2683", "Inky", FOUR, refresh=12.0,
                    longest=40.0),
         PanelModel("impression-4", (640, 400), "inky.inky_uc8159", "Inky", SEVEN, ((640, 400),),
-                   refresh=30.0, longest=32.0),
+                   refresh=30.0, longest=32.0, glass=GLASS_UC8159),
         PanelModel("impression-5.7", (600, 448), "inky.inky_uc8159", "Inky", SEVEN, ((600, 448),),
-                   refresh=30.0, longest=32.0),
+                   refresh=30.0, longest=32.0, glass=GLASS_UC8159),
         # The 7-colour Impression 7.3" has no speed: about 35 s here, and its driver waits up to 45 s.
         PanelModel("impression-7.3", (800, 480), "inky.inky_ac073tc1a", "Inky", SEVEN, ((800, 480),),
-                   refresh=35.0, longest=45.0),
+                   refresh=35.0, longest=45.0, glass=GLASS_AC073TC1A),
         # Spectra 6 panels: 13 s at normal speed; inky 2.6 adds medium and fast (10 and 7 s).
         PanelModel("spectra-4", (600, 400), "inky.inky_e640", "Inky", SPECTRA, ((600, 400),), refresh=13.0,
-                   longest=40.0, speeds=SPEEDS),
+                   longest=40.0, speeds=SPEEDS, glass=GLASS_SPECTRA),
         PanelModel("spectra-7.3", (800, 480), "inky.inky_e673", "Inky", SPECTRA, ((800, 480),), refresh=13.0,
-                   longest=32.0, speeds=SPEEDS),
+                   longest=32.0, speeds=SPEEDS, glass=GLASS_SPECTRA),
         # inky 2.6 fixed this driver's busy wait, which returned about 19 s early: it now waits up to 65 s.
         PanelModel("spectra-13.3", (1600, 1200), "inky.inky_el133uf1", "Inky", SPECTRA, ((1600, 1200),),
-                   extra_pins=(26, 16), refresh=20.0, longest=65.0, speeds=SPEEDS),
+                   extra_pins=(26, 16), refresh=20.0, longest=65.0, speeds=SPEEDS, glass=GLASS_SPECTRA),
     ]
     return {m.name: m for m in models}
 

@@ -172,7 +172,7 @@ def _qr_column(canvas: Canvas, rest: Box, table: TableInfo, margin: int) -> Box:
 def draw(spec: GameSpec, view: dict[str, Any], model: PanelModel, lang: str, table: TableInfo | str
          ) -> Canvas:
     """The frame of the game `spec` (installed or not) showing public `view` on panel `model`, in `lang`."""
-    canvas = Canvas(model.size, Palette(model.inks))
+    canvas = Canvas(model.size, Palette(model.inks, model.glass))
     info = table if isinstance(table, TableInfo) else TableInfo(table)
     spec.screen(view, canvas, translator(lang, spec), info)
     return canvas

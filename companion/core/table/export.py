@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from companion.core.session import END_GAME, NEW_GAME, Session, replay
-from companion.gamekit.colours import SEAT_COLOURS
+from companion.gamekit.colours import table_colours
 from companion.gamekit.contract import IllegalMove, Result
 from companion.storage.store import Record, Store
 from companion.tomlfile import ConfigError
@@ -97,7 +97,7 @@ def _record(rows: list[dict], session: Session, public: dict, seats, *, abandone
     stamp = started.strftime("%Y%m%d-%H%M%S") if started else "00000000-000000"
     count = spec.seats_in_play(session.options)
     # the seats of the recorded game, coloured as it coloured them (the running game may be another)
-    colours = [*spec.colours, *SEAT_COLOURS[len(spec.colours):]]
+    colours = table_colours(spec.colours)
     players = [{"seat": s["seat"], "name": s["name"], "colour": colours[s["seat"]].key}
                for s in seats if s["seat"] < count]
     result = Result() if abandoned else spec.result(public)

@@ -11,7 +11,7 @@ import msgspec
 
 from companion.core.moment import Moment, Moved, SeatFacts, SeatSecrets, TableStatus
 from companion.core.session import END_GAME, Session, undo_refused
-from companion.gamekit.colours import SEAT_COLOURS, SEAT_MARKS
+from companion.gamekit.colours import SEAT_MARKS, table_colours
 from companion.gamekit.contract import MAX_SEATS, Command, Entry, GameSpec, IllegalMove
 
 log = logging.getLogger(__name__)
@@ -69,14 +69,14 @@ def seat_facts(session: Session | None, names: dict[int, str],
     for the seat, a msgid, or ""), whether `session` has it (`in_game`), whether it plays now (`playing`:
     in the game, and taken if seats are optional) and whether it plays from a phone (`phone`)."""
     spec = session.spec if session else None
-    colours = spec.colours if spec else ()
+    colours = table_colours(spec.colours if spec else ())
     count = spec.seats_in_play(session.options) if spec and session else 0
     # A game whose seats are all optional (free dice) plays only the seats someone took.
     optional = spec is None or spec.seats[0] == 0
     out = []
     for seat in range(MAX_SEATS):
         # A seat the game leaves out, or a game with no colours of its own, takes the palette's.
-        colour = colours[seat] if seat < len(colours) else SEAT_COLOURS[seat]
+        colour = colours[seat]
         name = names.get(seat, "")
         place = spec.seat_names[seat] if spec and seat < len(spec.seat_names) else ""
         out.append(SeatFacts(seat=seat, name=name, colour=colour.key, ink=colour.ink, label=colour.label,

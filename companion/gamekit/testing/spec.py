@@ -64,6 +64,10 @@ def _shapes(spec: GameSpec) -> None:
     keys = [colour.key for colour in spec.colours]
     if len(set(keys)) != len(keys):
         fail("spec", f"colour keys {keys} repeat", "give each seat a colour of its own")
+    labels = [colour.label for colour in spec.colours]
+    if len(set(labels)) != len(labels):
+        fail("spec", f"colour names {labels} repeat: two seats would read the same",
+             "give each seat's colour a name of its own")
     missing = sorted(kind for kind, move in spec.moves.items() if not move.line)
     if missing:
         fail("spec", f"no history line for {missing}",

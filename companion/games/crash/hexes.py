@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from companion.gamekit import Box, Canvas
+from companion.gamekit import Box, Canvas, pawn_mark
 from companion.games.crash.board import DIRECTIONS
 from companion.games.crash.names import COLOURS
 
@@ -91,7 +91,9 @@ def draw_board(canvas: Canvas, box: Box, view: dict, moved: set[tuple[int, int]]
         q, r = junkyard["q"], junkyard["r"]
         canvas.draw.polygon(layout.corners(q, r), fill=seat_ink(canvas, junkyard["owner"]), outline=ink,
                             width=line)
-        canvas.text(layout.square(q, r, 0.45), str(junkyard["count"]), bold=True, role="paper")
+        # the owner's mark with the count: on a panel that draws both seats black, the colour says nothing
+        canvas.text(layout.square(q, r, 0.5), f"{pawn_mark(junkyard['owner'])}{junkyard['count']}", bold=True,
+                    role="paper")
     for car in view["cars"]:
         if car["q"] is None:
             continue

@@ -98,7 +98,8 @@ Companion.games.crash = {
       nodes.push(make("g", { class: "junkyard", "data-owner": String(j.owner) }, [
         make("title", { text: this.text("junkyard_of", { name: this.name(payload, j.owner), count: j.count }) }),
         make("polygon", { points: hex(j.q, j.r, 1), style: `fill:${this.ink(payload, j.owner)}` }),
-        make("text", { x: cx, y: cy, class: "count", text: String(j.count) }),
+        // the owner's mark with the count, as on the glass: the hex's colour alone does not say whose it is
+        make("text", { x: cx, y: cy, class: "count", text: `${this.seat(payload, j.owner).mark || ""}${j.count}` }),
       ]));
     }
     const moved = new Set(view.moved.map((m) => `${m.seat}:${m.car}`));

@@ -63,7 +63,8 @@ Companion.games.schacht = {
           .filter(([, seat]) => result.cards[seat].length)
           .map(([total, seat]) => el("span", {
             class: seat === result.winner ? "back winner" : "back", style: `background:${this.ink(payload, seat)}`,
-            title: names[seat], text: `${result.cards[seat].join("+")} = ${total}` })));
+            // the mark first: a colour alone does not say whose total it is
+            title: names[seat], text: `${this.mark(payload, seat)}\u00a0${result.cards[seat].join("+")} = ${total}` })));
       } else {
         backs.replaceChildren(...view.bids[side].map((seat) => el("span", {
           class: "back", style: `background:${this.ink(payload, seat)}`, title: names[seat],
