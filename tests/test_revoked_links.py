@@ -235,7 +235,7 @@ def test_a_seat_page_whose_link_is_taken_back_says_so_and_forgets_it(browser, tm
             assert page.evaluate("() => localStorage.getItem('companion.seat')") == token
             assert post_json(srv.port, "/api/seats/0/assign", {"name": "Bea"}, host_of(runtime))[0] == 200
             expect(page.locator("body")).to_have_attribute("data-seat-gone", "true")
-            expect(page.locator("#message")).to_contain_text("No seat has this link")
+            expect(page.locator("#seat-gone-why")).to_contain_text("The host gave your seat a new link")
             assert page.evaluate("() => localStorage.getItem('companion.seat')") is None
         finally:
             ctx.close()

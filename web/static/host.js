@@ -9,23 +9,7 @@
   let latest = JSON.parse(document.getElementById("snapshot").textContent);
   let phonesUrl = null;
 
-  // A button that needs a second tap within a few seconds: it ends or replaces the game.
-  function twoTaps(button, action) {
-    let armed = null;
-    const reset = () => { armed = null; button.textContent = button.dataset.label; button.classList.remove("armed"); };
-    button.addEventListener("click", async (event) => {
-      event.preventDefault();
-      if (!armed) {
-        button.textContent = button.dataset.confirm;
-        button.classList.add("armed");
-        armed = setTimeout(reset, 4000);
-        return;
-      }
-      clearTimeout(armed);
-      reset();
-      await action();
-    });
-  }
+  const twoTaps = Companion.twoTaps;
 
   function optionInput(name, schema, required) {
     const id = `opt-${name}`;
@@ -152,13 +136,17 @@
       const answer = await Companion.request("POST", `/api/seats/${s.seat}/assign`, { name: name.value }, H());
       if (answer.ok) showLink(s.seat, answer, name.value.trim());
     });
-    const renew = Companion.el("button", { type: "button", class: "secondary", text: strings.new_link });
-    renew.addEventListener("click", async () => {
+    // Both take the seat's link from its phone mid-game: a second tap, as Start and End the game take.
+    const renew = twoTaps(Companion.el("button", { type: "button", class: "secondary", text: strings.new_link,
+                                                   "data-action": "new-link", "data-label": strings.new_link,
+                                                   "data-confirm": strings.new_link_confirm }), async () => {
       const answer = await Companion.request("POST", `/api/seats/${s.seat}/reissue`, {}, H());
       if (answer.ok) showLink(s.seat, answer);
     });
-    const free = Companion.el("button", { type: "button", class: "secondary", text: strings.free_seat });
-    free.addEventListener("click", () => Companion.request("POST", `/api/seats/${s.seat}/free`, {}, H()));
+    const free = twoTaps(Companion.el("button", { type: "button", class: "secondary", text: strings.free_seat,
+                                                  "data-action": "free", "data-label": strings.free_seat,
+                                                  "data-confirm": strings.free_confirm }),
+                         () => Companion.request("POST", `/api/seats/${s.seat}/free`, {}, H()));
     // A free seat only needs a name and "give"; a taken one a new link or freeing: one line each.
     name.readOnly = Boolean(s.name);
     const buttons = s.name ? [renew, free] : [give];
