@@ -207,19 +207,45 @@
     setTimeout(showVenue, 10000);
   }
 
+  // The table refused this browser's host link (a long press on D made a new one): said at once, and
+  // every host control goes, so nothing offers what would only be refused. Only the table's refusal makes
+  // this browser forget its host link, never a dropped connection.
+  let hostGone = false;
+  function notHost(me) {
+    hostGone = true;
+    Companion.forgetHost();
+    document.getElementById("host-controls").hidden = true;
+    document.getElementById("not-host-why").textContent = (me.data && me.data.error) || "";
+    document.getElementById("not-host").hidden = false;
+  }
+
+  // The join code to read out and its QR code, as the glass shows them now.
+  let joinShown = null;
+  function showJoin(me) {
+    document.getElementById("join-code").textContent = me.join_code;
+    if (joinShown !== me.join_link) showQr("join-qr", me.join_link);  // a scan joins at once, whatever strangers type
+    joinShown = me.join_link;
+    phonesUrl = me.url;
+  }
+
+  // A change that kept the version (seats, the join code, the table's status) or a reconnect: what only
+  // the host sees may have changed with it, so the page asks again.
+  async function checkHost() {
+    if (hostGone) return;
+    const me = await Companion.exchange("GET", "/api/host", undefined, H());
+    if (me.status === 0 || me.status >= 500) return;  // the table did not answer: the live badge says so
+    if (me.ok) showJoin(me.data);
+    else notHost(me);
+  }
+
   async function start() {
-    // Only the table's refusal makes this browser forget its host link, never a dropped connection.
     const me = await Companion.fetchPart("/api/host", H());
     if (!me.ok) {
-      Companion.show((me.data && me.data.error) || Companion.t("offline"));
-      Companion.forgetHost();
-      document.getElementById("not-host").hidden = false;
+      notHost(me);
       return;
     }
     document.getElementById("host-controls").hidden = false;
-    document.getElementById("join-code").textContent = me.data.join_code;
-    showQr("join-qr", me.data.join_link);  // the glass's own: a scan joins at once, whatever strangers type
-    phonesUrl = me.data.url;
+    showJoin(me.data);
     for (const b of document.querySelectorAll("#screen-language button")) {
       b.setAttribute("aria-pressed", String(b.dataset.language === me.data.language));
       b.addEventListener("click", async () => {
@@ -237,7 +263,11 @@
     if (current.game && games.some((g) => g.name === current.game)) choice.value = current.game;
     choice.addEventListener("change", showOptions);
     showOptions();
-    Companion.live("/api/events", (payload) => {
+    let seen = latest.version, opened = false;
+    Companion.live("/api/events", (payload, type) => {
+      if ((type === "snapshot" && opened) || (type === "update" && payload.version === seen)) checkHost();
+      opened = opened || type === "snapshot";
+      seen = payload.version;
       // The page follows the running game: another game started since it was loaded.
       const shown = document.getElementById("game-title");
       if (payload.title && shown.textContent !== payload.title) {
