@@ -29,6 +29,7 @@ SEAT_TAKEN = N_("{seat} is taken: choose a free seat, or ask the host to free it
 NAME_LIKE_ANOTHER = N_("This name looks like {name}'s ({seat}): choose another one.")
 NAME_SHORT_LIKE_ANOTHER = N_("Shortened on the table's screen, this name reads {short}, as {name}'s ({seat}) "
                              "does: choose one that differs in its first or last letters.")
+TABLE_FULL = N_("The table is full: every seat is taken. Ask the host to free one for you.")
 SEAT_NAMED = frozenset({SEAT_TAKEN, NAME_LIKE_ANOTHER, NAME_SHORT_LIKE_ANOTHER})
 JOIN_KEY_OLD = N_("This QR code is no longer the table's (a long press on D made a new one): scan the one on "
                   "the device's screen, or type the code under it.")
@@ -189,6 +190,8 @@ class Roster:
     def claim(self, seat: int, name: object, count: int) -> str:
         """A phone takes a free seat; returns its token."""
         self._check_seat(seat, count)
+        if all(self.name(other) for other in range(count)):
+            raise IllegalMove(TABLE_FULL)  # not "this seat is taken": no other seat is free either
         if self.name(seat):
             raise IllegalMove(SEAT_TAKEN, seat=seat)
         self._set_name(seat, clean_name(name))

@@ -8,10 +8,11 @@
   let games = [];
   let latest = JSON.parse(document.getElementById("snapshot").textContent);
   let phonesUrl = null;
+  let running = { game: null, options: {} };  // the running game and its options, as /api/host tells them
 
   const twoTaps = Companion.twoTaps;
 
-  function optionInput(name, schema, required) {
+  function optionInput(name, schema, required, game) {
     const id = `opt-${name}`;
     const label = Companion.el("label", { for: id, text: schema.title || (name === "players" ? strings.players : name.replace(/_/g, " ")) });
     let input;
@@ -20,7 +21,13 @@
       input.checked = Boolean(schema.default);
       return Companion.el("div", { class: "check" }, [input, label]);
     }
-    if (schema.enum) {
+    if (schema["x-seat"]) {
+      // A seat (0 is the first) offered as every page names it ("❶ Seat 1 · Red"): never a bare number.
+      const seats = game.seat_labels.slice(schema.minimum || 0, (schema.maximum ?? game.seat_labels.length - 1) + 1);
+      input = Companion.el("select", { id, name }, seats.map((text, i) =>
+        Companion.el("option", { value: String(i + (schema.minimum || 0)), text })));
+      if (schema.default !== undefined) input.value = String(schema.default);
+    } else if (schema.enum) {
       input = Companion.el("select", { id, name }, schema.enum.map((v) => Companion.el("option", { value: String(v), text: String(v) })));
       if (schema.default !== undefined) input.value = String(schema.default);
     } else {
@@ -31,7 +38,7 @@
       if (required) input.required = true;
     }
     // An enum of numbers has no type in its JSON Schema: its values say it.
-    input.dataset.kind = schema.type || (schema.enum && Number.isInteger(schema.enum[0]) ? "integer" : "string");
+    input.dataset.kind = schema["x-seat"] ? "integer" : schema.type || (schema.enum && Number.isInteger(schema.enum[0]) ? "integer" : "string");
     return Companion.el("div", { class: "field" }, [label, input]);
   }
 
@@ -67,9 +74,13 @@
     const props = (schema.$defs && schema.$ref) ? schema.$defs[schema.$ref.split("/").pop()].properties : schema.properties || {};
     const required = new Set(((schema.$defs && schema.$ref) ? schema.$defs[schema.$ref.split("/").pop()].required : schema.required) || []);
     for (const [name, prop] of Object.entries(props)) {
-      const field = optionInput(name, prop, required.has(name));
-      if (name === "players") {
-        const input = field.querySelector("input");
+      const field = optionInput(name, prop, required.has(name), game);
+      // The running game's own options (after a reload too), so a quick restart keeps them.
+      const input = field.querySelector("input, select");
+      if (game.name === running.game && Object.hasOwn(running.options, name)) {
+        if (input.type === "checkbox") input.checked = Boolean(running.options[name]);
+        else input.value = String(running.options[name]);
+      } else if (name === "players") {
         const seated = (window.hostSeats || []).filter((s) => s.name).length;
         if (seated >= game.seats[0] && seated <= game.seats[1]) input.value = String(seated);
         else if (!input.value) input.value = String(game.seats[0] || "");
@@ -150,9 +161,13 @@
     // A free seat only needs a name and "give"; a taken one a new link or freeing: one line each.
     name.readOnly = Boolean(s.name);
     const buttons = s.name ? [renew, free] : [give];
-    return Companion.el("li", { "data-seat": String(s.seat), "data-taken": String(Boolean(s.name)), style: `--seat: ${s.ink}` }, [
+    // A seat the running game leaves out (a 4-player game's seats 5 and 6) says so: given now, it plays
+    // from the next game with that many players.
+    const out = s.in_game ? [] : [Companion.el("small", { text: ` (${Companion.t("not_playing")})` })];
+    return Companion.el("li", { "data-seat": String(s.seat), "data-taken": String(Boolean(s.name)),
+                                "data-in-game": String(s.in_game), style: `--seat: ${s.ink}` }, [
       Companion.el("span", { class: "swatch", "aria-hidden": "true" }),
-      Companion.el("strong", { text: Companion.marked(s, `${s.place} · ${s.label}`) }),
+      Companion.el("strong", { text: Companion.marked(s, `${s.place} · ${s.label}`) }, out),
       Companion.el("div", { class: "seat-line" }, [name, ...buttons]),
     ]);
   }
@@ -246,6 +261,7 @@
     }
     document.getElementById("host-controls").hidden = false;
     showJoin(me.data);
+    running = { game: me.data.game, options: me.data.options || {} };
     for (const b of document.querySelectorAll("#screen-language button")) {
       b.setAttribute("aria-pressed", String(b.dataset.language === me.data.language));
       b.addEventListener("click", async () => {
