@@ -64,7 +64,8 @@ def test_the_first_player_is_offered_by_seat_counted_from_one_and_kept_as_before
 
 def test_a_first_player_outside_the_game_is_refused_counting_seats_from_one(tmp_path):
     with running_app(tmp_path, game="rallye") as (runtime, app), live_server(app) as srv:
-        for lang, told in (("en", "choose one of seats 1 to 4."), ("fr", "choisissez l’une des places 1 à 4.")):
+        for lang, told in (("en", "choose one of seats 1 to 4."),
+                           ("fr", "choisissez l’une des places 1 à 4.")):
             status, answer = post_json(srv.port, f"/api/command?lang={lang}",
                                        {"kind": "new_game", "args": {"game": "rallye",
                                                                      "options": {"players": 4, "first": 5}}},
@@ -101,7 +102,8 @@ def test_a_phone_joining_a_full_table_is_told_the_table_is_full(browser, tmp_pat
             phone.fill("#code", code)
             phone.fill("#name", "Gus")
             phone.locator("#take-seat").click()
-            expect(phone.locator("#message")).to_contain_text("La table est complète\u202f: toutes les places")
+            full = "La table est complète\u202f: toutes les places"
+            expect(phone.locator("#message")).to_contain_text(full)
             expect(phone.locator("#message")).not_to_contain_text("est prise")
         finally:
             ctx.close()

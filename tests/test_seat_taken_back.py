@@ -27,8 +27,8 @@ def _phone(browser, url: str, locale: str):
     ("free", "fr-FR", "L’hôte a libéré votre place.", "freed"),
     ("new-link", "fr-FR", "L’hôte a donné un nouveau lien à votre place\u202f: demandez-le-lui.", "relinked"),
 ])
-def test_a_seat_the_host_takes_back_is_told_at_once_and_led_to_the_join_page(browser, tmp_path, action, locale,
-                                                                           told, why):
+def test_a_seat_the_host_takes_back_is_told_at_once_and_led_to_the_join_page(browser, tmp_path, action,
+                                                                           locale, told, why):
     from playwright.sync_api import expect
 
     with running_app(tmp_path, keepalive=600) as (runtime, app), live_server(app) as srv:

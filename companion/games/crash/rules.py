@@ -8,7 +8,7 @@ from typing import Annotated, Any, Final, Literal
 
 import msgspec
 
-from companion.gamekit import N_, Seat, IllegalMove, Move, allowed_moves, put
+from companion.gamekit import N_, IllegalMove, Move, Seat, allowed_moves, put
 from companion.games.crash import commands
 from companion.games.crash.board import CARS, DIRECTIONS, PLAYERS, Board, car_index, car_of, step
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import msgspec
 
-from companion.gamekit import N_, Seat, NOT_NOW, Command, IllegalMove, Move, allowed_moves
+from companion.gamekit import N_, NOT_NOW, Command, IllegalMove, Move, Seat, allowed_moves
 from companion.games.rallye import answers, commands, layout, length, race, surprises
 from companion.games.rallye.deck import PASSAGE_CARDS, Route, Surprises
 from companion.games.rallye.state import START, State, question, trimming
