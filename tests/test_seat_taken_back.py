@@ -8,7 +8,7 @@ Chromium against the real waitress server.
 from __future__ import annotations
 
 import pytest
-from webfixtures import get_json, host_of, live_server, post_json, running_app
+from webfixtures import get_json, host_of, live_server, post_json, request, running_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 PHONE = {"width": 390, "height": 844}
@@ -78,3 +78,12 @@ def test_a_page_asleep_while_its_seat_was_taken_back_learns_how_when_it_asks(tmp
             assert status == 404 and answer["gone"] == why
         status, answer = get_json(srv.port, "/api/seat/never-a-link?lang=en")
         assert status == 404 and answer["gone"] is None and "No seat has this link" in answer["error"]
+
+
+def test_a_seat_page_reopened_after_its_seat_was_freed_says_how(tmp_path):
+    with running_app(tmp_path) as (runtime, app), live_server(app) as srv:
+        code = runtime.table.roster.join_code()
+        token = post_json(srv.port, "/api/join", {"code": code, "seat": 0, "name": "Ada"})[1]["token"]
+        assert post_json(srv.port, "/api/seats/0/free", {}, host_of(runtime))[0] == 200
+        status, body, _ = request(srv.port, "GET", f"/seat/{token}?lang=en")
+        assert status == 404 and "The host freed your seat." in body.decode()
