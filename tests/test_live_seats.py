@@ -71,7 +71,9 @@ def test_a_join_a_give_a_rename_and_a_free_reach_every_open_page(browser, tmp_pa
             everywhere("Bob", True)
             # the join page moved its choice off the seat just taken: no second phone picks it
             expect(join.locator(".seat-choice[data-seat='1']")).to_be_disabled()
-            host.locator("#seat-admin li[data-seat='1'] button", has_text="Libérer").click()
+            free = host.locator("#seat-admin li[data-seat='1'] button[data-action='free']")
+            free.click()  # the first tap asks again
+            free.click()
             everywhere("", False)
             status, _ = post_json(srv.port, "/api/seats/1/assign", {"name": "Chloé"}, host_of(runtime))
             assert status == 200

@@ -202,7 +202,7 @@ def test_setup_deals_two_cards_each_and_the_host_picks_the_first_player():
     state = new_game(2, players=5, route_cards=12, auto_passages=True, first=D)
     assert [len(h) for h in state.hands] == [2] * 5 and len(state.pile) == 37
     assert state.turn == D and rules.actor(state) == D and state.places == (0,) * 5
-    with pytest.raises(IllegalMove, match="seat from 0 to 2"):
+    with pytest.raises(IllegalMove, match="seats 1 to 3"):
         new_game(2, players=3, first=4)
     options = msgspec.convert({"players": 6, "route_cards": 40, "laps": 1}, rules.RallyeOptions)
     assert options.laps == 1 and not options.auto_passages

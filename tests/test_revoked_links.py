@@ -137,6 +137,14 @@ def test_a_long_press_on_d_ends_every_request_of_the_old_host_link(tmp_path, gam
             seat.next_event()
             update = runtime.table.press(REISSUE_HOST).result(5)
             assert update.rejected is None
+            # Every live page is told a long press came (the host page then asks what changed), and none
+            # is told the new code or link.
+            for page in (public, seat):
+                told = page.next_event()
+                assert told["event"] == "update"
+                for secret in (runtime.table.roster.join_code(), runtime.table.roster.join_key(),
+                               runtime.table.host_token()):
+                    assert secret not in json.dumps(told["data"])
             for method, path, body in (("GET", "/api/host", None), ("GET", "/api/export", None),
                                        ("POST", "/api/command", {"kind": "undo"}),
                                        ("POST", "/api/command", {"kind": "new_game", "args": {"game": game}}),
@@ -235,7 +243,7 @@ def test_a_seat_page_whose_link_is_taken_back_says_so_and_forgets_it(browser, tm
             assert page.evaluate("() => localStorage.getItem('companion.seat')") == token
             assert post_json(srv.port, "/api/seats/0/assign", {"name": "Bea"}, host_of(runtime))[0] == 200
             expect(page.locator("body")).to_have_attribute("data-seat-gone", "true")
-            expect(page.locator("#message")).to_contain_text("No seat has this link")
+            expect(page.locator("#seat-gone-why")).to_contain_text("The host gave your seat a new link")
             assert page.evaluate("() => localStorage.getItem('companion.seat')") is None
         finally:
             ctx.close()

@@ -92,6 +92,7 @@ class Moment:
     result: Mapping[str, Any] | None = None  # a finished game's winners, scores and ranks
     match: Mapping[str, Any] | None = None  # which game of a match the table is at
     ended: str | None = None  # the game the host ended, while the game between games its end began is young
+    options: Mapping[str, Any] = field(default_factory=dict)  # the running game's setup options, plain JSON
     dice: tuple[int | None, ...] = ()  # the faces the LED dice hold (a button input's own, while entering)
     rolled: bool = False  # this update rolled dice: the LED dice tumble first
     must_see: bool = False  # this update showed what the table must see at once (GameSpec.must_see)

@@ -29,6 +29,7 @@ SEAT_TAKEN = N_("{seat} is taken: choose a free seat, or ask the host to free it
 NAME_LIKE_ANOTHER = N_("This name looks like {name}'s ({seat}): choose another one.")
 NAME_SHORT_LIKE_ANOTHER = N_("Shortened on the table's screen, this name reads {short}, as {name}'s ({seat}) "
                              "does: choose one that differs in its first or last letters.")
+TABLE_FULL = N_("The table is full: every seat is taken. Ask the host to free one for you.")
 SEAT_NAMED = frozenset({SEAT_TAKEN, NAME_LIKE_ANOTHER, NAME_SHORT_LIKE_ANOTHER})
 JOIN_KEY_OLD = N_("This QR code is no longer the table's (a long press on D made a new one): scan the one on "
                   "the device's screen, or type the code under it.")
@@ -46,6 +47,9 @@ def new_join_key() -> str:
     """The join QR code's secret: 128 bits, so a scan never needs the guessing budget typed codes have."""
     return secrets.token_urlsafe(16)
 
+
+FREED, RELINKED = "freed", "relinked"  # how the host took a seat's link back: the seat freed, or a new link
+RETIRED_KEPT = 64  # retired links remembered: a few per seat, so a phone asleep meanwhile is still told why
 
 PHONE_SEATS = "phone_seats"  # meta key: the seats phones have held in the running game, "0,2"
 
@@ -96,6 +100,9 @@ class Roster:
         # What a seat no one named shows instead (its colour, in each language); the table sets it.
         self.unnamed: Callable[[int], tuple[str, ...]] = lambda seat: ()
         self._held = _seat_set(store.get_meta(PHONE_SEATS))
+        # The links the host took back since the table started, and how (FREED or RELINKED): a page still
+        # open with one is told why it lost its seat. Kept in memory only: after a restart it is not known.
+        self._retired: dict[str, str] = {}
         # Made before any thread runs, so no read ever has to write (a full disk fails here, at start).
         self._kept("host_token", new_token)
         # Read at every update (the glass and the host page show it): kept here, changed only through
@@ -145,6 +152,10 @@ class Roster:
                 found = seat
         return found
 
+    def retired(self, token: str) -> str | None:
+        """How the host took `token` back (FREED or RELINKED), if it was a seat's link since the start."""
+        return self._retired.get(token)
+
     def host_token(self) -> str:
         return self.store.get_meta("host_token") or ""
 
@@ -179,6 +190,8 @@ class Roster:
     def claim(self, seat: int, name: object, count: int) -> str:
         """A phone takes a free seat; returns its token."""
         self._check_seat(seat, count)
+        if all(self.name(other) for other in range(count)):
+            raise IllegalMove(TABLE_FULL)  # not "this seat is taken": no other seat is free either
         if self.name(seat):
             raise IllegalMove(SEAT_TAKEN, seat=seat)
         self._set_name(seat, clean_name(name))
@@ -193,11 +206,15 @@ class Roster:
     def free(self, seat: int, count: int) -> None:
         self._check_seat(seat, count)
         self._set_name(seat, "")
-        self.reissue(seat, count)
+        self.reissue(seat, count, FREED)
 
-    def reissue(self, seat: int, count: int) -> str:
-        """A new token for a seat: its old link stops working."""
+    def reissue(self, seat: int, count: int, why: str = RELINKED) -> str:
+        """A new token for a seat: its old link stops working (`why` is what its page is told)."""
         self._check_seat(seat, count)
+        old = self._tokens.get(seat)
+        if old is not None:
+            retired = {**self._retired, old: why}
+            self._retired = dict(list(retired.items())[-RETIRED_KEPT:])
         token = new_token()
         self.store.set_meta(f"seat_token:{seat}", token)
         self._tokens = {**self._tokens, seat: token}

@@ -152,6 +152,8 @@ const Companion = (() => {
   // itself after a dropped connection, but gives up on an answer that is not a stream (the table
   // refusing one more live page, a Wi-Fi login page): this page then opens a new one, later and later,
   // unless `closed()` (awaited) says the stream is gone for good.
+  // A seat's page is told "gone" when the host takes its link back: the stream ends for good, and
+  // `closed` gets the table's word (how, and the sentence to show) instead of asking.
   function live(url, onView, closed) {
     const sep = url.includes("?") ? "&" : "?";
     const take = (event) => { setLive("live"); onView(JSON.parse(event.data), event.type); };
@@ -160,6 +162,11 @@ const Companion = (() => {
       const source = new EventSource(`${url}${sep}lang=${lang()}`);
       source.addEventListener("snapshot", take);
       source.addEventListener("update", take);
+      source.addEventListener("gone", (event) => {
+        source.close();
+        setLive("gone");
+        if (closed) closed(JSON.parse(event.data));
+      });
       source.addEventListener("rejected", (event) => show(JSON.parse(event.data).error));
       // The e-ink panel stopped answering: said until the device restarts (the server words it).
       source.addEventListener("panel", (event) => {
@@ -178,6 +185,27 @@ const Companion = (() => {
       });
     }
     open();
+  }
+
+  // A button that cannot be taken back takes a second tap within a few seconds: the first shows
+  // `data-confirm` in its place (and marks it "armed"), the second runs `action`; else it goes back to
+  // `data-label`. Start, Play again, End the game, Free a seat, New link: one pattern on every page.
+  function twoTaps(button, action) {
+    let armed = null;
+    const reset = () => { armed = null; button.textContent = button.dataset.label; button.classList.remove("armed"); };
+    button.addEventListener("click", async (event) => {
+      event.preventDefault();
+      if (!armed) {
+        button.textContent = button.dataset.confirm;
+        button.classList.add("armed");
+        armed = setTimeout(reset, 4000);
+        return;
+      }
+      clearTimeout(armed);
+      reset();
+      await action();
+    });
+    return button;
   }
 
   function el(tag, attrs, children) {
@@ -250,6 +278,6 @@ const Companion = (() => {
     return t("match_won", { game: m.game, games: m.games, names });
   }
 
-  return { t, fill, show, showEnded, matchLine, historyLine, hostToken, forgetHost, keepHost, hostHeaders, seatToken, keepSeat, forgetSeat, request,
-           fetchPart, command, live, setLive, el, die, marked, seatName, seatNamed, renderSeats, games, seats, PIPS };
+  return { t, fill, show, showEnded, matchLine, historyLine, hostToken, forgetHost, keepHost, hostHeaders, seatToken, keepSeat, forgetSeat, exchange, request,
+           fetchPart, command, live, setLive, twoTaps, el, die, marked, seatName, seatNamed, renderSeats, games, seats, PIPS };
 })();

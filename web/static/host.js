@@ -8,26 +8,11 @@
   let games = [];
   let latest = JSON.parse(document.getElementById("snapshot").textContent);
   let phonesUrl = null;
+  let running = { game: null, options: {} };  // the running game and its options, as /api/host tells them
 
-  // A button that needs a second tap within a few seconds: it ends or replaces the game.
-  function twoTaps(button, action) {
-    let armed = null;
-    const reset = () => { armed = null; button.textContent = button.dataset.label; button.classList.remove("armed"); };
-    button.addEventListener("click", async (event) => {
-      event.preventDefault();
-      if (!armed) {
-        button.textContent = button.dataset.confirm;
-        button.classList.add("armed");
-        armed = setTimeout(reset, 4000);
-        return;
-      }
-      clearTimeout(armed);
-      reset();
-      await action();
-    });
-  }
+  const twoTaps = Companion.twoTaps;
 
-  function optionInput(name, schema, required) {
+  function optionInput(name, schema, required, game) {
     const id = `opt-${name}`;
     const label = Companion.el("label", { for: id, text: schema.title || (name === "players" ? strings.players : name.replace(/_/g, " ")) });
     let input;
@@ -36,7 +21,13 @@
       input.checked = Boolean(schema.default);
       return Companion.el("div", { class: "check" }, [input, label]);
     }
-    if (schema.enum) {
+    if (schema["x-seat"]) {
+      // A seat (0 is the first) offered as every page names it ("❶ Seat 1 · Red"): never a bare number.
+      const seats = game.seat_labels.slice(schema.minimum || 0, (schema.maximum ?? game.seat_labels.length - 1) + 1);
+      input = Companion.el("select", { id, name }, seats.map((text, i) =>
+        Companion.el("option", { value: String(i + (schema.minimum || 0)), text })));
+      if (schema.default !== undefined) input.value = String(schema.default);
+    } else if (schema.enum) {
       input = Companion.el("select", { id, name }, schema.enum.map((v) => Companion.el("option", { value: String(v), text: String(v) })));
       if (schema.default !== undefined) input.value = String(schema.default);
     } else {
@@ -47,7 +38,7 @@
       if (required) input.required = true;
     }
     // An enum of numbers has no type in its JSON Schema: its values say it.
-    input.dataset.kind = schema.type || (schema.enum && Number.isInteger(schema.enum[0]) ? "integer" : "string");
+    input.dataset.kind = schema["x-seat"] ? "integer" : schema.type || (schema.enum && Number.isInteger(schema.enum[0]) ? "integer" : "string");
     return Companion.el("div", { class: "field" }, [label, input]);
   }
 
@@ -83,9 +74,13 @@
     const props = (schema.$defs && schema.$ref) ? schema.$defs[schema.$ref.split("/").pop()].properties : schema.properties || {};
     const required = new Set(((schema.$defs && schema.$ref) ? schema.$defs[schema.$ref.split("/").pop()].required : schema.required) || []);
     for (const [name, prop] of Object.entries(props)) {
-      const field = optionInput(name, prop, required.has(name));
-      if (name === "players") {
-        const input = field.querySelector("input");
+      const field = optionInput(name, prop, required.has(name), game);
+      // The running game's own options (after a reload too), so a quick restart keeps them.
+      const input = field.querySelector("input, select");
+      if (game.name === running.game && Object.hasOwn(running.options, name)) {
+        if (input.type === "checkbox") input.checked = Boolean(running.options[name]);
+        else input.value = String(running.options[name]);
+      } else if (name === "players") {
         const seated = (window.hostSeats || []).filter((s) => s.name).length;
         if (seated >= game.seats[0] && seated <= game.seats[1]) input.value = String(seated);
         else if (!input.value) input.value = String(game.seats[0] || "");
@@ -152,19 +147,27 @@
       const answer = await Companion.request("POST", `/api/seats/${s.seat}/assign`, { name: name.value }, H());
       if (answer.ok) showLink(s.seat, answer, name.value.trim());
     });
-    const renew = Companion.el("button", { type: "button", class: "secondary", text: strings.new_link });
-    renew.addEventListener("click", async () => {
+    // Both take the seat's link from its phone mid-game: a second tap, as Start and End the game take.
+    const renew = twoTaps(Companion.el("button", { type: "button", class: "secondary", text: strings.new_link,
+                                                   "data-action": "new-link", "data-label": strings.new_link,
+                                                   "data-confirm": strings.new_link_confirm }), async () => {
       const answer = await Companion.request("POST", `/api/seats/${s.seat}/reissue`, {}, H());
       if (answer.ok) showLink(s.seat, answer);
     });
-    const free = Companion.el("button", { type: "button", class: "secondary", text: strings.free_seat });
-    free.addEventListener("click", () => Companion.request("POST", `/api/seats/${s.seat}/free`, {}, H()));
+    const free = twoTaps(Companion.el("button", { type: "button", class: "secondary", text: strings.free_seat,
+                                                  "data-action": "free", "data-label": strings.free_seat,
+                                                  "data-confirm": strings.free_confirm }),
+                         () => Companion.request("POST", `/api/seats/${s.seat}/free`, {}, H()));
     // A free seat only needs a name and "give"; a taken one a new link or freeing: one line each.
     name.readOnly = Boolean(s.name);
     const buttons = s.name ? [renew, free] : [give];
-    return Companion.el("li", { "data-seat": String(s.seat), "data-taken": String(Boolean(s.name)), style: `--seat: ${s.ink}` }, [
+    // A seat the running game leaves out (a 4-player game's seats 5 and 6) says so: given now, it plays
+    // from the next game with that many players.
+    const out = s.in_game ? [] : [Companion.el("small", { text: ` (${Companion.t("not_playing")})` })];
+    return Companion.el("li", { "data-seat": String(s.seat), "data-taken": String(Boolean(s.name)),
+                                "data-in-game": String(s.in_game), style: `--seat: ${s.ink}` }, [
       Companion.el("span", { class: "swatch", "aria-hidden": "true" }),
-      Companion.el("strong", { text: Companion.marked(s, `${s.place} · ${s.label}`) }),
+      Companion.el("strong", { text: Companion.marked(s, `${s.place} · ${s.label}`) }, out),
       Companion.el("div", { class: "seat-line" }, [name, ...buttons]),
     ]);
   }
@@ -219,19 +222,46 @@
     setTimeout(showVenue, 10000);
   }
 
+  // The table refused this browser's host link (a long press on D made a new one): said at once, and
+  // every host control goes, so nothing offers what would only be refused. Only the table's refusal makes
+  // this browser forget its host link, never a dropped connection.
+  let hostGone = false;
+  function notHost(me) {
+    hostGone = true;
+    Companion.forgetHost();
+    document.getElementById("host-controls").hidden = true;
+    document.getElementById("not-host-why").textContent = (me.data && me.data.error) || "";
+    document.getElementById("not-host").hidden = false;
+  }
+
+  // The join code to read out and its QR code, as the glass shows them now.
+  let joinShown = null;
+  function showJoin(me) {
+    document.getElementById("join-code").textContent = me.join_code;
+    if (joinShown !== me.join_link) showQr("join-qr", me.join_link);  // a scan joins at once, whatever strangers type
+    joinShown = me.join_link;
+    phonesUrl = me.url;
+  }
+
+  // A change that kept the version (seats, the join code, the table's status) or a reconnect: what only
+  // the host sees may have changed with it, so the page asks again.
+  async function checkHost() {
+    if (hostGone) return;
+    const me = await Companion.exchange("GET", "/api/host", undefined, H());
+    if (me.status === 0 || me.status >= 500) return;  // the table did not answer: the live badge says so
+    if (me.ok) showJoin(me.data);
+    else notHost(me);
+  }
+
   async function start() {
-    // Only the table's refusal makes this browser forget its host link, never a dropped connection.
     const me = await Companion.fetchPart("/api/host", H());
     if (!me.ok) {
-      Companion.show((me.data && me.data.error) || Companion.t("offline"));
-      Companion.forgetHost();
-      document.getElementById("not-host").hidden = false;
+      notHost(me);
       return;
     }
     document.getElementById("host-controls").hidden = false;
-    document.getElementById("join-code").textContent = me.data.join_code;
-    showQr("join-qr", me.data.join_link);  // the glass's own: a scan joins at once, whatever strangers type
-    phonesUrl = me.data.url;
+    showJoin(me.data);
+    running = { game: me.data.game, options: me.data.options || {} };
     for (const b of document.querySelectorAll("#screen-language button")) {
       b.setAttribute("aria-pressed", String(b.dataset.language === me.data.language));
       b.addEventListener("click", async () => {
@@ -249,7 +279,11 @@
     if (current.game && games.some((g) => g.name === current.game)) choice.value = current.game;
     choice.addEventListener("change", showOptions);
     showOptions();
-    Companion.live("/api/events", (payload) => {
+    let seen = latest.version, opened = false;
+    Companion.live("/api/events", (payload, type) => {
+      if ((type === "snapshot" && opened) || (type === "update" && payload.version === seen)) checkHost();
+      opened = opened || type === "snapshot";
+      seen = payload.version;
       // The page follows the running game: another game started since it was loaded.
       const shown = document.getElementById("game-title");
       if (payload.title && shown.textContent !== payload.title) {

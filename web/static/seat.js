@@ -10,6 +10,7 @@
   let version = -1;
   let myTurn = null;  // unknown until the first payload: a page opened on its turn does not buzz
   const baseTitle = document.title;
+  const seatHeading = document.getElementById("seat-name").textContent;  // "Seat n", as the server wrote it
   Companion.keepSeat(seat.token);
 
   // "Your turn": the rules wait on this seat (the payload's `waiting`, one contract for every game).
@@ -87,14 +88,29 @@
 
   if (renderer && renderer.init) renderer.init(root);
   render(JSON.parse(document.getElementById("snapshot").textContent));
-  // The host took this link back (freed the seat, gave it, made it a new link): the table ended the
-  // stream and refuses it since. Say so in the table's words, and forget the dead link; any other
-  // refusal of the stream is tried again.
-  Companion.live(`/api/seat/${encodeURIComponent(seat.token)}/events`, render, async () => {
-    const answer = await Companion.request("GET", `/api/seat/${encodeURIComponent(seat.token)}`);
-    if (answer.status !== 404) return false;
+  // The host took this link back (freed the seat, gave it a new link): the table says so on the stream
+  // (`gone`), or refuses the stream and the seat's view since (a page asleep meanwhile asks). The page
+  // drops the seat (its name, the seats bar, its controls), says how in the table's words, and leads to
+  // the join page; it forgets the dead link and stops trying. Any other refusal of the stream is tried again.
+  function seatGone(told) {
     Companion.forgetSeat();
+    Companion.setLive("gone");
     document.body.dataset.seatGone = "true";
+    document.body.dataset.goneWhy = told.gone || "unknown";
+    document.getElementById("seat-name").textContent = seatHeading;
+    document.documentElement.style.removeProperty("--seat");
+    for (const id of ["your-turn", "seats-bar", "game-end", "not-playing", "seat-game"]) {
+      document.getElementById(id).hidden = true;
+    }
+    document.title = baseTitle;
+    document.getElementById("seat-gone-why").textContent = told.message || told.error || "";
+    document.getElementById("seat-gone").hidden = false;
+  }
+  Companion.live(`/api/seat/${encodeURIComponent(seat.token)}/events`, render, async (told) => {
+    if (told) { seatGone(told); return true; }
+    const answer = await Companion.exchange("GET", `/api/seat/${encodeURIComponent(seat.token)}`);
+    if (answer.status !== 404) return false;
+    seatGone(answer.data || {});
     return true;
   });
 })();

@@ -107,6 +107,7 @@ def moment_of(update: Update) -> Moment:
         table_legal=tuple(spec.legal(state, None)),
         due=update.due, history=tuple(session.history), over=over, undo=undo_refused(session) is None,
         result=_result(update, spec) if over else None, match=_match(update, spec), ended=_ended(session),
+        options=msgspec.to_builtins(session.options) or {},
         dice=dice, rolled=rolled, must_see=must_see, entering=entering, entry=entry, command=command,
         rejected=update.rejected,
         pressed=update.pressed, seating=update.seating, status=update.status, secrets=base.secrets)

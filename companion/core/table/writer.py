@@ -461,9 +461,9 @@ class Table:
         # A phone took the seat the buttons were entering a value for: the value leaves the LED dice.
         entry = None if self._phone_input(latest) is not None else latest.entry
         seats, status = self._seats(latest.session), self._status_now()
-        # Only a change every page shows (a name, a seat taken or freed) is news to the live pages; a new
-        # join code is the glass's (it reads every update).
-        seating = latest.seating + (seats != latest.seats)
+        # Only a change every page shows (a name, a seat taken or freed) is news to the live pages, and a new
+        # join code (a long press on D): the host page asks for it then, and learns its link is gone.
+        seating = latest.seating + (seats != latest.seats or status.join_code != latest.status.join_code)
         self._latest = replace(latest, seats=seats, events=[], command=None, pressed=pressed, entry=entry,
                                seating=seating, status=status)
         self._publish(self._latest)

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Final, Literal
 
 import msgspec
 
-from companion.gamekit import N_, IllegalMove, Move, allowed_moves, put
+from companion.gamekit import N_, IllegalMove, Move, Seat, allowed_moves, put
 from companion.games.crash import commands
 from companion.games.crash.board import CARS, DIRECTIONS, PLAYERS, Board, car_index, car_of, step
 
@@ -23,7 +23,8 @@ DICE = 3
 class CrashOptions(msgspec.Struct, forbid_unknown_fields=True):
     """Setup options: who starts, the 60-degree turns, the match length, dice-only play, the stall stop."""
 
-    first: Annotated[int, msgspec.Meta(ge=0, le=1, title=N_("First player (0: north, 1: south)"))] = 0
+    # A seat (0 is North), as recorded since the first match: the host's form offers North and South by name.
+    first: Annotated[Seat, msgspec.Meta(le=1, title=N_("First player"))] = 0
     sixty: Annotated[bool, msgspec.Meta(title=N_("A die turns a car by 60 degrees only"))] = False
     # The type is spelt out: msgspec gives an enum of numbers none, and the host's form reads an option
     # without a type as text.

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import msgspec
 
-from companion.gamekit import N_, NOT_NOW, Command, IllegalMove, Move, allowed_moves
+from companion.gamekit import N_, NOT_NOW, Command, IllegalMove, Move, Seat, allowed_moves
 from companion.games.rallye import answers, commands, layout, length, race, surprises
 from companion.games.rallye.deck import PASSAGE_CARDS, Route, Surprises
 from companion.games.rallye.state import START, State, question, trimming
@@ -28,8 +28,9 @@ class RallyeOptions(msgspec.Struct, forbid_unknown_fields=True):
     route_cards: Annotated[int, msgspec.Meta(ge=layout.MIN_PLAIN, le=layout.MAX_PLAIN, title=N_(
         "Route cards on the circuit (10-15: 2 passages, 16-30: 4, 31-40: 6)"))] = 30
     laps: Annotated[int, msgspec.Meta(ge=1, le=4, title=N_("Laps to win"))] = 4
-    first: Annotated[int, msgspec.Meta(ge=0, le=5, title=N_(
-        "First player (seat 0-5): the last to have crossed a snail"))] = 0
+    # A seat (0 is seat 1), as recorded since the first rally: the host's form offers the seats by name.
+    first: Annotated[Seat, msgspec.Meta(le=5, title=N_(
+        "First player: the last to have crossed a snail"))] = 0
     auto_passages: Annotated[bool, msgspec.Meta(title=N_(
         "The device picks the cards the passages replace"))] = False
     ford_exact: Annotated[bool, msgspec.Meta(title=N_(
@@ -51,8 +52,8 @@ def setup(options: RallyeOptions, draws, data: Mapping[str, Any]) -> State:
     deck: Surprises = data["surprises"]
     layout.check_plain(options.route_cards)
     if options.first >= options.players:
-        raise IllegalMove("The first player must be one of the {players} players: choose a seat from 0 to "
-                          "{last}.", players=options.players, last=options.players - 1)
+        raise IllegalMove("The first player must be one of the {players} players: choose one of seats 1 to "
+                          "{players}.", players=options.players)
     order = draws.shuffled(range(len(route.plain)))
     laid, spare = tuple(order[:options.route_cards]), tuple(order[options.route_cards:])
     row = layout.passage_row(route, options.route_cards, draws)

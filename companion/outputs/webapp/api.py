@@ -16,6 +16,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.core import registry
 from companion.core.session import HOST_COMMANDS, NEW_GAME
+from companion.core.table.links import SEAT_GONE
 from companion.gamekit.contract import Command, IllegalMove
 from companion.outputs.public import refusal
 from companion.outputs.webapp import _, another_sites_refused, request_game, request_language
@@ -291,8 +292,9 @@ def seat_events(token: str):
 def _seat_or_404(token: str) -> int:
     seat = seat_of(token)
     if seat is None:
-        raise ApiError(404, _("No seat has this link: ask the host for your seat's link, "
-                              "or scan the QR code on the table."))
+        # A link the host took back says how (its page drops the seat and says so); `gone` is null if unknown.
+        why = runtime().table.links.seat_gone(token)
+        raise ApiError(404, _(SEAT_GONE[why]), gone=why)
     return seat
 
 

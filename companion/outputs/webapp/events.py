@@ -11,6 +11,7 @@ from collections.abc import Callable
 from companion.core.moment import Moment
 from companion.core.seats import MAX_SEATS
 from companion.core.table import Table
+from companion.core.table.links import SEAT_GONE
 from companion.i18n import N_, translator
 from companion.outputs.public import public_payload, refusal
 from companion.serving.slots import TooManyStreams, admit, end_on_hang_up
@@ -79,7 +80,13 @@ class Stream:
                 return b": keepalive\n\n"
             if item is not _CLOSE:
                 self._holding = True
-            if item is _CLOSE or self._closed or not self.holds():
+            if self._closed:
+                self.close()
+                raise StopIteration
+            if not self.holds():
+                self.close()
+                return self._gone()
+            if item is _CLOSE:
                 self.close()
                 raise StopIteration
             if self.resync:
@@ -135,11 +142,17 @@ class Stream:
         # so a link that still holds now held when `moment` was made.
         if not self.holds():
             self.close()
-            raise StopIteration
+            return self._gone()
         self._sent = (moment.version, moment.seating)
         snapshot = message("snapshot", self._payload(moment), moment.version)
         self._fault = moment.status.panel_fault
         return snapshot + self._panel() if self._fault is not None else snapshot
+
+    def _gone(self) -> bytes:
+        """The last message of a seat's page whose link the host took back: how, in its words, so the page
+        drops the seat at once instead of reconnecting to a link that no longer opens anything."""
+        why = self.hub.table.links.seat_gone(self.token or "")
+        return message("gone", {"gone": why, "message": translator(self.lang)(SEAT_GONE[why])})
 
     def _panel(self) -> bytes:
         """The panel's fault for this page: the table keeps playing, the glass needs a power cycle."""

@@ -202,7 +202,8 @@ def document() -> dict:
     }
     sse = "text/event-stream: `snapshot` first (full view and version), then `update`, `rejected`, " \
           "`panel` (the e-ink panel stopped answering: `fault` and a `message` to show), " \
-          "and `: keepalive` comments."
+          "on a seat's stream `gone` last (the host took its link back: `gone` is `freed`, `relinked` " \
+          "or null, with a `message` to show), and `: keepalive` comments."
     paths: dict[str, dict[str, Any]] = {
         "/api/state": {"get": {"summary": "The public view of the running game.", "x-views": views,
                                "responses": {"200": _ok("The state.", _ref("State"))}}},

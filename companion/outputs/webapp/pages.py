@@ -9,6 +9,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from companion.core import registry
 from companion.core.seats import MAX_SEATS
+from companion.core.table.links import SEAT_GONE
 from companion.gamekit.frame import JOIN_KEY_MARK
 from companion.i18n import LANGUAGES, N_, translator
 from companion.outputs.public import public_payload
@@ -112,8 +113,11 @@ def device():
 def seat(token: str):
     number = seat_of(token)
     if number is None:
-        raise PageError(404, _("This seat link is not valid. Ask the host for your seat's link, "
-                               "or scan the QR code on the table."))
+        # A link the host took back says how, as its open page would have (freed, or a new link).
+        why = current_app.extensions["companion"].table.links.seat_gone(token)
+        raise PageError(404, _(SEAT_GONE[why]) if why else
+                        _("This seat link is not valid. Ask the host for your seat's link, "
+                          "or scan the QR code on the table."))
     context = _context()
     moment = _moment()
     running = moment.game

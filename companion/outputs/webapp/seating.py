@@ -9,10 +9,11 @@ from flask import Blueprint, Response, current_app, request, url_for
 
 from companion.core import registry
 from companion.core.table.links import HOST_LINK_GONE
+from companion.gamekit.colours import SEAT_COLOURS, SEAT_MARKS
 from companion.gamekit.contract import IllegalMove, TableInfo
 from companion.gamekit.frame import join_link
 from companion.i18n import translator
-from companion.outputs.public import public_seats, refusal
+from companion.outputs.public import public_seats, refusal, seat_label
 from companion.outputs.webapp import _, request_game, request_language
 from companion.outputs.webapp.api import ApiError, decode, host_token_given, require_host, runtime, same_token
 from companion.outputs.webapp.openapi import ClaimHostBody, JoinBody, LanguageBody, NameBody, QrBody
@@ -120,14 +121,17 @@ def claim_host():
 @bp.get("/host")
 def host():
     """What only the host sees: the join code to read out, the join link the glass's QR code holds (its
-    key spares a scan the typed codes' wait), the table's language, and the address phones reach the
-    table at (a seat's link given to another phone starts with it, as the join QR code does)."""
+    key spares a scan the typed codes' wait), the table's language, the address phones reach the
+    table at (a seat's link given to another phone starts with it, as the join QR code does), and the
+    running game and its options (the new game form starts from them: a quick restart keeps them)."""
     require_host(host_token_given(), "host")
     rt = runtime()
     roster = rt.table.roster
     link = join_link(TableInfo(rt.url, roster.join_code(), join_key=roster.join_key()))
+    moment = rt.table.moment
     return {"ok": True, "join_code": roster.join_code(), "join_link": link,
-            "language": roster.language(rt.language), "url": rt.url}
+            "language": roster.language(rt.language), "url": rt.url,
+            "game": moment.game, "options": dict(moment.options)}
 
 
 @bp.post("/seats/<int:seat>/assign")
@@ -169,10 +173,23 @@ def game_list():
         tr = translator(request_language(), spec)
         schema = translated(msgspec.json.schema(spec.options), tr) if spec.options is not None else {}
         out.append({"name": name, "title": tr(spec.title), "seats": list(spec.seats),
+                    "seat_labels": _seat_labels(spec, tr),
                     "colours": [{"key": c.key, "label": tr(c.label), "ink": c.ink} for c in spec.colours],
                     "options": schema,
                     "data": [{"key": d.key, "title": tr(d.title), "bundled": d.bundled} for d in spec.data]})
     return {"games": out}
+
+
+def _seat_labels(spec, tr) -> list[str]:
+    """Each seat `spec` can have as every page names it ("❶ North · Blue"): an option that is a seat (the
+    first player) offers these, counted from 1 and never by its number from 0."""
+    labels = []
+    for seat in range(spec.seats[1]):
+        colour = spec.colours[seat] if seat < len(spec.colours) else SEAT_COLOURS[seat]
+        facts = {"seat": seat, "label": colour.label,
+                 "place": spec.seat_names[seat] if seat < len(spec.seat_names) else ""}
+        labels.append(f"{SEAT_MARKS[seat]}\u00a0{seat_label(facts, tr)}")
+    return labels
 
 
 @bp.post("/qr")
