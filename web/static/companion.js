@@ -180,6 +180,27 @@ const Companion = (() => {
     open();
   }
 
+  // A button that cannot be taken back takes a second tap within a few seconds: the first shows
+  // `data-confirm` in its place (and marks it "armed"), the second runs `action`; else it goes back to
+  // `data-label`. Start, Play again, End the game, Free a seat, New link: one pattern on every page.
+  function twoTaps(button, action) {
+    let armed = null;
+    const reset = () => { armed = null; button.textContent = button.dataset.label; button.classList.remove("armed"); };
+    button.addEventListener("click", async (event) => {
+      event.preventDefault();
+      if (!armed) {
+        button.textContent = button.dataset.confirm;
+        button.classList.add("armed");
+        armed = setTimeout(reset, 4000);
+        return;
+      }
+      clearTimeout(armed);
+      reset();
+      await action();
+    });
+    return button;
+  }
+
   function el(tag, attrs, children) {
     const node = document.createElement(tag);
     for (const [name, value] of Object.entries(attrs || {})) {
@@ -251,5 +272,5 @@ const Companion = (() => {
   }
 
   return { t, fill, show, showEnded, matchLine, historyLine, hostToken, forgetHost, keepHost, hostHeaders, seatToken, keepSeat, forgetSeat, request,
-           fetchPart, command, live, setLive, el, die, marked, seatName, seatNamed, renderSeats, games, seats, PIPS };
+           fetchPart, command, live, setLive, twoTaps, el, die, marked, seatName, seatNamed, renderSeats, games, seats, PIPS };
 })();

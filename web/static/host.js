@@ -9,23 +9,7 @@
   let latest = JSON.parse(document.getElementById("snapshot").textContent);
   let phonesUrl = null;
 
-  // A button that needs a second tap within a few seconds: it ends or replaces the game.
-  function twoTaps(button, action) {
-    let armed = null;
-    const reset = () => { armed = null; button.textContent = button.dataset.label; button.classList.remove("armed"); };
-    button.addEventListener("click", async (event) => {
-      event.preventDefault();
-      if (!armed) {
-        button.textContent = button.dataset.confirm;
-        button.classList.add("armed");
-        armed = setTimeout(reset, 4000);
-        return;
-      }
-      clearTimeout(armed);
-      reset();
-      await action();
-    });
-  }
+  const twoTaps = Companion.twoTaps;
 
   function optionInput(name, schema, required) {
     const id = `opt-${name}`;
