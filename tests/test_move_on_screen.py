@@ -20,8 +20,9 @@ from webfixtures import live_server, plug_game, post_json, running_app
 from companion.core import registry
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-GAMES = [*registry.names(), "duel"]
-PHASES_PER_GAME = 6
+# Each game with its default options, and Gewalt's expert game too (an attack waits on its target's answer).
+GAMES = [*((game, None) for game in registry.names()), ("duel", None), ("gewalt", {"players": 4, "expert": True})]
+PHASES_PER_GAME = 8
 
 # The controls that make a seat's move in each game: what it must tap when the rules wait on it.
 MOVE_CONTROLS = {
@@ -73,13 +74,15 @@ def check_move(page, srv, table, game: str, label: str, problems: list[str]) -> 
             problems.append(f"{where}: {got['wide']} px wide, scrolls sideways")
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_the_seat_to_act_sees_its_move_without_scrolling(game, browser, tmp_path, seeded_draws, monkeypatch):
+@pytest.mark.parametrize(("game", "options"), GAMES, ids=[f"{g}-expert" if o else g for g, o in GAMES])
+def test_the_seat_to_act_sees_its_move_without_scrolling(game, options, browser, tmp_path, seeded_draws,
+                                                         monkeypatch):
     if game == "duel":
         plug_game(monkeypatch, duel.SPEC)
     rng = random.Random(29)
     problems: list[str] = []
-    with running_app(tmp_path, game=game, keepalive=1.0) as (runtime, app), live_server(app) as srv:
+    with (running_app(tmp_path, game=game, options=options, keepalive=1.0) as (runtime, app),
+          live_server(app) as srv):
         table = runtime.table
         spec = table.latest.spec
         for seat in range(spec.seats_in_play(table.latest.session.options)):
