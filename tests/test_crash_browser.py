@@ -271,8 +271,8 @@ def test_each_game_of_a_match_ends_saying_which_game_and_what_comes_next(browser
 
 MATCH_SCORES = {
     "en-GB": ("\u2776 Blue wins the match: 1–0 in games won.", "You win! Your score: 1", "Your score: 0"),
-    "fr-FR": ("\u2776 Bleu gagne le match\u202f: 1–0 en parties gagnées.", "Vous avez gagné\u202f! Votre score\u202f: 1",
-              "Votre score\u202f: 0"),
+    "fr-FR": ("\u2776 Bleu gagne le match\u202f: 1–0 en parties gagnées.",
+              "Vous avez gagné\u202f! Votre score\u202f: 1", "Votre score\u202f: 0"),
 }
 
 
@@ -289,7 +289,8 @@ def test_a_match_ends_with_one_score_its_games_won(browser, tmp_path, locale):
     with (running_app(tmp_path, game="crash", options=options, keepalive=1.0) as (runtime, app),
           live_server(app) as srv):
         table = runtime.table
-        opened = [open_page(browser, f"{srv.url}seat/{table.seat_token(seat)}", locale=locale) for seat in (0, 1)]
+        opened = [open_page(browser, f"{srv.url}seat/{table.seat_token(seat)}", locale=locale)
+                  for seat in (0, 1)]
         seat = table.session.state.turn  # the first game: a quiet turn, a draw
         assert table.call(Command("roll", {}, seat)).ok and table.call(Command("end", {}, seat)).ok
         assert table.call(Command("next_game", {}, 0)).ok
@@ -299,11 +300,12 @@ def test_a_match_ends_with_one_score_its_games_won(browser, tmp_path, locale):
             assert table.call(Command("mark_out", {"owner": 1, "car": car, "by": 0}, seat)).ok
         assert table.call(Command("end", {}, seat)).ok
         assert table.session.state.match.over and table.session.state.match.wins == (1, 0)
-        for (ctx, page), mine in zip(opened, (winner_place, loser_score)):
+        for (ctx, page), mine in zip(opened, (winner_place, loser_score), strict=True):
             expect(page.locator("body")).to_have_attribute("data-version", str(table.version))
             expect(page.locator("#crash-status")).to_contain_text(headline)
             expect(page.locator("#my-place")).to_contain_text(mine)
-            said = " ".join(page.locator(where).inner_text() for where in ("#game-end", "#crash-status", "#crash-match"))
+            said = " ".join(page.locator(where).inner_text()
+                            for where in ("#game-end", "#crash-status", "#crash-match"))
             assert re.findall(r"\d+–\d+", said) == ["1–0"], said
             check_layout(page, "the match's end")
             ctx.close()

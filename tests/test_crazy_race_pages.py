@@ -301,8 +301,10 @@ def test_a_schacht_seat_with_an_empty_hand_is_told_to_recall_or_pass(browser, tm
         state = play_schacht_until(runtime, random.Random(5), lambda s: s.phase == "bid"
                                    and not s.hands[schacht_rules.actor(s)])
         seat = schacht_rules.actor(state)
-        assert "recall" in schacht_rules.legal(state, seat) and "place" not in schacht_rules.legal(state, seat)
-        said = {"fr-FR": "À vous\u202f: votre main est vide\u202f; reprenez vos cartes défaussées, ou passez.",
+        legal = schacht_rules.legal(state, seat)
+        assert "recall" in legal and "place" not in legal
+        said = {"fr-FR": "À vous\u202f: votre main est vide\u202f; reprenez vos cartes défaussées, "
+                         "ou passez.",
                 "en-GB": "Your turn: your hand is empty; recall your discards, or pass."}
         for locale, text in said.items():
             ctx, page = open_page(browser, f"{srv.url}seat/{runtime.table.seat_token(seat)}", locale=locale)
@@ -336,7 +338,8 @@ def test_schacht_recall_takes_a_second_tap_and_stands_apart_from_next_stage_card
         }""")
         assert gap >= 88, f"Recall is {gap:.0f} px from Next stage card"
         recall.click()
-        expect(recall).to_have_text("Touchez encore pour reprendre vos cartes défaussées\u202f: une fois par partie")
+        expect(recall).to_have_text("Touchez encore pour reprendre vos cartes défaussées\u202f: "
+                                    "une fois par partie")
         # the first tap's handler has run (it says so) and sent nothing
         assert runtime.table.version == version and not runtime.table.session.state.recalled[0]
         recall.click()

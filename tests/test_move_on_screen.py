@@ -21,7 +21,8 @@ from companion.core import registry
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 # Each game with its default options, and Gewalt's expert game too (an attack waits on its target's answer).
-GAMES = [*((game, None) for game in registry.names()), ("duel", None), ("gewalt", {"players": 4, "expert": True})]
+GAMES = [*((game, None) for game in registry.names()), ("duel", None),
+         ("gewalt", {"players": 4, "expert": True})]
 PHASES_PER_GAME = 8
 
 # The controls that make a seat's move in each game: what it must tap when the rules wait on it.
@@ -107,7 +108,8 @@ def test_the_seat_to_act_sees_its_move_without_scrolling(game, options, browser,
                 seat = command.seat if command.seat is not None else spec.actor(latest.session.state)
                 headers = {"X-Seat-Token": table.seat_token(seat)} if seat is not None else {
                     "X-Host-Token": table.host_token()}
-                post_json(srv.port, "/api/command", {"kind": command.kind, "args": dict(command.args)}, headers)
+                body = {"kind": command.kind, "args": dict(command.args)}
+                post_json(srv.port, "/api/command", body, headers)
         finally:
             ctx.close()
     print(f"{game}: moments checked {seen}")
