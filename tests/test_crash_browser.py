@@ -89,7 +89,7 @@ def test_a_two_game_match_from_the_seat_pages(browser, tmp_path):
         rows = public.locator("#crash-players tbody tr")
         for seat, count in enumerate(counts):
             expect(rows.nth(seat).locator("td").nth(1)).to_have_text(str(count))
-        expect(public.locator("#crash-match")).to_contain_text("Games won")
+        expect(public.locator("#crash-status")).to_contain_text("in games won")  # the match's one score
         check_layout(public, "the public page")
         for page in pages:
             page.context.close()
@@ -267,3 +267,45 @@ def test_each_game_of_a_match_ends_saying_which_game_and_what_comes_next(browser
             check_layout(page, "the match's end")
         seat_ctx.close()
         board_ctx.close()
+
+
+MATCH_SCORES = {
+    "en-GB": ("\u2776 Blue wins the match: 1–0 in games won.", "You win! Your score: 1", "Your score: 0"),
+    "fr-FR": ("\u2776 Bleu gagne le match\u202f: 1–0 en parties gagnées.",
+              "Vous avez gagné\u202f! Votre score\u202f: 1", "Votre score\u202f: 0"),
+}
+
+
+@pytest.mark.parametrize("locale", sorted(MATCH_SCORES))
+def test_a_match_ends_with_one_score_its_games_won(browser, tmp_path, locale):
+    """At a match's end the seat pages give one score, the games won: the headline says it winner first,
+    each seat's own score is its games won, and no other "a–b" (the last game's cars) stands beside it."""
+    import re
+
+    from playwright.sync_api import expect
+
+    headline, winner_place, loser_score = MATCH_SCORES[locale]
+    options = {"games": 2, "dice_only": True, "stall_turns": 1}
+    with (running_app(tmp_path, game="crash", options=options, keepalive=1.0) as (runtime, app),
+          live_server(app) as srv):
+        table = runtime.table
+        opened = [open_page(browser, f"{srv.url}seat/{table.seat_token(seat)}", locale=locale)
+                  for seat in (0, 1)]
+        seat = table.session.state.turn  # the first game: a quiet turn, a draw
+        assert table.call(Command("roll", {}, seat)).ok and table.call(Command("end", {}, seat)).ok
+        assert table.call(Command("next_game", {}, 0)).ok
+        seat = table.session.state.turn  # the second game: two of South's cars go to North's junkyard
+        assert table.call(Command("roll", {}, seat)).ok
+        for car in (3, 4):
+            assert table.call(Command("mark_out", {"owner": 1, "car": car, "by": 0}, seat)).ok
+        assert table.call(Command("end", {}, seat)).ok
+        assert table.session.state.match.over and table.session.state.match.wins == (1, 0)
+        for (ctx, page), mine in zip(opened, (winner_place, loser_score), strict=True):
+            expect(page.locator("body")).to_have_attribute("data-version", str(table.version))
+            expect(page.locator("#crash-status")).to_contain_text(headline)
+            expect(page.locator("#my-place")).to_contain_text(mine)
+            said = " ".join(page.locator(where).inner_text()
+                            for where in ("#game-end", "#crash-status", "#crash-match"))
+            assert re.findall(r"\d+–\d+", said) == ["1–0"], said
+            check_layout(page, "the match's end")
+            ctx.close()

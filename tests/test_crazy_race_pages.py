@@ -298,3 +298,83 @@ def test_a_whole_expert_gewalt_game_on_three_phones_at_390_px(browser, tmp_path,
                 expect(seen.locator(control)).to_be_hidden()
         for ctx, _ in [*seats, public]:
             ctx.close()
+
+
+def play_schacht_until(runtime, rng: random.Random, wanted, steps: int = 600):
+    """Random play without recalls (a place rather than a pass) until `wanted(state)`; the state then."""
+    table = runtime.table
+    for _ in range(steps):
+        state = table.session.state
+        if wanted(state):
+            return state
+        who = schacht_rules.actor(state)
+        kinds = schacht_rules.legal(state, who)
+        if "place" in kinds:
+            command = Command("place", {"side": rng.choice(schacht_rules.open_sides(state)),
+                                        "value": rng.choice(state.hands[who])}, who)
+        else:
+            command = schacht_play.random_command(state, rng)
+            if command.kind == "recall":
+                continue
+        assert table.call(command).ok
+    pytest.fail("random play never reached the moment wanted")
+
+
+def test_a_schacht_seat_with_an_empty_hand_is_told_to_recall_or_pass(browser, tmp_path, seeded_draws):
+    """Its turn comes with no card in hand: the page says so and offers Pass and Recall, not a card to
+    choose; in English too."""
+    from playwright.sync_api import expect
+
+    with (running_app(tmp_path, game="schacht", options={"players": 3}, keepalive=1.0) as (runtime, app),
+          live_server(app) as srv):
+        name_seats(runtime, 3)
+        state = play_schacht_until(runtime, random.Random(5), lambda s: s.phase == "bid"
+                                   and not s.hands[schacht_rules.actor(s)])
+        seat = schacht_rules.actor(state)
+        legal = schacht_rules.legal(state, seat)
+        assert "recall" in legal and "place" not in legal
+        said = {"fr-FR": "À vous\u202f: votre main est vide\u202f; reprenez vos cartes défaussées, "
+                         "ou passez.",
+                "en-GB": "Your turn: your hand is empty; recall your discards, or pass."}
+        for locale, text in said.items():
+            ctx, page = open_page(browser, f"{srv.url}seat/{runtime.table.seat_token(seat)}", locale=locale)
+            synced(page, runtime.table.version)
+            expect(page.locator("#schacht-turn")).to_have_text(text)
+            expect(page.locator("#schacht-pass")).to_be_visible()
+            expect(page.locator("#schacht-recall")).to_be_visible()
+            ctx.close()
+
+
+def test_schacht_recall_takes_a_second_tap_and_stands_apart_from_next_stage_card(browser, tmp_path,
+                                                                                 seeded_draws):
+    """Recall cannot be taken back: the first tap only asks again (nothing is sent); the second recalls.
+    It stands well apart from Next stage card, with the discards it takes back."""
+    from playwright.sync_api import expect
+
+    with (running_app(tmp_path, game="schacht", options={"players": 3}, keepalive=1.0) as (runtime, app),
+          live_server(app) as srv):
+        name_seats(runtime, 3)
+        state = play_schacht_until(runtime, random.Random(7), lambda s: s.phase == "review"
+                                   and "recall" in schacht_rules.legal(s, 0))
+        ctx, page = phone(browser, f"{srv.url}seat/{runtime.table.seat_token(0)}")
+        version = runtime.table.version
+        synced(page, version)
+        recall, following = page.locator("#schacht-recall"), page.locator("#schacht-next")
+        expect(following).to_be_visible()
+        gap = page.evaluate("""() => {
+          const a = document.getElementById("schacht-recall").getBoundingClientRect();
+          const b = document.getElementById("schacht-next").getBoundingClientRect();
+          return Math.max(a.top - b.bottom, b.top - a.bottom);
+        }""")
+        assert gap >= 88, f"Recall is {gap:.0f} px from Next stage card"
+        recall.click()
+        expect(recall).to_have_text("Touchez encore pour reprendre vos cartes défaussées\u202f: "
+                                    "une fois par partie")
+        # the first tap's handler has run (it says so) and sent nothing
+        assert runtime.table.version == version and not runtime.table.session.state.recalled[0]
+        recall.click()
+        wait_for(lambda: runtime.table.session.state.recalled[0])
+        synced(page, runtime.table.version)
+        assert state.discards[0] and runtime.table.session.state.hands[0]
+        assert not page.errors, page.errors
+        ctx.close()

@@ -118,8 +118,13 @@ def test_an_unknown_or_malformed_record_id_is_refused_by_name(tmp_path, capsys):
      Result((1,), (3, 5, 1))),
     ("gewalt", {"winners": [2], "scores": [{"seat": 1, "total": 1}, {"seat": 0, "total": 1},
                                            {"seat": 2, "total": 4}]}, Result((2,), (1, 1, 4))),
-    ("crash", {"match": {"over": True, "winner": None, "wins": [1, 1]}}, Result((), (1, 1))),
-    ("crash", {"match": {"over": True, "winner": 0, "wins": [2, 1]}}, Result((0,), (2, 1))),
+    ("crash", {"match": {"over": True, "games": 2, "winner": None, "wins": [1, 1]},
+               "result": {"junkyards": [0, 0]}}, Result((), (1, 1))),
+    ("crash", {"match": {"over": True, "games": 3, "winner": 0, "wins": [2, 1]},
+               "result": {"junkyards": [3, 0]}}, Result((0,), (2, 1))),
+    # a single game scores the cars in each junkyard, as its pages' headline says ("Max wins 3-0")
+    ("crash", {"match": {"over": True, "games": 1, "winner": 1, "wins": [0, 1]},
+               "result": {"junkyards": [0, 3]}}, Result((1,), (0, 3))),
     ("rallye", {"players": 3, "ranking": [2, 0]}, Result((2,), None, (2, None, 1))),
 ])
 def test_each_game_declares_its_result_from_its_final_view(game, public, expected):

@@ -257,8 +257,9 @@ Companion.generated = (() => {
     const fields = group(prefix, command.form.kind === "object" ? command.form.fields : []);
     const send = el("button", { type: "submit", class: "primary send", text: command.label });
     // The page checks the fields itself (novalidate), to say what is wrong in the reader's language.
+    // Send sits in a move bar (companion.css): in view while the rules wait on this seat, however long the form.
     const form = el("form", { class: "command", id: prefix, "data-kind": command.kind, novalidate: "" },
-                    [...fields.nodes, send]);
+                    [...fields.nodes, el("div", { class: "move-bar" }, [send])]);
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       let args;

@@ -213,6 +213,9 @@ def match_game(view: dict) -> MatchGame | None:
 
 
 def result(view: dict) -> Result:
-    """The match's winner (none for a drawn match) and each seat's games won."""
+    """The match's winner (none for a drawn match) and each seat's score: its games won in a match of
+    several, the cars in its junkyard in a single game (the numbers the pages' headline shows)."""
     match = view["match"]
-    return Result(() if match["winner"] is None else (match["winner"],), tuple(match["wins"]))
+    single = match["games"] == 1 and view["result"] is not None
+    scores = view["result"]["junkyards"] if single else match["wins"]
+    return Result(() if match["winner"] is None else (match["winner"],), tuple(scores))

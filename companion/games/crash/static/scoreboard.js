@@ -21,6 +21,7 @@ Companion.games.crash = {
 
   headline(view, payload) {
     const result = view.result;
+    if (result && view.match.over && view.match.games > 1) return this.matchScore(view, payload);
     if (result) {
       const [a, b] = result.junkyards;
       if (result.winner === null) return this.text("draw", { a, b });
@@ -38,12 +39,19 @@ Companion.games.crash = {
     return parts.join(" ");
   },
 
+  // A match's one score is its games won: the headline says it at the match's end, winner first; between
+  // games, this line says it with each seat's name (the headline keeps the game's own cars).
+  matchScore(view, payload) {
+    const m = view.match;
+    if (m.winner === null) return this.text("match_draw", { a: m.wins[0], b: m.wins[1] });
+    const [a, b] = [m.wins[m.winner], m.wins[1 - m.winner]];
+    return this.text(a === b ? "match_wins_cars" : "match_wins", { name: this.name(payload, m.winner), a, b });
+  },
+
   matchLine(view, payload) {
     const m = view.match;
-    if (m.games < 2) return "";
-    const parts = [this.text("games_won", { a: m.wins[0], b: m.wins[1] })];
-    if (m.over) parts.push(m.winner === null ? this.text("match_draw") : this.text("match_wins", { name: this.name(payload, m.winner) }));
-    return parts.join(" ");
+    if (m.games < 2 || m.over) return "";
+    return this.text("games_won", { first: this.name(payload, 0), a: m.wins[0], second: this.name(payload, 1), b: m.wins[1] });
   },
 
   movedLine(view, payload) {

@@ -8,8 +8,9 @@ Companion.seats.crash = {
     this.strings = JSON.parse(root.querySelector("#crash-seat-strings").textContent);
     this.selected = null;  // the car number chosen on the board
     this.marking = null;  // dice only: [seat, car] being marked out
-    // The choices for a car go right under the board it was tapped on, with the end of the turn.
-    root.querySelector("#crash-board").after(root.querySelector("#crash-steer"), root.querySelector("#crash-end").parentElement);
+    // The choices for a car go right under the board it was tapped on, with the end of the turn: a move
+    // bar, in view while this seat steers.
+    root.querySelector("#crash-board").after(root.querySelector("#crash-move-bar"));
     const send = (kind, args) => Companion.command(kind, args);
     root.querySelector("#crash-roll").addEventListener("click", () => send("roll", {}));
     root.querySelector("#crash-next").addEventListener("click", () => send("next_game", {}));

@@ -94,7 +94,8 @@ Companion.seats.gewalt = {
 
     // The race is over: the scores above say it all, no card or roll control is left.
     root.querySelector("#gewalt-sections").hidden = view.over;
-    root.querySelector("#gewalt-roll-button").hidden = view.over;
+    // while this seat answers an attack, the answer is its whole move: ROLL steps aside
+    root.querySelector("#gewalt-roll-button").hidden = view.over || legal.includes("counter");
     root.querySelector("#gewalt-actions").hidden = !view.expert || view.over;
     this.hand(root, "#gewalt-action-hand", actions, "action", (card) => game.strings.cards[card]);
     const relocating = this.chosen.action === "relocate";

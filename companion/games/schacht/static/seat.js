@@ -9,7 +9,8 @@ Companion.seats.schacht = {
     this.split = {};
     this.key = "";
     root.querySelector("#schacht-pass").addEventListener("click", () => Companion.command("pass", {}));
-    root.querySelector("#schacht-recall").addEventListener("click", () => Companion.command("recall", {}));
+    // Recall cannot be taken back (once a game): a second tap, as Start and Play again take.
+    Companion.twoTaps(root.querySelector("#schacht-recall"), () => Companion.command("recall", {}));
     root.querySelector("#schacht-next").addEventListener("click", () => Companion.command("next", {}));
     root.querySelector("#schacht-move").addEventListener("click", () => {
       const moves = Object.entries(this.split).filter(([, steps]) => steps > 0)
@@ -34,8 +35,11 @@ Companion.seats.schacht = {
     if (moment !== this.key) { this.key = moment; this.split = {}; }
     const hand = mine.hand || [];
     if (!hand.includes(this.value)) this.value = hand.length ? hand[0] : null;
-    // A seat the rules wait on is told what to do; only the others are told whom they wait for.
-    const acting = legal.includes("place") || legal.includes("pass") ? "your_turn"
+    // A seat the rules wait on is told what it can do; only the others are told whom they wait for. A
+    // bid needs a card in hand and a side open to it: without, the seat is told to pass or recall.
+    const bidding = legal.includes("place") && hand.length && (mine.placements || []).length;
+    const acting = bidding ? "your_turn"
+      : legal.includes("pass") ? (legal.includes("recall") ? "your_pass_or_recall" : "your_pass")
       : legal.includes("move") ? "your_move" : legal.includes("take_back") ? "your_take_back" : null;
     const status = root.querySelector("#schacht-turn");
     status.dataset.acting = String(Boolean(acting));
