@@ -91,8 +91,9 @@ def _check_undo(played: Played, index: int, probe: Probe, answers: list[Answer],
         fail("undo never reveals", f"{describe(probe.command)} may be undone, yet it shows "
              f"{_whose(owner)} in {'; '.join(leaks)}: undoing it, a player would choose again knowing them",
              "declare the type of the event it makes when it draws into a hand in the move's `drawn`, "
-             "or when it shows the table something in its `reveals` (the table then refuses to undo it), or draw what it shows from `draws` at command "
-             "time, not from an order kept in the state", played, index)
+             "or when it shows the table something in its `reveals` (the table then refuses to undo it), "
+             "or draw what it shows from `draws` at command time, not from an order kept in the state",
+             played, index)
 
 
 def _leaks(real: dict[str, Any], twin: dict[str, Any]) -> list[str]:
