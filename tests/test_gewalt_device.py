@@ -21,6 +21,7 @@ from companion.gamekit import ScriptedDraws, number_faces
 from companion.gamekit.colours import SEAT_MARKS
 from companion.gamekit.contract import Command, IllegalMove, TableInfo
 from companion.games.gewalt import SPEC, rules
+from companion.games.gewalt.board import FINISHED
 from companion.games.gewalt.names import explain_roll
 from companion.i18n import translator
 from companion.outputs.frames import render
@@ -73,6 +74,22 @@ def test_expert_flows_make_attack_relocate_and_discard_commands():
     command = controls.press_all("c b c c b b c b c c b c")
     assert command == Command("relocate", {"source": {"lane": 1, "stage": 0, "section": 2},
                                            "slot": {"lane": 1, "stage": 0, "section": 1}})
+
+
+def test_the_buttons_step_only_through_the_players_the_rules_let_you_attack():
+    # seat 0 attacks with 5 players: seat 1 already holds an attack card, seat 3 has finished
+    state = replace(game(players=5, expert=True), actions=(("double",) * 4,) * 5)
+    state, _ = play(state, "attack", {"card": "double", "target": 1})
+    state, _ = play(state, "allow")
+    state = replace(state, pawns=tuple(FINISHED if seat == 3 else pawn for seat, pawn in enumerate(state.pawns)))
+    controls = device(state)
+    assert controls.press_all("b b c") is HANDLED  # card 2, then the target
+    seen = []
+    for _ in range(3):
+        seen.append((controls.shown()["values"]["target"], controls.leds()))
+        controls.press("b")
+    assert seen == [("C", [3]), ("E", [5]), ("C", [3])]  # B holds a card, D has finished
+    assert controls.press("c") == Command("attack", {"card": "skip_turn", "target": 4})
 
 
 def test_an_attack_waiting_for_an_answer_takes_a_and_b():
