@@ -81,7 +81,7 @@ def test_the_buttons_step_only_through_the_players_the_rules_let_you_attack():
     state = replace(game(players=5, expert=True), actions=(("double",) * 4,) * 5)
     state, _ = play(state, "attack", {"card": "double", "target": 1})
     state, _ = play(state, "allow")
-    state = replace(state, pawns=tuple(FINISHED if seat == 3 else pawn for seat, pawn in enumerate(state.pawns)))
+    state = replace(state, pawns=tuple(FINISHED if seat == 3 else p for seat, p in enumerate(state.pawns)))
     controls = device(state)
     assert controls.press_all("b b c") is HANDLED  # card 2, then the target
     seen = []
