@@ -17,6 +17,7 @@ from companion.gamekit.colours import SEAT_MARKS
 from companion.gamekit.contract import TableInfo
 from companion.gamekit.frame import QR_MIN_HEIGHT, join_link
 from companion.games.crash import SPEC
+from companion.games.crash.names import COLOURS
 from companion.i18n import translator
 from companion.outputs.frames import render
 
@@ -143,8 +144,8 @@ def test_the_small_panels_summarise_turn_phase_dice_junkyards_and_cars_left():
         assert _("Game {game}/{games}, turn {turn}", game=1, games=2, turn=8) in shown
         assert _("{name} steers", name="Anna") in shown
         assert [e.label for e in canvas.elements if e.kind == "die"] == ["1", "1", "4"]
-        assert _("{name}: {cars} cars, junkyard {junkyard}", name="Anna", cars=4, junkyard=1) in shown
-        assert _("{name}: {cars} cars, junkyard {junkyard}", name=_("Red"), cars=5, junkyard=1) in shown
+        assert _("{name}: {cars} cars, junkyard {junkyard}", name="❶ Anna", cars=4, junkyard=1) in shown
+        assert _("{name}: {cars} cars, junkyard {junkyard}", name="❷ " + _("Red"), cars=5, junkyard=1) in shown
 
 
 def test_the_end_says_who_won_and_the_match_what_is_next():
@@ -208,3 +209,26 @@ def test_the_columns_names_beside_the_players_are_read_on_the_7_inch_glass(lang)
         assert len(heads) == 2 and min(e.size for e in heads) >= 17, [(e.label, e.size) for e in heads]
         names = [e for e in canvas.elements if e.kind == "text" and e.label in ("Anna", "Bruno")]
         assert min(e.size for e in names) >= canvas.table_size
+
+
+def test_each_player_in_the_glass_table_carries_its_mark_in_its_ink_beside_its_name():
+    """Issue 31: colour never alone. Two players' rows: ❶ and ❷ in each seat's ink, before the name, and
+    a long name's cut never takes the mark."""
+    for name in ("impression-7.3", "spectra-7.3", "phat-black"):
+        model = panel(name)
+        canvas = frame(SHOWCASE["steering"], model, "en", names=("Dimitri-Alexandre", "Marie-Bérénice"))
+        marks = {e.label: e for e in canvas.elements if e.kind == "text" and e.label in SEAT_MARKS[:2]}
+        if model.size[0] < 400:  # the pHATs' summary lines start with the mark
+            lines = [e.label for e in canvas.elements if e.kind == "text" and e.label[:1] in SEAT_MARKS]
+            assert [line[:1] for line in lines] == list(SEAT_MARKS[:2]), (name, lines)
+            continue
+        assert set(marks) == set(SEAT_MARKS[:2]), name
+        inks = canvas.palette.seats([colour.ink for colour in COLOURS])
+        for seat, mark in enumerate(SEAT_MARKS[:2]):
+            box = marks[mark].box
+            seen = {canvas.image.convert("RGB").getpixel((x, y)) for x in range(box.x0, box.x1)
+                    for y in range(box.y0, box.y1)}
+            assert tuple(inks[seat]) in seen, (name, mark, inks[seat])
+            row = [e for e in canvas.elements if e.kind == "text" and e.box.y0 < box.y1 and e.box.y1 > box.y0
+                   and e.box.x0 >= box.x1 and e.label.startswith(("Dimi", "Mari"))]
+            assert row, (name, mark)

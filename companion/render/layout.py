@@ -213,14 +213,14 @@ class Canvas:
 
     def text(self, box: Box, text: str, *, bold: bool = False, role: str = "ink",
              align: str = "center", max_size: int | None = None, size: int | None = None,
-             name: bool = False) -> Element | None:
+             name: bool = False, ink: tuple[int, int, int] | None = None) -> Element | None:
         """Draw `text` at the largest size that fits `box`, up to `max_size`; or at exactly `size`
         (a role's one size, see `common_size`), lowered only if the box is not that high.
 
         A text too wide even at MIN_TEXT (or at `size`) is shortened with an ellipsis, never clipped;
         a `name` already cut to keep its end (told_apart: "❶ Chris…son") is cut before its ellipsis
         ("❶ Ch…son"), so two names that differ at the end stay apart. Only a box lower than one line at
-        MIN_TEXT (a layout bug) draws nothing.
+        MIN_TEXT (a layout bug) draws nothing. `ink` draws it in a seat's ink rather than its role's.
         """
         checkpoint()
         if not text:
@@ -246,7 +246,7 @@ class Canvas:
         w, h = right - left, bottom - top
         x = {"left": box.x0, "right": box.x1 - w}.get(align, box.x0 + (box.width - w) // 2) - left
         y = box.y0 + (box.height - h) // 2 - top
-        self.draw.text((x, y), text, font=f, fill=self.palette.rgb(role))
+        self.draw.text((x, y), text, font=f, fill=ink or self.palette.rgb(role))
         drawn = Box(x + left, y + top, x + right, y + bottom)
         return self._add("text", text, drawn, shortened, size)
 

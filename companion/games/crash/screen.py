@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from companion.gamekit import QR_MIN_HEIGHT, Box, Canvas, TableInfo, die_face, standard_frame
+from companion.gamekit import (
+    PAWN_MARKS,
+    QR_MIN_HEIGHT,
+    Box,
+    Canvas,
+    TableInfo,
+    die_face,
+    marked_name,
+    standard_frame,
+)
 from companion.games.crash.hexes import aspect, draw_board, seat_ink
 from companion.games.crash.names import COLOURS, DIRECTION_NAMES, car_label
 
@@ -230,22 +239,26 @@ def _players(canvas: Canvas, box: Box, view: dict, _, table: TableInfo) -> None:
         if canvas.common_size(list(zip(cells[0][1:], words, strict=True))) is not None:
             break
     _headers(canvas, cells[0][1:], words)
-    texts, names = [], []
-    for seat, player in enumerate(view["players"]):
+    texts = [(cells[seat + 1][column], str(player[key])) for seat, player in enumerate(view["players"])
+             for column, key in ((1, "in_play"), (2, "captured"))]
+    counts = canvas.common_size(texts, bold=True)
+    marks, names = [], []
+    for seat in range(len(view["players"])):
         name_box = cells[seat + 1][0]
-        swatch = max(3, min(name_box.height // 2, canvas.px(14)))
-        top = name_box.y0 + (name_box.height - swatch) // 2
-        canvas.draw.rectangle((name_box.x0, top, name_box.x0 + swatch - 1, top + swatch - 1),
-                              fill=seat_ink(canvas, seat), outline=canvas.palette.rgb("ink"),
-                              width=1 if seat else 0)
-        names.append((Box(name_box.x0 + swatch + canvas.px(4), name_box.y0, name_box.x1, name_box.y1),
+        # the seat's mark in its ink, where a plain swatch was: colour and mark in one, and a long name's
+        # cut never eats the mark ("❶ Di…")
+        side = max(3, min(name_box.height // 2, canvas.px(14)))  # the swatch's room: the names keep theirs
+        mark_box = Box(name_box.x0, name_box.y0, name_box.x0 + side + canvas.px(2), name_box.y1)
+        marks.append((mark_box, PAWN_MARKS[seat], seat_ink(canvas, seat)))
+        names.append((Box(mark_box.x1 + canvas.px(2), name_box.y0, name_box.x1, name_box.y1),
                        table.name(seat, COLOURS, _), seat == view["actor"]))
-        texts += [(cells[seat + 1][1], str(player["in_play"])), (cells[seat + 1][2], str(player["captured"]))]
-    size = min(filter(None, (canvas.common_size(texts, bold=True),
+    size = min(filter(None, (counts,
                              canvas.common_size([(b, t) for b, t, _bold in names], bold=True, names=True))),
                default=None)
     for area, text in texts:
         canvas.text(area, text, bold=True, max_size=size)
+    for area, mark, ink in marks:
+        canvas.text(area, mark, bold=True, ink=ink)
     for area, text, bold in names:
         canvas.text(area, text, align="left", bold=bold, size=size, name=True)
 
@@ -292,7 +305,7 @@ def _summary(canvas: Canvas, body: Box, view: dict, _, table: TableInfo, small: 
         rows = players.rows(*[1] * 2 * len(seats), gap=gap)
         lines, size = canvas.lines_naming(rows, lambda shown: [
             text for seat in seats
-            for text in (shown(table.name(seat, COLOURS, _)), _details(view, seat, _))])
+            for text in (marked_name(seat, shown(table.name(seat, COLOURS, _))), _details(view, seat, _))])
         bold = [b for b in bold for _twice in (0, 1)]
     for row, line, heavy in zip(rows, lines, bold, strict=True):
         canvas.text(row, line, align="left", bold=heavy, max_size=size)
@@ -308,7 +321,7 @@ def _details(view: dict, seat: int, _) -> str:
 
 def _player_line(view: dict, seat: int, _, table: TableInfo, small: bool, shown=str) -> str:
     player = view["players"][seat]
-    name = shown(table.name(seat, COLOURS, _))
+    name = marked_name(seat, shown(table.name(seat, COLOURS, _)))
     if small or view["mode"] != "dice":
         return _("{name}: {cars} cars, junkyard {junkyard}", name=name, cars=player["in_play"],
                  junkyard=player["captured"])
