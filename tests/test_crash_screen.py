@@ -145,7 +145,8 @@ def test_the_small_panels_summarise_turn_phase_dice_junkyards_and_cars_left():
         assert _("{name} steers", name="Anna") in shown
         assert [e.label for e in canvas.elements if e.kind == "die"] == ["1", "1", "4"]
         assert _("{name}: {cars} cars, junkyard {junkyard}", name="❶ Anna", cars=4, junkyard=1) in shown
-        assert _("{name}: {cars} cars, junkyard {junkyard}", name="❷ " + _("Red"), cars=5, junkyard=1) in shown
+        red = "❷ " + _("Red")
+        assert _("{name}: {cars} cars, junkyard {junkyard}", name=red, cars=5, junkyard=1) in shown
 
 
 def test_the_end_says_who_won_and_the_match_what_is_next():
