@@ -153,8 +153,11 @@ def test_the_end_says_who_won_and_the_match_what_is_next():
     _ = translator("en", registry.get("crash"))
     shown = " ".join(texts(frame(SHOWCASE["match, game 1 over"], panel("impression-7.3"), "en")))
     assert "Anna wins 2\u20131!" in shown and "Games won: 1\u20130." in shown and "ROLL: next game." in shown
+    match = SHOWCASE["match over"]["match"]
+    assert match["over"] and match["wins"] == [2, 0]
     shown = " ".join(texts(frame(SHOWCASE["match over"], panel("impression-7.3"), "en")))
-    assert "Anna wins the match." in shown
+    # one score at a match's end, its games won, as the phones say it: not the last game's junkyards too
+    assert "Anna wins 2\u20130!" in shown and "Anna wins the match." in shown and "Games won" not in shown
     shown = " ".join(texts(frame(SHOWCASE["stalled"], panel("impression-7.3"), "en")))
     assert "Draw, 0\u20130" in shown and "Stopped: 1 turn without a car out." in shown  # a plural form
     french = " ".join(texts(frame(SHOWCASE["stalled"], panel("impression-7.3"), "fr")))

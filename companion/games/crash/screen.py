@@ -58,7 +58,14 @@ def _info(canvas: Canvas, box: Box, view: dict, _, table: TableInfo) -> None:
 def headline(view: dict, _, table: TableInfo) -> str:
     """Whose turn and what they do, or the result."""
     name = table.name(view["turn"], COLOURS, _)
-    result = view["result"]
+    result, match = view["result"], view["match"]
+    if result is not None and match["over"] and match["games"] > 1:
+        # a match's end reads as one score, its games won, as the phones say it (not the last game's)
+        if match["winner"] is None:
+            return _("Draw, {a}\u2013{b}", a=match["wins"][0], b=match["wins"][1])
+        winner = match["winner"]
+        return _("{name} wins {a}\u2013{b}!", name=table.name(winner, COLOURS, _), a=match["wins"][winner],
+                 b=match["wins"][1 - winner])
     if result is not None:
         counts = result["junkyards"]
         if result["winner"] is None:
@@ -109,11 +116,11 @@ def _ended(view: dict, _, table: TableInfo) -> str:
     else:
         empty = [p["seat"] for p in view["players"] if p["in_play"] == 0]
         parts = [_("{name} has no car left.", name=table.name(empty[0], COLOURS, _))] if empty else []
-    if match["games"] > 1:
+    if match["games"] > 1 and not match["over"]:
         parts.append(_("Games won: {a}\u2013{b}.", a=match["wins"][0], b=match["wins"][1]))
-        if not match["over"]:
-            parts.append(_("ROLL: next game."))
-        elif match["winner"] is None:
+        parts.append(_("ROLL: next game."))
+    elif match["games"] > 1:  # the headline gives the games won
+        if match["winner"] is None:
             parts.append(_("The match is a draw."))
         else:
             parts.append(_("{name} wins the match.", name=table.name(match["winner"], COLOURS, _)))
