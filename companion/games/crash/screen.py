@@ -249,23 +249,25 @@ def _players(canvas: Canvas, box: Box, view: dict, _, table: TableInfo) -> None:
     texts = [(cells[seat + 1][column], str(player[key])) for seat, player in enumerate(view["players"])
              for column, key in ((1, "in_play"), (2, "captured"))]
     counts = canvas.common_size(texts, bold=True)
-    marks, names = [], []
-    for seat in range(len(view["players"])):
-        name_box = cells[seat + 1][0]
-        # the seat's mark in its ink, where a plain swatch was: colour and mark in one, and a long name's
-        # cut never eats the mark ("❶ Di…")
-        side = max(3, min(name_box.height // 2, canvas.px(14)))  # the swatch's room: the names keep theirs
-        mark_box = Box(name_box.x0, name_box.y0, name_box.x0 + side + canvas.px(2), name_box.y1)
-        marks.append((mark_box, PAWN_MARKS[seat], seat_ink(canvas, seat)))
-        names.append((Box(mark_box.x1 + canvas.px(2), name_box.y0, name_box.x1, name_box.y1),
-                       table.name(seat, COLOURS, _), seat == view["actor"]))
-    size = min(filter(None, (counts,
-                             canvas.common_size([(b, t) for b, t, _bold in names], bold=True, names=True))),
-               default=None)
+    # each seat's mark in its ink, where a plain swatch was: colour and mark in one, and a long name's cut
+    # never eats the mark ("❶ Di…"). As large as the names' type where the names still fit whole beside it.
+    for side in (canvas.px(20), canvas.px(14)):
+        marks, names = [], []
+        for seat in range(len(view["players"])):
+            name_box = cells[seat + 1][0]
+            room = max(3, min(name_box.height * 3 // 4, side)) + canvas.px(2)
+            mark_box = Box(name_box.x0, name_box.y0, name_box.x0 + room, name_box.y1)
+            marks.append((mark_box, PAWN_MARKS[seat], seat_ink(canvas, seat)))
+            names.append((Box(mark_box.x1 + canvas.px(2), name_box.y0, name_box.x1, name_box.y1),
+                           table.name(seat, COLOURS, _), seat == view["actor"]))
+        size = min(filter(None, (counts, canvas.common_size([(b, t) for b, t, _bold in names], bold=True,
+                                                              names=True))), default=None)
+        if canvas.all_fit([(b, t) for b, t, _bold in names], size, bold=True):
+            break
     for area, text in texts:
         canvas.text(area, text, bold=True, max_size=size)
     for area, mark, ink in marks:
-        canvas.text(area, mark, bold=True, ink=ink)
+        canvas.text(area, mark, bold=True, ink=ink, max_size=size)
     for area, text, bold in names:
         canvas.text(area, text, align="left", bold=bold, size=size, name=True)
 
