@@ -1,4 +1,4 @@
-"""Crazy Race (Schacht): a whole 3-player game played with the panel buttons only (mock pins)."""
+"""Crazy Race (Schacht): whole 3- and 4-player games played with the panel buttons only (mock pins)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 from device_input import HANDLED, Device
 from polling import eventually, wait_for
 from simulator import running_simulator
+from test_glass_must_see import offers
 
 from companion.gamekit import number_faces
 from companion.gamekit.contract import Command
@@ -17,9 +18,10 @@ from companion.games.schacht.rules import actor
 SIDE_KEYS = "abcd"
 
 
-@pytest.fixture
-def device(tmp_path, seeded_draws):
-    with running_simulator(tmp_path, url="http://table.local/", game="schacht") as running:
+@pytest.fixture(params=[3], ids=lambda n: f"{n} players")
+def device(request, tmp_path, seeded_draws):
+    options = {"schacht": {"players": request.param}}
+    with running_simulator(tmp_path, url="http://table.local/", game="schacht", options=options) as running:
         yield running
 
 
@@ -35,9 +37,12 @@ def command_press(device, key: str, hold: bool = False) -> None:
 
 
 @pytest.mark.slow
-def test_a_whole_three_player_game_with_the_buttons_only(device):
+@pytest.mark.parametrize("device", [3, 4], ids=["3 players", "4 players"], indirect=True)
+def test_a_whole_game_with_the_buttons_only(device, request):
     rng = random.Random(7)
     table = device.table
+    assert table.latest.public["players"] == request.node.callspec.params["device"]
+    seen = offers(device)  # whether each frame offered to the glass is one the table must see at once
     passes = placed = 0
     for _ in range(400):
         view = table.latest.public
@@ -90,6 +95,8 @@ def test_a_whole_three_player_game_with_the_buttons_only(device):
     assert placed > 20 and passes > 0
     assert final["final"]["winners"] and sum(final["points"]) > 0
     assert eventually(lambda: device.frame_version >= 1, timeout=10)
+    # no phone holds a seat: the glass is the only display, so every frame goes at its next refresh
+    assert seen and all(seen), seen.count(False)
 
 
 BID = {"phase": "bid", "stage": 1, "round": 1, "turn": 0, "revealed": [], "bids": [[], [], [], []],
