@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from daemon_process import free_port
 from polling import wait_for
@@ -26,3 +27,17 @@ def running_simulator(state_dir: Path, *, first_frame: bool = False, **settings)
         yield running
     finally:
         running.stop()
+
+
+def glass_offers(companion: Companion) -> list[tuple[Any, bool]]:
+    """Record each frame the table offers the glass from now on: its key, and whether the table must see
+    it at the next refresh the panel may make."""
+    offers: list[tuple[Any, bool]] = []
+    offer = companion.refresher.offer
+
+    def recording(key, play=False, must=False):
+        offers.append((key, must))
+        offer(key, play, must)
+
+    companion.refresher.offer = recording
+    return offers

@@ -6,46 +6,33 @@ from __future__ import annotations
 import random
 
 from polling import wait_for
-from simulator import running_simulator
+from simulator import glass_offers, running_simulator
 from webfixtures import host_of, post_json
 
 from companion.core import registry
 from companion.gamekit.draws import ScriptedDraws
 
 
-def offers(companion) -> list[bool]:
-    """Record, for each frame the table offers the glass from now on, whether it is one it must see."""
-    seen: list[bool] = []
-    offer = companion.refresher.offer
-
-    def recording(key, play=False, must=False):
-        seen.append(must)
-        offer(key, play, must)
-
-    companion.refresher.offer = recording
-    return seen
-
-
 def test_a_table_without_phones_has_every_frame_go_at_once_and_a_phone_table_only_what_it_must_see(tmp_path):
     with running_simulator(tmp_path / "state", game="dice", language="en") as companion:
         port, table = companion.server.port, companion.table
-        seen = offers(companion)
+        offers = glass_offers(companion)
         status, _ = post_json(port, "/api/command", {"kind": "roll"}, host_of(companion))
         assert status == 200
-        wait_for(lambda: seen)
-        assert seen[-1] is True  # no phone holds a seat: the glass is the only display
+        wait_for(lambda: offers)
+        assert offers[-1][1] is True  # no phone holds a seat: the glass is the only display
         code = table.roster.join_code()
         for seat, name in enumerate(("Anna", "Bob")):
             status, _ = post_json(port, "/api/join", {"code": code, "seat": seat, "name": name})
             assert status == 200
         wait_for(lambda: table.latest.seating >= 2)
-        count = len(seen)
+        count = len(offers)
         token = table.seat_token(0)
         status, answer = post_json(port, "/api/command", {"kind": "roll"}, {"X-Seat-Token": token})
         assert status == 200, answer
-        wait_for(lambda: len(seen) > count)
+        wait_for(lambda: len(offers) > count)
         # a roll shows on the LED dice and every phone: its frame keeps the wear budget's pace
-        assert seen[-1] is False
+        assert offers[-1][1] is False
 
 
 def turned_up(game: str, seed: int = 3) -> tuple[bool, bool, bool]:

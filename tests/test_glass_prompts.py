@@ -7,7 +7,7 @@ import re
 
 import pytest
 from polling import wait_for
-from simulator import running_simulator
+from simulator import glass_offers, running_simulator
 from webfixtures import host_of, post_json
 
 from companion.core import registry
@@ -20,18 +20,6 @@ from companion.outputs.frames import render
 URL = "http://192.168.1.20:8080/"
 
 
-def offered(companion) -> list[tuple]:
-    """Record each frame's key the table offers the glass from now on."""
-    keys: list[tuple] = []
-    offer = companion.refresher.offer
-
-    def recording(key, play=False, must=False):
-        keys.append(key)
-        offer(key, play, must)
-
-    companion.refresher.offer = recording
-    return keys
-
 
 def texts(companion, key) -> list[str]:
     game, view, info, lang = key
@@ -41,18 +29,19 @@ def texts(companion, key) -> list[str]:
 def test_gewalt_asks_a_phone_s_seat_to_place_its_cards_on_its_phone_and_a_refused_press_blinks(tmp_path):
     with running_simulator(tmp_path / "state", game="gewalt", language="en") as companion:
         port, table = companion.server.port, companion.table
-        keys = offered(companion)
+        offers = glass_offers(companion)
         turn = table.latest.public["turn"]
         status, _ = post_json(port, "/api/command", {"kind": "new_game", "args": {"game": "gewalt"}},
                               host_of(companion))
         assert status == 200
-        wait_for(lambda: keys)
-        assert "Press ROLL, or A to place a section card." in texts(companion, keys[-1])  # the buttons' seat
+        wait_for(lambda: offers)
+        # the buttons' seat
+        assert "Press ROLL, or A to place a section card." in texts(companion, offers[-1][0])
         status, _ = post_json(port, "/api/join", {"code": table.roster.join_code(), "seat": turn,
                                                   "name": "Anna"})
         assert status == 200
-        wait_for(lambda: turn in keys[-1][2].phones)
-        shown = texts(companion, keys[-1])
+        wait_for(lambda: turn in offers[-1][0][2].phones)
+        shown = texts(companion, offers[-1][0])
         assert "Press ROLL, or place a section card from the phone." in shown
         assert not any("A to place" in text for text in shown)
         blinks: list[bool] = []

@@ -6,17 +6,10 @@ from __future__ import annotations
 
 import pytest
 from polling import wait_for
-from webfixtures import host_of, live_server, post_json, running_app
+from webfixtures import host_of, live_server, phone_page, post_json, running_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-PHONE = {"width": 390, "height": 844}
 
-
-def _phone(browser, url: str, locale: str = "en-US"):
-    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale=locale)
-    page = ctx.new_page()
-    page.goto(url)
-    return ctx, page
 
 
 def test_after_a_reload_the_host_form_shows_the_running_games_options(browser, tmp_path):
@@ -24,7 +17,7 @@ def test_after_a_reload_the_host_form_shows_the_running_games_options(browser, t
 
     with running_app(tmp_path, game="gewalt", options={"expert": True, "players": 4}) as (runtime, app), \
             live_server(app) as srv:
-        ctx, host = _phone(browser, f"{srv.url}host?host={runtime.table.host_token()}")
+        ctx, host = phone_page(browser, f"{srv.url}host?host={runtime.table.host_token()}")
         try:
             expect(host.locator("#opt-expert")).to_be_checked()
             expect(host.locator("#opt-players")).to_have_value("4")
@@ -45,7 +38,7 @@ def test_the_first_player_is_offered_by_seat_counted_from_one_and_kept_as_before
 
     with running_app(tmp_path, game=game) as (runtime, app), live_server(app) as srv:
         table = runtime.table
-        ctx, host = _phone(browser, f"{srv.url}host?host={table.host_token()}", locale)
+        ctx, host = phone_page(browser, f"{srv.url}host?host={table.host_token()}", locale)
         try:
             first = host.locator("#opt-first")
             expect(first.locator("option")).to_have_count(len(labels))
@@ -77,7 +70,7 @@ def test_the_host_sees_which_seats_the_running_game_leaves_out(browser, tmp_path
     from playwright.sync_api import expect
 
     with running_app(tmp_path, game="crash") as (runtime, app), live_server(app) as srv:
-        ctx, host = _phone(browser, f"{srv.url}host?host={runtime.table.host_token()}")
+        ctx, host = phone_page(browser, f"{srv.url}host?host={runtime.table.host_token()}")
         try:
             expect(host.locator("#seat-admin li[data-seat='0']")).to_have_attribute("data-in-game", "true")
             expect(host.locator("#seat-admin li[data-seat='0']")).not_to_contain_text("not in this game")
@@ -96,7 +89,7 @@ def test_a_phone_joining_a_full_table_is_told_the_table_is_full(browser, tmp_pat
         code = runtime.table.roster.join_code()
         for seat, name in enumerate(("Ada", "Bob", "Cy", "Dee", "Eve", "Flo")):
             assert post_json(srv.port, "/api/join", {"code": code, "seat": seat, "name": name})[0] == 200
-        ctx, phone = _phone(browser, f"{srv.url}join", "fr-FR")
+        ctx, phone = phone_page(browser, f"{srv.url}join", "fr-FR")
         try:
             expect(phone.locator(".seat-choice")).to_have_count(6)
             phone.fill("#code", code)

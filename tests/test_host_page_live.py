@@ -4,19 +4,12 @@ controls away at once, saying why, before anyone taps one. Chromium against the 
 from __future__ import annotations
 
 import pytest
-from webfixtures import live_server, running_app
+from webfixtures import live_server, phone_page, running_app
 
 from companion.core.table import REISSUE_HOST
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-PHONE = {"width": 390, "height": 844}
 
-
-def _phone(browser, url: str, locale: str = "en-US"):
-    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale=locale)
-    page = ctx.new_page()
-    page.goto(url)
-    return ctx, page
 
 
 @pytest.mark.parametrize(("locale", "told"), [("en-US", "This host link is no longer valid"),
@@ -27,7 +20,7 @@ def test_a_long_press_on_d_takes_the_open_host_pages_controls_away_at_once(brows
     with running_app(tmp_path, keepalive=600) as (runtime, app), live_server(app) as srv:
         table = runtime.table
         old_code = table.roster.join_code()
-        ctx, host = _phone(browser, f"{srv.url}host?host={table.host_token()}", locale)
+        ctx, host = phone_page(browser, f"{srv.url}host?host={table.host_token()}", locale)
         try:
             expect(host.locator("#join-code")).to_have_text(old_code)
             expect(host.locator("#live")).to_have_attribute("data-state", "live")

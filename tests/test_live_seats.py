@@ -5,17 +5,10 @@ from __future__ import annotations
 
 import duel
 import pytest
-from webfixtures import get_json, host_of, live_server, plug_game, post_json, running_app
+from webfixtures import get_json, host_of, live_server, phone_page, plug_game, post_json, running_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-PHONE = {"width": 390, "height": 844}
 
-
-def _phone(browser, url: str, locale: str = "fr-FR"):
-    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale=locale)
-    page = ctx.new_page()
-    page.goto(url)
-    return ctx, page
 
 
 def test_the_join_page_names_each_seat_by_its_place_and_colour_in_words(browser, tmp_path):
@@ -25,7 +18,7 @@ def test_the_join_page_names_each_seat_by_its_place_and_colour_in_words(browser,
     with running_app(tmp_path, game="crash", keepalive=1.0) as (_, app), live_server(app) as srv:
         for lang, first, second in (("fr", "Nord · Bleu", "Sud · Rouge"),
                                     ("en", "North · Blue", "South · Red")):
-            ctx, page = _phone(browser, f"{srv.url}join?lang={lang}")
+            ctx, page = phone_page(browser, f"{srv.url}join?lang={lang}", "fr-FR")
             try:
                 expect(page.locator(".seat-choice[data-seat='0']")).to_contain_text(first)
                 expect(page.locator(".seat-choice[data-seat='1']")).to_contain_text(second)
@@ -45,7 +38,7 @@ def test_a_join_a_give_a_rename_and_a_free_reach_every_open_page(browser, tmp_pa
         pages = []
         try:
             for url in (f"host?host={table.host_token()}", "", f"seat/{anna['token']}", "join"):
-                pages.append(_phone(browser, f"{srv.url}{url}"))
+                pages.append(phone_page(browser, f"{srv.url}{url}", "fr-FR"))
             host, board, seat, join = (page for _, page in pages)
             expect(host.locator("#seat-admin li[data-seat='0']")).to_have_attribute("data-taken", "true")
             for page in (board, seat, host, join):
@@ -95,7 +88,7 @@ def test_the_host_page_tells_before_the_tap_whether_undo_can_take_the_last_move_
 
     with running_app(tmp_path, game=game, keepalive=1.0) as (runtime, app), live_server(app) as srv:
         table = runtime.table
-        ctx, host = _phone(browser, f"{srv.url}host?host={table.host_token()}")
+        ctx, host = phone_page(browser, f"{srv.url}host?host={table.host_token()}", "fr-FR")
         try:
             expect(host.locator("#undo")).to_be_disabled()  # a new game: nothing to undo
             expect(host.locator("#undo-what")).to_have_text("Rien à annuler.")
@@ -129,7 +122,7 @@ def test_at_the_end_each_seat_reads_its_own_place_and_that_the_host_starts_the_n
         code = runtime.table.roster.join_code()
         tokens = [post_json(srv.port, "/api/join", {"code": code, "seat": seat, "name": name})[1]["token"]
                   for seat, name in ((0, "Anna"), (1, "Bob"))]
-        pages = [_phone(browser, f"{srv.url}seat/{token}") for token in tokens]
+        pages = [phone_page(browser, f"{srv.url}seat/{token}", "fr-FR") for token in tokens]
         try:
             for (_, page) in pages:
                 expect(page.locator("#live")).to_have_attribute("data-state", "live")
@@ -165,7 +158,7 @@ def test_a_game_the_host_ends_is_announced_to_every_phone_and_kept_as_abandoned(
         anna = post_json(srv.port, "/api/join", {"code": code, "seat": 0, "name": "Anna"})[1]["token"]
         status, _ = post_json(srv.port, "/api/join", {"code": code, "seat": 1, "name": "Bob"})
         assert status == 200
-        pages = [_phone(browser, f"{srv.url}seat/{anna}"), _phone(browser, srv.url)]
+        pages = [phone_page(browser, f"{srv.url}seat/{anna}", "fr-FR"), phone_page(browser, srv.url, "fr-FR")]
         try:
             for _, page in pages:
                 expect(page.locator("#live")).to_have_attribute("data-state", "live")

@@ -8,17 +8,11 @@ Chromium against the real waitress server.
 from __future__ import annotations
 
 import pytest
-from webfixtures import get_json, host_of, live_server, post_json, request, running_app
+from webfixtures import get_json, host_of, live_server, phone_page, post_json, request, running_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 PHONE = {"width": 390, "height": 844}
 
-
-def _phone(browser, url: str, locale: str):
-    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale=locale)
-    page = ctx.new_page()
-    page.goto(url)
-    return ctx, page
 
 
 @pytest.mark.parametrize(("action", "locale", "told", "why"), [
@@ -34,8 +28,8 @@ def test_a_seat_the_host_takes_back_is_told_at_once_and_led_to_the_join_page(bro
     with running_app(tmp_path, keepalive=600) as (runtime, app), live_server(app) as srv:
         table = runtime.table
         token = table.seating(lambda roster, count: roster.claim(0, "Ada", count))
-        seat_ctx, seat = _phone(browser, f"{srv.url}seat/{token}", locale)
-        host_ctx, host = _phone(browser, f"{srv.url}host?host={table.host_token()}", locale)
+        seat_ctx, seat = phone_page(browser, f"{srv.url}seat/{token}", locale)
+        host_ctx, host = phone_page(browser, f"{srv.url}host?host={table.host_token()}", locale)
         try:
             expect(seat.locator("#live")).to_have_attribute("data-state", "live")
             expect(seat.locator("#seat-game")).to_be_visible()

@@ -153,6 +153,17 @@ class SSEClient:
         self.conn.close()
 
 
+PHONE = {"width": 390, "height": 844}
+
+
+def phone_page(browser, url: str, locale: str = "en-US"):
+    """A page opened at `url` in a phone's own context (390×844, touch, `locale`): (context, page)."""
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale=locale)
+    page = ctx.new_page()
+    page.goto(url)
+    return ctx, page
+
+
 def host_of(runtime) -> dict:
     """The header that makes a request the host's (runtime: anything with a table)."""
     return {"X-Host-Token": runtime.table.host_token()}
