@@ -49,14 +49,19 @@ class Changes:
             self._changed.notify_all()
 
 
-class LivePage:
-    """One open live page: iterating yields its SSE bytes, the venue drawn again at each change; close()
-    (called by the server) frees its slot, even if it never started."""
+Draw = Callable[[int | None], dict]  # the venue for a page: a snapshot (None), else what changed after
 
-    def __init__(self, pages: LivePages, client: str, draw: Callable[[], dict], keepalive: float):
+
+class LivePage:
+    """One open live page: iterating yields its SSE bytes, a bounded snapshot first, then at each change
+    what changed after the board's version the page last got (`draw`'s answer holds it); close() (called
+    by the server) frees its slot, even if it never started."""
+
+    def __init__(self, pages: LivePages, client: str, draw: Draw, keepalive: float):
         self.pages, self.client, self.draw, self.keepalive = pages, client, draw, keepalive
         self.ended = False
         self._seen: int | None = None
+        self._shown: int | None = None  # the board's version the page has
 
     def __iter__(self) -> LivePage:
         return self
@@ -65,7 +70,7 @@ class LivePage:
         changes = self.pages.changes
         if self._seen is None:
             self._seen = changes.version
-            return opening(message("venue", self.draw(), self._seen))
+            return opening(self._drawn())
         now = changes.wait(self._seen, self.keepalive, lambda: self.ended)
         if self.ended or changes.closed:
             self.close()
@@ -73,7 +78,12 @@ class LivePage:
         if now == self._seen:
             return b": keepalive\n\n"
         self._seen = now
-        return message("venue", self.draw(), now)
+        return self._drawn()
+
+    def _drawn(self) -> bytes:
+        drawn = self.draw(self._shown)
+        self._shown = drawn["version"]
+        return message("venue", drawn, drawn["version"])
 
     def end(self) -> None:
         self.ended = True
@@ -93,7 +103,7 @@ class LivePages:
         self._pages: list[LivePage] = []
         self._lock = threading.Lock()
 
-    def open(self, client: str, draw: Callable[[], dict], keepalive: float, channel=None) -> LivePage:
+    def open(self, client: str, draw: Draw, keepalive: float, channel=None) -> LivePage:
         """A new live page for `client`; TooManyStreams when its address or the dashboard is full."""
         page = LivePage(self, client, draw, keepalive)
         with self._lock:

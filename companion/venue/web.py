@@ -12,12 +12,13 @@ from companion.gamekit.colours import SEAT_COLOURS
 from companion.i18n import N_, plural_forms, translator
 from companion.serving.pages import guarded, new_app, reader_language
 from companion.serving.slots import TooManyStreams, requester
-from companion.venue.board import CorrectionError
+from companion.venue.board import MOST, WINDOW, CorrectionError
 
 KEEPALIVE = 15.0
 BY = ("places", "points")
 COLOUR_LABELS = {colour.label for colour in SEAT_COLOURS}  # what a result names an unnamed seat by
 BAD_DIRECTOR = N_("This director's link is not valid: use the link `companion venue` printed.")
+BAD_NUMBER = N_("{name}: give a whole number from {low} to {high}, as the page's links do.")
 
 
 def localized(update: dict | None, lang: str) -> dict | None:
@@ -44,6 +45,14 @@ def titled(game: str, players: list[str], lang: str) -> dict:
             "players": [tr(p) if p in COLOUR_LABELS else p for p in players]}
 
 
+class BadParameter(ValueError):
+    """A query parameter that is not a whole number within its bounds."""
+
+    def __init__(self, name: str, low: int, high: int):
+        super().__init__(f"{name}: a whole number from {low} to {high}")
+        self.name, self.low, self.high = name, low, high
+
+
 def create_app(dashboard, keepalive: float = KEEPALIVE) -> Flask:
     app = new_app(__name__, 16 * 1024)
 
@@ -57,25 +66,45 @@ def create_app(dashboard, keepalive: float = KEEPALIVE) -> Flask:
     # A count's forms for n = 0, 1 and 2 or more, for the page's script to pick from.
     app.jinja_env.globals["plural_forms"] = lambda singular, plural: plural_forms(lang())(singular, plural)
 
-    def state(asked, reader: str) -> dict:
-        """The dashboard as a page asked for it (`asked`: its query, `by` and `game`), in `reader`'s
-        language (a stream draws it after its request has gone: the language is taken once, at the start)."""
-        by = asked.get("by") if asked.get("by") in BY else "places"
-        game = asked.get("game") or None
-        board = dashboard.board
-        tables = [{**row, "update": localized(row["update"], reader)} for row in board.tables()]
-        results = [{**row, **titled(row["game"], row["players"], reader)} for row in board.results()]
+    def shown_results(rows: list[dict], reader: str) -> list[dict]:
+        return [{**row, **titled(row["game"], row["players"], reader)} for row in rows]
+
+    def shown_standings(rows: list[dict], reader: str) -> list[dict]:
         tr = translator(reader)
-        standings = [{**row, "player": tr(row["player"]) if row["player"] in COLOUR_LABELS else row["player"]}
-                     for row in board.standings(by, game)]
-        return {"venue": dashboard.venue, "tables": tables, "results": results, "standings": standings,
-                "by": by, "game": game}
+        return [{**row, "player": tr(row["player"]) if row["player"] in COLOUR_LABELS else row["player"]}
+                for row in rows]
+
+    def chosen(asked) -> tuple[str, str | None]:
+        """The standings a page asked for (`by` and `game`)."""
+        return asked.get("by") if asked.get("by") in BY else "places", asked.get("game") or None
+
+    def state(asked, reader: str, since: int | None = None) -> dict:
+        """The dashboard as a page asked for it (`asked`: its query, `by` and `game`), in `reader`'s
+        language (a stream draws it after its request has gone: the language is taken once, at the
+        start): a bounded snapshot, or with `since` what changed after that version (board.since)."""
+        by, game = chosen(asked)
+        drawn = dashboard.board.since(since, by, game)
+        drawn["tables"] = [{**row, "update": localized(row["update"], reader)} for row in drawn["tables"]]
+        drawn["results"] = shown_results(drawn["results"], reader)
+        if "standings" in drawn:
+            drawn["standings"] = shown_standings(drawn["standings"], reader)
+        return {"venue": dashboard.venue, **drawn, "by": by, "game": game}
+
+    def number(name: str, low: int, high: int, default: int | None = None) -> int | None:
+        """A whole-number query parameter within bounds; ValueError naming it and its bounds if not."""
+        given = request.args.get(name)
+        if given is None:
+            return default
+        if not given.isascii() or not given.isdigit() or not low <= int(given) <= high:
+            raise BadParameter(name, low, high)
+        return int(given)
 
     def is_director(token: str) -> bool:
         return secrets.compare_digest(token.encode("utf-8", "replace"), dashboard.director.encode())
 
     def page(template: str, **more):
         more.setdefault("by", "places")
+        more.setdefault("window", WINDOW)
         return render_template(template, lang=lang(), venue=dashboard.venue, **more)
 
     @app.get("/")
@@ -95,14 +124,37 @@ def create_app(dashboard, keepalive: float = KEEPALIVE) -> Flask:
 
     @app.get("/api/venue")
     def api_state():
-        return jsonify(state(request.args, lang()))
+        return jsonify(state(request.args, lang(), number("since", 0, 2**63 - 1)))
+
+    @app.get("/api/venue/results")
+    def older_results():
+        """The results before result `before` (newest first), `limit` of them (WINDOW unless given)."""
+        before = number("before", 1, 2**63 - 1)
+        limit = number("limit", 1, MOST, WINDOW)
+        assert limit is not None
+        rows = dashboard.board.results(limit + 1, before)
+        return jsonify(results=shown_results(rows[:limit], lang()), older=len(rows) > limit)
+
+    @app.get("/api/venue/standings")
+    def more_standings():
+        """The standings rows from `offset` on (by, game as the page's), `limit` of them."""
+        by, game = chosen(request.args)
+        offset = number("offset", 0, 2**31, 0)
+        limit = number("limit", 1, MOST, WINDOW)
+        assert offset is not None and limit is not None
+        rows = dashboard.board.standings(by, game, limit + 1, offset)
+        return jsonify(standings=shown_standings(rows[:limit], lang()), more=len(rows) > limit)
+
+    @app.errorhandler(BadParameter)
+    def bad_parameter(error: BadParameter):
+        return jsonify(error=_(BAD_NUMBER, name=error.name, low=error.low, high=error.high)), 400
 
     @app.get("/api/venue/events")
     def events():
         args, reader = dict(request.args), lang()
         client, channel = requester(request.environ)
         try:
-            live = dashboard.pages.open(client, lambda: state(args, reader), keepalive, channel)
+            live = dashboard.pages.open(client, lambda since: state(args, reader, since), keepalive, channel)
         except TooManyStreams as exc:
             return jsonify(error=_(exc.msgid, **exc.params)), 503
         return Response(live, mimetype="text/event-stream", direct_passthrough=True,

@@ -1,4 +1,5 @@
-// The dashboard's live pages: one event stream of the whole venue, drawn again at each change.
+// The dashboard's live pages: one event stream of the venue, a bounded snapshot first and then what
+// changed (tables merged by name, results by id, the standings' window again when it moved).
 "use strict";
 (function () {
   const S = JSON.parse(document.getElementById("venue-strings").textContent);
@@ -8,7 +9,16 @@
   const count = (forms, n) => fill(forms[Math.min(Math.max(Math.abs(Number(n)) || 0, 0), 2)], { n: n });
   const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
   const by = document.getElementById("by");
+  const lang = document.documentElement.lang;
   let source = null;
+  // What the page holds: every table by name, the results it shows (newest first: the window, and what
+  // "older" brought; `limit` of them kept, so a page left open all day stays its size) and the standings.
+  const tables = new Map();
+  let results = [];
+  let older = false;
+  let limit = 0;
+  let standings = [];
+  let more = false;
 
   // A seat as every page names it: its mark (❶ to ❻), its name, and its colour in words, never the
   // colour alone.
@@ -21,23 +31,38 @@
     return seat ? seatText(seat) : String(n + 1);
   }
 
-  function drawTables(tables) {
+  function tableRow(t) {
+    const u = t.update || {};
+    const li = el("li", t.online ? "online" : "offline");
+    li.dataset.table = t.name;
+    li.append(el("strong", "", t.name + " · " + (t.online ? S.online : S.offline)));
+    const line = [u.title || u.game || S.no_game];
+    if (u.version) line.push(fill(S.version, { n: u.version }));
+    if (u.over) line.push(S.over);
+    else if ((u.waiting || []).length) line.push(fill(S.turn, { who: u.waiting.map((n) => seatName(u.seats, n)).join(", ") }));
+    li.append(el("div", "game", line.join(" · ")));
+    li.append(el("div", "seats", (u.seats || []).filter((s) => s.in_game).map(seatText).join(", ")));
+    return li;
+  }
+
+  // A snapshot's tables replace the list; a delta's replace their own rows, or come in at their place.
+  function drawTables(rows, whole) {
     const list = document.getElementById("tables");
-    list.replaceChildren();
-    if (!tables.length) list.append(el("li", "", S.no_tables));
-    for (const t of tables) {
-      const u = t.update || {};
-      const li = el("li", t.online ? "online" : "offline");
-      li.dataset.table = t.name;
-      li.append(el("strong", "", t.name + " · " + (t.online ? S.online : S.offline)));
-      const line = [u.title || u.game || S.no_game];
-      if (u.version) line.push(fill(S.version, { n: u.version }));
-      if (u.over) line.push(S.over);
-      else if ((u.waiting || []).length) line.push(fill(S.turn, { who: u.waiting.map((n) => seatName(u.seats, n)).join(", ") }));
-      li.append(el("div", "game", line.join(" · ")));
-      li.append(el("div", "seats", (u.seats || []).filter((s) => s.in_game).map(seatText).join(", ")));
-      list.append(li);
+    if (whole) {
+      tables.clear();
+      list.replaceChildren();
     }
+    for (const t of rows) {
+      const li = tableRow(t);
+      const shown = tables.get(t.name);
+      tables.set(t.name, li);
+      if (shown) { shown.replaceWith(li); continue; }
+      const next = [...tables.keys()].filter((n) => n > t.name).sort()[0];
+      list.insertBefore(li, next === undefined ? null : tables.get(next));
+    }
+    const empty = list.querySelector(".empty");
+    if (tables.size && empty) empty.remove();
+    if (!tables.size && !empty) list.append(el("li", "empty", S.no_tables));
   }
 
   function drawStandings(rows, kind) {
@@ -50,7 +75,29 @@
     }
   }
 
-  function drawResults(results) {
+  // A delta's results replace the ones shown with their id, and new ones come in at their place; one
+  // older than the oldest shown waits for "older" to bring it (as the dashboard has it then).
+  function mergeResults(rows) {
+    for (const r of rows) {
+      const at = results.findIndex((x) => x.id === r.id);
+      if (at >= 0) results[at] = r;
+      else if (!older || !results.length || r.id > results[results.length - 1].id) results.push(r);
+    }
+    results.sort((a, b) => b.id - a.id);
+    if (results.length > limit) {
+      results = results.slice(0, limit);
+      older = true;
+    }
+  }
+
+  function drawMore() {
+    const olderButton = document.getElementById("older");
+    if (olderButton) olderButton.hidden = !older;
+    const moreButton = document.getElementById("more-standings");
+    if (moreButton) moreButton.hidden = !more;
+  }
+
+  function drawResults() {
     const list = document.getElementById("results");
     if (!list) return;
     list.replaceChildren();
@@ -76,7 +123,7 @@
       const kept = pick.value;
       pick.replaceChildren(...results.map((r) => new Option(label(r), r.id)));
       if (kept) pick.value = kept;
-      drawPlayers(results);
+      drawPlayers();
     }
     const voiding = document.getElementById("void");
     if (voiding) {
@@ -85,10 +132,10 @@
       pick.replaceChildren(...results.filter((r) => !r.voided).map((r) => new Option(label(r), r.id)));
       if (kept) pick.value = kept;
     }
+    drawMore();
   }
 
-  let lastResults = [];
-  function drawPlayers(results) {
+  function drawPlayers() {
     const form = document.getElementById("correct");
     const r = results.find((x) => String(x.id) === form.elements.result.value);
     const kept = form.elements.player.value;
@@ -99,15 +146,27 @@
   function connect() {
     if (source) source.close();
     const live = document.getElementById("live");
-    source = new EventSource("/api/venue/events?by=" + (by ? by.value : document.body.dataset.by));
+    source = new EventSource("/api/venue/events?by=" + kind() + "&lang=" + lang);
     source.addEventListener("venue", (e) => {
       const data = JSON.parse(e.data);
       live.textContent = S.live;
       document.body.dataset.version = e.lastEventId;
-      drawTables(data.tables);
-      drawStandings(data.standings, data.by);
-      lastResults = data.results;
-      drawResults(data.results);
+      drawTables(data.tables, !data.delta);
+      if (!data.delta) {
+        results = [];
+        older = data.older;
+        limit = Math.max(data.results.length, windowSize);
+      }
+      if (!data.delta || data.results.length) {
+        mergeResults(data.results);
+        drawResults();
+      }
+      if (data.standings) {
+        standings = data.standings;
+        more = data.more;
+        drawStandings(standings, data.by);
+        drawMore();
+      }
     });
     source.onerror = () => {
       // A refusal (the dashboard's live pages are full) closes the stream for good: say so, try later.
@@ -118,10 +177,41 @@
     };
   }
 
+  const kind = () => (by ? by.value : document.body.dataset.by);
+  const windowSize = Number(document.body.dataset.window);
+
+  // "Older results" brings the next window before the oldest shown; "More players" the standings' next.
+  const olderButton = document.getElementById("older");
+  if (olderButton) {
+    olderButton.addEventListener("click", async () => {
+      if (!results.length) return;
+      const answer = await fetch("/api/venue/results?before=" + results[results.length - 1].id + "&lang=" + lang);
+      const data = await answer.json();
+      if (!answer.ok) return;
+      const known = new Set(results.map((r) => r.id));
+      results.push(...data.results.filter((r) => !known.has(r.id)));
+      limit = results.length;
+      older = data.older;
+      drawResults();
+    });
+  }
+  const moreButton = document.getElementById("more-standings");
+  if (moreButton) {
+    moreButton.addEventListener("click", async () => {
+      const answer = await fetch("/api/venue/standings?by=" + kind() + "&offset=" + standings.length + "&lang=" + lang);
+      const data = await answer.json();
+      if (!answer.ok) return;
+      standings = standings.concat(data.standings);
+      more = data.more;
+      drawStandings(standings, kind());
+      drawMore();
+    });
+  }
+
   if (by) by.addEventListener("change", connect);
   const form = document.getElementById("correct");
   if (form) {
-    form.elements.result.addEventListener("change", () => drawPlayers(lastResults));
+    form.elements.result.addEventListener("change", drawPlayers);
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       const f = form.elements;
