@@ -251,3 +251,59 @@ def test_a_board_of_the_version_before_opens_with_the_same_standings_and_goes_on
         assert again.standings("places") == recomputed(again.results(), "places")
     finally:
         again.close()
+
+
+def fits_a_phone(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    small = page.evaluate("""[...document.querySelectorAll('button, select, input, a')]
+        .filter((e) => e.offsetParent && e.getBoundingClientRect().height < 44).map((e) => e.outerHTML)""")
+    assert small == []
+
+
+@pytest.mark.browser
+@pytest.mark.slow  # a broker, a dashboard and three pages
+def test_a_page_shows_the_newest_results_brings_older_ones_and_merges_each_change_live(served, browser):
+    from playwright.sync_api import expect
+
+    board, base = served.board, f"http://127.0.0.1:{served.server.port}"
+    a_day(board, 2, 30, players=lambda n: (f"P{n % 80:02}", f"P{(n + 1) % 80:02}"))  # 60 results, 61 players
+    served.changes.bump()
+    for lang, older, more in (("en", "Older results", "More players"),
+                              ("fr", "Résultats plus anciens", "Plus de joueurs")):
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(f"{base}/director/{served.director}?lang={lang}")
+        expect(page.locator("#results li")).to_have_count(WINDOW)
+        expect(page.locator("#standings li")).to_have_count(WINDOW)
+        expect(page.locator("#older")).to_have_text(older)
+        expect(page.locator("#more-standings")).to_have_text(more)
+        fits_a_phone(page)  # both buttons at least 44 px high, no sideways scroll
+        page.locator("#older").click()
+        expect(page.locator("#results li")).to_have_count(60)
+        expect(page.locator("#older")).to_be_hidden()
+        shown = page.locator("#results li").evaluate_all("(items) => items.map((li) => Number(li.dataset.result))")
+        assert shown == list(range(60, 0, -1))  # every result once, newest first
+        page.locator("#more-standings").click()
+        expect(page.locator("#standings li")).to_have_count(61)
+        expect(page.locator("#more-standings")).to_be_hidden()
+        if lang == "en":
+            page.close()
+    # Live: one table's move, a correction of the oldest result (brought by "older"), a new result.
+    board.take("t000", 61, 61, update(61))
+    board.correct(1, 0, "score", 40, "Jo", "miscounted")
+    served.changes.bump()
+    expect(page.locator('#tables li[data-table="t000"]')).to_contain_text("coup 61")
+    expect(page.locator('#results li[data-result="1"]')).to_contain_text("corrigé")
+    board.take_all([Arrived("t001", 61, 61, update(61)), Arrived("t001", 62, 62, finished(62, ("Zoé", "P01")))])
+    served.changes.bump()
+    expect(page.locator("#results li").first).to_have_attribute("data-result", "61")
+    # The page keeps its size: the oldest result leaves it, and "older" can bring it back.
+    expect(page.locator("#results li")).to_have_count(60)
+    expect(page.locator("#results li").last).to_have_attribute("data-result", "2")
+    expect(page.locator("#older")).to_be_visible()
+    expect(page.locator("#tables li")).to_have_count(2)
+    projector = browser.new_page(viewport={"width": 1920, "height": 1080})
+    projector.goto(f"{base}/board?lang=en")
+    expect(projector.locator("#results li")).to_have_count(WINDOW)
+    assert projector.locator("form, button, input, select").count() == 0  # no controls, not even "older"
+    projector.close()
+    page.close()

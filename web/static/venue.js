@@ -153,11 +153,11 @@
       document.body.dataset.version = e.lastEventId;
       drawTables(data.tables, !data.delta);
       if (!data.delta) {
-        results = [];
+        results = data.results;
         older = data.older;
         limit = Math.max(data.results.length, windowSize);
-      }
-      if (!data.delta || data.results.length) {
+        drawResults();
+      } else if (data.results.length) {
         mergeResults(data.results);
         drawResults();
       }
