@@ -176,14 +176,16 @@ def step(board: Board, data, made: list[int]) -> None:
     result = data.draw(st.sampled_from(made))
     try:
         if kind == "correct":
-            board.correct(result, data.draw(st.integers(0, 4)), data.draw(st.sampled_from(["score", "place"])),
-                          data.draw(st.integers(1, 30)), "Jo", "a miscount")
+            field = data.draw(st.sampled_from(["score", "place"]))
+            board.correct(result, data.draw(st.integers(0, 4)), field, data.draw(st.integers(1, 30)), "Jo",
+                          "a miscount")
         else:
             board.void(result, "Jo", "played wrong")
     except CorrectionError:
         pass  # refused: nothing changed, as the oracle will see
 
 
+@pytest.mark.slow  # sixty short days, each checked at every step
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_the_kept_standings_always_equal_the_standings_recomputed_from_every_result(data):
@@ -280,7 +282,7 @@ def test_a_page_shows_the_newest_results_brings_older_ones_and_merges_each_chang
         page.locator("#older").click()
         expect(page.locator("#results li")).to_have_count(60)
         expect(page.locator("#older")).to_be_hidden()
-        shown = page.locator("#results li").evaluate_all("(items) => items.map((li) => Number(li.dataset.result))")
+        shown = page.locator("#results li").evaluate_all("(l) => l.map((li) => Number(li.dataset.result))")
         assert shown == list(range(60, 0, -1))  # every result once, newest first
         page.locator("#more-standings").click()
         expect(page.locator("#standings li")).to_have_count(61)
@@ -293,7 +295,8 @@ def test_a_page_shows_the_newest_results_brings_older_ones_and_merges_each_chang
     served.changes.bump()
     expect(page.locator('#tables li[data-table="t000"]')).to_contain_text("coup 61")
     expect(page.locator('#results li[data-result="1"]')).to_contain_text("corrigé")
-    board.take_all([Arrived("t001", 61, 61, update(61)), Arrived("t001", 62, 62, finished(62, ("Zoé", "P01")))])
+    board.take_all([Arrived("t001", 61, 61, update(61)),
+                    Arrived("t001", 62, 62, finished(62, ("Zoé", "P01")))])
     served.changes.bump()
     expect(page.locator("#results li").first).to_have_attribute("data-result", "61")
     # The page keeps its size: the oldest result leaves it, and "older" can bring it back.
