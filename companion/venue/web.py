@@ -90,11 +90,11 @@ def create_app(dashboard, keepalive: float = KEEPALIVE) -> Flask:
             drawn["standings"] = shown_standings(drawn["standings"], reader)
         return {"venue": dashboard.venue, **drawn, "by": by, "game": game}
 
-    def number(name: str, low: int, high: int, default: int | None = None) -> int | None:
-        """A whole-number query parameter within bounds; ValueError naming it and its bounds if not."""
+    def number(name: str, low: int, high: int) -> int | None:
+        """A whole-number query parameter within bounds, None if absent; BadParameter if not."""
         given = request.args.get(name)
         if given is None:
-            return default
+            return None
         if not given.isascii() or not given.isdigit() or not low <= int(given) <= high:
             raise BadParameter(name, low, high)
         return int(given)
@@ -130,8 +130,7 @@ def create_app(dashboard, keepalive: float = KEEPALIVE) -> Flask:
     def older_results():
         """The results before result `before` (newest first), `limit` of them (WINDOW unless given)."""
         before = number("before", 1, 2**63 - 1)
-        limit = number("limit", 1, MOST, WINDOW)
-        assert limit is not None
+        limit = number("limit", 1, MOST) or WINDOW
         rows = dashboard.board.results(limit + 1, before)
         return jsonify(results=shown_results(rows[:limit], lang()), older=len(rows) > limit)
 
@@ -139,9 +138,8 @@ def create_app(dashboard, keepalive: float = KEEPALIVE) -> Flask:
     def more_standings():
         """The standings rows from `offset` on (by, game as the page's), `limit` of them."""
         by, game = chosen(request.args)
-        offset = number("offset", 0, 2**31, 0)
-        limit = number("limit", 1, MOST, WINDOW)
-        assert offset is not None and limit is not None
+        offset = number("offset", 0, 2**31) or 0
+        limit = number("limit", 1, MOST) or WINDOW
         rows = dashboard.board.standings(by, game, limit + 1, offset)
         return jsonify(standings=shown_standings(rows[:limit], lang()), more=len(rows) > limit)
 
