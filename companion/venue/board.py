@@ -344,10 +344,20 @@ class Board:
                       key=lambda row: (row["total"] if by == "places" else -row["total"], row["player"]))
 
     def secret(self, key: str, make) -> str:
-        """A value kept in the board once made (the director's link)."""
+        """A value kept in the board once made (the director's link), read from the store each time: a
+        new one (`renew`, from another process too) counts at once."""
         with self._lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+            if row is not None:
+                return row[0]
             self._db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", (key, make()))
             return self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0]
+
+    def renew(self, key: str, value: str) -> None:
+        """Replace a kept value (a new director's link): the old one stops counting at once."""
+        with self._lock:
+            self._db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET "
+                             "value = excluded.value", (key, value))
 
     def mark(self, name: str, online: bool) -> None:
         """A table's retained status: online, or offline (its Last Will, or its goodbye)."""

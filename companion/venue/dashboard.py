@@ -119,11 +119,17 @@ class Dashboard:
         state_dir.mkdir(parents=True, exist_ok=True)
         self.venue, self.language = venue, language
         self.board = Board(state_dir / "venue.db")
-        self.director = self.board.secret("director", lambda: secrets.token_urlsafe(18))
+        self.board.secret(DIRECTOR, new_director_token)  # made at the first start, kept in the store
         self.changes = Changes()
         self.pages = LivePages(self.changes)
         self.collector = Collector(self.board, broker, venue, on_change=self.changes.bump)
         self.server: WebServer | None = None
+
+    @property
+    def director(self) -> str:
+        """The director's link's token, read from the store at each use: `companion venue director-link`
+        renews it in the store, and the old link stops working here at once, with no restart."""
+        return self.board.secret(DIRECTOR, new_director_token)
 
     def start(self, host: str, port: int) -> Dashboard:
         from companion.serving.serve import REQUEST_THREADS, serve
@@ -141,5 +147,23 @@ class Dashboard:
         self.board.close()
 
 
+def new_director_token() -> str:
+    """A new director's link's token (a capability: unguessable)."""
+    return secrets.token_urlsafe(18)
+
+
+def renew_director(state_dir: Path) -> str:
+    """A new director's link for the dashboard kept in `state_dir`, running or not; returns its token."""
+    state_dir.mkdir(parents=True, exist_ok=True)
+    board = Board(state_dir / "venue.db")
+    try:
+        token = new_director_token()
+        board.renew(DIRECTOR, token)
+        return token
+    finally:
+        board.close()
+
+
+DIRECTOR = "director"  # the key of the director's link's token in the board's store
 MAX_PAGES = 40  # live dashboard pages at once: the projector, the director, the players' phones
 PER_ADDRESS = 6  # live pages one address may hold: a phone's page, a reload, a second tab
