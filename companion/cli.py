@@ -87,8 +87,8 @@ def _parser() -> argparse.ArgumentParser:
     venue.add_argument("--name", help="init: the venue's name (e.g. club)")
     venue.add_argument("--broker", default="127.0.0.1", help="init: the broker's address as tables reach it")
     venue.add_argument("--broker-port", type=int, default=1883, help="init: the broker's port")
-    venue.add_argument("--port", type=int, default=8090, help="serve: the dashboard's web port (director-link: "
-                                                              "the port its link names)")
+    venue.add_argument("--port", type=int, default=8090,
+                       help="serve: the dashboard's web port (director-link: the port its link names)")
     venue.add_argument("--host", default="0.0.0.0", help="serve: the address to listen on")
     venue.add_argument("--language", choices=["fr", "en"], default="fr", help="serve: the pages' default")
     new = sub.add_parser("new-game", help="write a new game's package to start from: it installs, plays and "

@@ -164,7 +164,8 @@ VENUE_EXEC = "/opt/companion/venv/bin/companion venue serve --dir /var/lib/compa
 SHARED_HARDENING = ("NoNewPrivileges", "PrivateMounts", "ProtectSystem", "ProtectHome", "PrivateTmp",
                     "ProtectKernelTunables", "ProtectKernelModules", "ProtectKernelLogs",
                     "ProtectControlGroups", "ProtectHostname", "ProtectProc", "RestrictAddressFamilies",
-                    "RestrictNamespaces", "RestrictRealtime", "RestrictSUIDSGID", "LockPersonality", "RemoveIPC",
+                    "RestrictNamespaces", "RestrictRealtime", "RestrictSUIDSGID", "LockPersonality",
+                    "RemoveIPC",
                     "CapabilityBoundingSet", "AmbientCapabilities", "SystemCallArchitectures",
                     "SystemCallFilter", "SystemCallErrorNumber", "IPAddressDeny", "IPAddressAllow", "UMask",
                     "StateDirectoryMode", "Restart", "StandardOutput", "StandardError", "Environment")
@@ -208,7 +209,8 @@ def test_systemd_analyze_verify_the_dashboards_unit(tmp_path):
     text = VENUE_UNIT.read_text()
     assert f"ExecStart={VENUE_EXEC}\n" in text
     unit = tmp_path / VENUE_UNIT.name  # as above: the venv exists only where it is installed
-    unit.write_text(text.replace(f"ExecStart={VENUE_EXEC}", f"ExecStart=/bin/true {VENUE_EXEC.split(' ', 1)[1]}"))
+    runnable = f"ExecStart=/bin/true {VENUE_EXEC.split(' ', 1)[1]}"
+    unit.write_text(text.replace(f"ExecStart={VENUE_EXEC}", runnable))
     result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True,
                             timeout=60)
     output = result.stdout + result.stderr

@@ -167,7 +167,8 @@ def test_a_new_directors_link_refuses_the_old_one_at_once_on_the_running_dashboa
 
     port, old = served.server.port, served.director
     assert call(port, "GET", f"/director/{old}").status == 200
-    (tmp_path / "venue.toml").write_text(f'name = "{VENUE}"\nbroker = "127.0.0.1"\nport = 1883\npassword = "x"\n')
+    venue = f'name = "{VENUE}"\nbroker = "127.0.0.1"\nport = 1883\npassword = "x"\n'
+    (tmp_path / "venue.toml").write_text(venue)
     assert main(["venue", "director-link", "--dir", str(tmp_path), "--port", str(port)]) == 0
     link = next(word for word in capsys.readouterr().out.split() if "/director/" in word)
     new = link.rsplit("/", 1)[1]

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from companion.i18n import N_
-from companion.venue import intake
+from companion.venue import intake, topics
+from companion.venue.silence import Silence
 
 log = logging.getLogger(__name__)
 
@@ -146,8 +147,9 @@ class Board:
     A stream is a table's store (`store`, its identity): a table on a new store starts a new stream, and
     a board on a new store starts each stream where the table still holds messages."""
 
-    def __init__(self, path: Path | str):
+    def __init__(self, path: Path | str, silent_after: float = topics.SILENT_AFTER):
         self.path = Path(path)
+        self.silence = Silence(silent_after)  # which online tables have sent nothing for a bound
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -359,13 +361,16 @@ class Board:
             self._db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET "
                              "value = excluded.value", (key, value))
 
-    def mark(self, name: str, online: bool) -> None:
-        """A table's retained status: online, or offline (its Last Will, or its goodbye)."""
+    def mark(self, name: str, online: bool) -> bool:
+        """A table's retained status: online, or offline (its Last Will, or its goodbye); True if that
+        changed it (a heartbeat repeats the same)."""
         at = datetime.now(UTC).isoformat(timespec="milliseconds")
         with self._lock:
+            before = self._db.execute("SELECT online FROM tables WHERE name = ?", (name,)).fetchone()
             self._db.execute("INSERT INTO tables (name, last_seq, online, seen_at) VALUES (?, 0, ?, ?) "
                              "ON CONFLICT (name) DO UPDATE SET online = excluded.online",
                              (name, int(online), at))
+        return before is None or bool(before[0]) != online
 
     def versions(self, name: str) -> list[int]:
         """The versions kept for table `name`, in the order they were kept."""
@@ -386,7 +391,7 @@ class Board:
                 if shown is None or shown[:2] != (store, seq):
                     shown = self._shown[name] = (store, seq, _update(body))
                 out.append({"name": name, "online": bool(online), "seen_at": seen, "seq": seq,
-                            "update": shown[2]})
+                            "update": shown[2], "silent_since": self.silence.since(name) if online else None})
         return out
 
     def close(self) -> None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from companion.serving.slots import admit, end_on_hang_up
 from companion.serving.sse import message, opening
+from companion.venue import topics
 from companion.venue.board import Board
 from companion.venue.collector import Collector
 from companion.venue.link import Broker
@@ -115,10 +116,11 @@ class LivePages:
 class Dashboard:
     """The running dashboard: `director` is the capability link's token, kept in its own store."""
 
-    def __init__(self, state_dir: Path, broker: Broker, venue: str, language: str = "fr"):
+    def __init__(self, state_dir: Path, broker: Broker, venue: str, language: str = "fr",
+                 silent_after: float = topics.SILENT_AFTER):
         state_dir.mkdir(parents=True, exist_ok=True)
         self.venue, self.language = venue, language
-        self.board = Board(state_dir / "venue.db")
+        self.board = Board(state_dir / "venue.db", silent_after)
         self.board.secret(DIRECTOR, new_director_token)  # made at the first start, kept in the store
         self.changes = Changes()
         self.pages = LivePages(self.changes)
@@ -135,6 +137,8 @@ class Dashboard:
         from companion.serving.serve import REQUEST_THREADS, serve
         from companion.venue.web import create_app
 
+        self.board.silence.expect(row["name"] for row in self.board.tables() if row["online"])
+        self.board.silence.watch(self.changes.bump)  # a table falling silent sends nothing: a deadline
         self.collector.start()
         self.server = serve(create_app(self), host, port, threads=MAX_PAGES + REQUEST_THREADS)
         return self
@@ -144,6 +148,7 @@ class Dashboard:
         if self.server is not None:
             self.server.close()
         self.collector.stop()
+        self.board.silence.stop()
         self.board.close()
 
 
