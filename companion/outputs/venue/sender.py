@@ -16,6 +16,7 @@ from companion.venue.link import Broker, client
 log = logging.getLogger(__name__)
 WINDOW = 200  # messages published ahead of the dashboard's acknowledgement
 RESEND_AFTER = 3.0  # seconds without an acknowledgement before the unacknowledged are sent again
+UNREACHABLE_AFTER = 5.0  # seconds without the broker before the table says so (a start's connection is not)
 
 
 class Sender:
@@ -27,6 +28,7 @@ class Sender:
         self.heartbeat = heartbeat  # seconds between two "still here" at idle (the dashboard's bound)
         self._spoke = time.monotonic()  # when this table last published anything
         self.connected = False
+        self._down_since = time.monotonic()  # since when it has not been connected
         self._wake = threading.Event()
         self._stop = False
         self._acked = 0  # the highest seq the dashboard acknowledged
@@ -63,6 +65,10 @@ class Sender:
         self._client.disconnect()
         self._client.loop_stop()
 
+    def unreachable(self) -> bool:
+        """Whether the broker has been out of reach for UNREACHABLE_AFTER seconds (the glass says so)."""
+        return not self.connected and time.monotonic() - self._down_since >= UNREACHABLE_AFTER
+
     def waiting(self) -> int:
         """How many messages the dashboard has not acknowledged yet (the host page and e-ink say it)."""
         return self.outbox.waiting()
@@ -88,6 +94,8 @@ class Sender:
 
     def _on_disconnect(self, *_args) -> None:
         with self._lock:
+            if self.connected:
+                self._down_since = time.monotonic()
             self.connected = False
 
     def _on_ack(self, _client, _userdata, message) -> None:
