@@ -76,17 +76,19 @@ def _parser() -> argparse.ArgumentParser:
                      help=f"the config with the [network] section (default {DEFAULT_CONFIG})")
     venue = sub.add_parser("venue", help="a venue's dashboard: make the broker's files, add a table, serve "
                                          "the dashboard (docs/venue.md)")
-    venue.add_argument("action", choices=["init", "add-table", "serve", "broker-conf"],
+    venue.add_argument("action", choices=["init", "add-table", "serve", "broker-conf", "director-link"],
                        help="init: a venue folder with Mosquitto's config, password and ACL files; "
                             "add-table: a table's login and topics, and its [venue] file; serve: the "
                             "dashboard; broker-conf: print the mosquitto.conf this version writes (to "
-                            "compare with yours; nothing is written)")
+                            "compare with yours; nothing is written); director-link: a new director's "
+                            "link, the old one refused at once (a running dashboard too)")
     venue.add_argument("table", nargs="?", help="add-table: the table's name (e.g. t1)")
     venue.add_argument("--dir", type=Path, required=True, help="the venue folder")
     venue.add_argument("--name", help="init: the venue's name (e.g. club)")
     venue.add_argument("--broker", default="127.0.0.1", help="init: the broker's address as tables reach it")
     venue.add_argument("--broker-port", type=int, default=1883, help="init: the broker's port")
-    venue.add_argument("--port", type=int, default=8090, help="serve: the dashboard's web port")
+    venue.add_argument("--port", type=int, default=8090,
+                       help="serve: the dashboard's web port (director-link: the port its link names)")
     venue.add_argument("--host", default="0.0.0.0", help="serve: the address to listen on")
     venue.add_argument("--language", choices=["fr", "en"], default="fr", help="serve: the pages' default")
     new = sub.add_parser("new-game", help="write a new game's package to start from: it installs, plays and "
@@ -331,10 +333,25 @@ def _venue(args) -> int:
         if args.action == "broker-conf":
             print(access.broker_conf(args.dir.resolve(), access.read_venue(args.dir)["port"]), end="")
             return 0
+        if args.action == "director-link":
+            return _director_link(args)
         return _serve_venue(args, access.read_venue(args.dir))
     except access.VenueError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 2
+
+
+def _director_link(args) -> int:
+    """A new director's link, kept in the dashboard's store: the old one is refused from now on."""
+    from companion.venue import access
+    from companion.venue.dashboard import renew_director
+
+    access.read_venue(args.dir)  # a venue folder, or refused with the fix
+    token = renew_director(args.dir / "dashboard")
+    print(f"the director's new link: http://127.0.0.1:{args.port}/director/{token}\n"
+          "  (from another machine, put the dashboard's address in place of 127.0.0.1); the old link is "
+          "refused from now on, a running dashboard included", flush=True)
+    return 0
 
 
 def _serve_venue(args, venue: dict) -> int:

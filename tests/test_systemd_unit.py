@@ -156,3 +156,63 @@ def test_the_stop_timeout_outlasts_the_longest_refresh_the_daemon_waits_for(serv
 
     longest = max(model.longest for model in PANELS.values()) + HANG_GRACE
     assert int(one(service, "TimeoutStopSec")) > longest + 5  # and a few seconds to close the rest
+
+
+VENUE_UNIT = UNIT.with_name("companion-venue.service")
+VENUE_EXEC = "/opt/companion/venv/bin/companion venue serve --dir /var/lib/companion-venue --port 8090"
+# What the dashboard's unit keeps exactly as the table's: the same walls, the same networks.
+SHARED_HARDENING = ("NoNewPrivileges", "PrivateMounts", "ProtectSystem", "ProtectHome", "PrivateTmp",
+                    "ProtectKernelTunables", "ProtectKernelModules", "ProtectKernelLogs",
+                    "ProtectControlGroups", "ProtectHostname", "ProtectProc", "RestrictAddressFamilies",
+                    "RestrictNamespaces", "RestrictRealtime", "RestrictSUIDSGID", "LockPersonality",
+                    "RemoveIPC",
+                    "CapabilityBoundingSet", "AmbientCapabilities", "SystemCallArchitectures",
+                    "SystemCallFilter", "SystemCallErrorNumber", "IPAddressDeny", "IPAddressAllow", "UMask",
+                    "StateDirectoryMode", "Restart", "StandardOutput", "StandardError", "Environment")
+
+
+@pytest.fixture(scope="module")
+def venue_service() -> dict[str, list[str]]:
+    return parse_unit(VENUE_UNIT.read_text())["Service"]
+
+
+@pytest.mark.parametrize("key", SHARED_HARDENING)
+def test_the_dashboards_unit_is_hardened_as_the_tables(service, venue_service, key):
+    assert venue_service.get(key) == service[key], key
+
+
+@pytest.mark.parametrize(("key", "expected"), [
+    ("User", "companion-venue"),
+    ("Group", "companion-venue"),
+    ("StateDirectory", "companion-venue"),
+    ("ExecStart", VENUE_EXEC),
+    ("SyslogIdentifier", "companion-venue"),
+    ("RestartPreventExitStatus", "2"),  # a missing venue folder or a taken port: restarting cannot fix it
+    ("PrivateDevices", "yes"),  # it drives no hardware: nothing of /dev
+    ("ProtectClock", "yes"),
+    ("ProcSubset", "pid"),
+    ("Type", "exec"),
+])
+def test_the_dashboards_own_directives(venue_service, key, expected):
+    assert one(venue_service, key) == expected
+
+
+def test_the_dashboards_unit_serves_its_state_folder_and_installs_into_multi_user(venue_service):
+    assert f"--dir /var/lib/{one(venue_service, 'StateDirectory')} " in one(venue_service, "ExecStart")
+    assert parse_unit(VENUE_UNIT.read_text())["Install"]["WantedBy"] == ["multi-user.target"]
+    assert int(one(venue_service, "TasksMax")) and one(venue_service, "MemoryMax").endswith("M")
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                    reason="systemd-analyze not installed (Debian package: systemd)")
+def test_systemd_analyze_verify_the_dashboards_unit(tmp_path):
+    text = VENUE_UNIT.read_text()
+    assert f"ExecStart={VENUE_EXEC}\n" in text
+    unit = tmp_path / VENUE_UNIT.name  # as above: the venv exists only where it is installed
+    runnable = f"ExecStart=/bin/true {VENUE_EXEC.split(' ', 1)[1]}"
+    unit.write_text(text.replace(f"ExecStart={VENUE_EXEC}", runnable))
+    result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True,
+                            timeout=60)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert [line for line in output.splitlines() if VENUE_UNIT.name in line] == []

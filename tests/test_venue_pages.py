@@ -160,3 +160,32 @@ def test_the_pages_speak_the_readers_language_and_the_director_voids_with_a_seco
         small.close()
     phone.close()
     director.close()
+
+
+def test_a_new_directors_link_refuses_the_old_one_at_once_on_the_running_dashboard(served, tmp_path, capsys):
+    from companion.cli import main
+
+    port, old = served.server.port, served.director
+    assert call(port, "GET", f"/director/{old}").status == 200
+    venue = f'name = "{VENUE}"\nbroker = "127.0.0.1"\nport = 1883\npassword = "x"\n'
+    (tmp_path / "venue.toml").write_text(venue)
+    assert main(["venue", "director-link", "--dir", str(tmp_path), "--port", str(port)]) == 0
+    link = next(word for word in capsys.readouterr().out.split() if "/director/" in word)
+    new = link.rsplit("/", 1)[1]
+    assert link == f"http://127.0.0.1:{port}/director/{new}" and new != old
+    # the running dashboard, never restarted, refuses the old link on its page and its form
+    assert call(port, "GET", f"/director/{old}").status == 403
+    voided = call(port, "POST", f"/api/director/{old}/voids", body=b'{"result": 1, "who": "A", "why": "B"}')
+    assert voided.status == 403 and "not valid" in json.loads(voided.read())["error"]
+    assert call(port, "GET", f"/director/{new}").status == 200
+    answer = call(port, "POST", f"/api/director/{new}/voids", body=b'{"result": 1, "who": "A", "why": "B"}')
+    assert answer.status == 400 and "no such result" in json.loads(answer.read())["error"]
+
+
+def test_a_new_directors_link_outside_a_venue_folder_is_refused_with_the_fix(tmp_path, capsys):
+    from companion.cli import main
+
+    assert main(["venue", "director-link", "--dir", str(tmp_path / "nowhere")]) == 2
+    said = capsys.readouterr().err
+    assert "no venue here" in said and "companion venue init" in said
+    assert not (tmp_path / "nowhere").exists()

@@ -13,7 +13,7 @@ import paho.mqtt.client as mqtt
 import pytest
 import venue_parts
 from polling import wait_for
-from simulator import running_simulator
+from simulator import glass_offers, running_simulator
 from venue_parts import VENUE
 
 from companion.config import ConfigError, load
@@ -143,6 +143,37 @@ def test_the_host_sees_whether_the_venue_is_reachable_and_how_much_waits(tmp_pat
         assert seen["waiting"] >= 5 and seen["table"] == "t1"
         broker.start()
         wait_for(lambda: client.get("/api/venue", headers=host).get_json()["waiting"] == 0, timeout=30)
+
+
+@pytest.mark.slow  # a broker killed and started again under a running table
+def test_the_glass_says_the_venue_is_unreachable_on_a_frame_a_move_draws_and_never_on_its_own(
+        tmp_path, broker, dashboard):
+    from companion.outputs.frames import render
+
+    venue = VenueConfig(name=VENUE, table="t1", broker="127.0.0.1", port=broker.port,
+                        password=broker.users["t1"])
+    with running_simulator(tmp_path / "table", venue=venue, language="en") as running:
+        sender = running.venue.sender
+        wait_for(lambda: sender.connected)
+        assert running.table.call(Command("roll")).ok
+        wait_for(lambda: sender.waiting() == 0)
+        offers = glass_offers(running)  # a command's outputs have run when its call returns
+        broker.kill()
+        wait_for(sender.unreachable, timeout=30)
+        assert offers == []  # the venue out of reach offers the glass nothing of its own (its wear)
+        for _ in range(3):
+            assert running.table.call(Command("roll")).ok
+        game, public, info, language = offers[-1][0]
+        assert info.notice == "Venue unreachable: 3 moves waiting" and language == "en"
+        drawn = render(game, public, running.model, language, info)
+        assert info.notice in [e.label for e in drawn.elements if e.kind == "text"]  # drawn whole, one line
+        assert running.venue.notice("fr") == "Lieu injoignable\u202f: 3 coups en attente"
+        shown = len(offers)
+        broker.start()
+        wait_for(lambda: sender.waiting() == 0, timeout=30)
+        assert len(offers) == shown  # back in reach: no frame of its own either
+        assert running.table.call(Command("roll")).ok
+        wait_for(lambda: len(offers) > shown and offers[-1][0][2].notice == "")
 
 
 def test_the_host_of_a_table_without_a_venue_is_told_so(tmp_path):

@@ -79,6 +79,8 @@ class TableInfo:
     `at` is when the table reached the state shown ("21:04"): the frame states it, so a table can tell a
     glass that lags. `join_key` is the join QR code's secret, as secret as the join code. `phones` are
     the seats played from phones: the buttons may not choose for them, so a screen never asks the buttons to.
+    `notice` is one line the table must say under any game, already in the screen's language (its venue
+    unreachable); `standard_frame` draws it at the foot.
     """
 
     url: str
@@ -89,6 +91,7 @@ class TableInfo:
     at: str = ""
     join_key: str = ""  # the join QR code's secret: a scan joins without the typed codes' budget
     phones: frozenset[int] = frozenset()
+    notice: str = ""
 
     def on_phone(self, seat: int | None) -> bool:
         """Whether `seat` plays from a phone: its choices are made there, never with the buttons."""

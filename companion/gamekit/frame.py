@@ -64,11 +64,21 @@ def standard_frame(canvas: Canvas, title: str, status: str, table: TableInfo) ->
     line = Box(area.x0, head.y1 + gap, area.x1, head.y1 + gap + canvas.px(2))
     canvas.rule(line)
     rest = Box(area.x0, line.y1 + gap, area.x1, area.y1)
+    if table.notice:
+        rest = _notice(canvas, rest, table.notice, gap)
     if small:
         return rest
     if table.wifi:
         return _wifi_and_join(canvas, rest, table, margin)
     return _qr_column(canvas, rest, table, margin)
+
+
+def _notice(canvas: Canvas, rest: Box, notice: str, gap: int) -> Box:
+    """The table's one line (its venue unreachable) at the foot, the whole width; returns the box above."""
+    line_h = max(canvas.text_height(Canvas.MIN_TEXT), canvas.px(20))
+    foot = Box(rest.x0, rest.y1 - line_h, rest.x1, rest.y1)
+    canvas.text(foot, notice, role="accent", align="left")
+    return Box(rest.x0, rest.y0, rest.x1, foot.y0 - gap)
 
 
 def _title_and_status(canvas: Canvas, head: Box, title: str, status: str, gap: int) -> None:

@@ -22,10 +22,12 @@ class Glass(Protocol):
 class DeviceOutput:
     """Shows each Moment on the LED dice and offers its frame to the e-ink (the refresher draws it on its own
     thread; the latest frame wins). `board()` and `glass()` are read at each Moment: the simulator and the
-    tests may change them before the table starts. `language()` is the glass's language."""
+    tests may change them before the table starts. `language()` is the glass's language; `notice(language)`
+    the line the frame adds under the game ("" for none: the venue reachable, or no venue)."""
 
-    def __init__(self, board: Callable[[], Any], glass: Callable[[], Glass], language: Callable[[], str]):
-        self.board, self.glass, self.language = board, glass, language
+    def __init__(self, board: Callable[[], Any], glass: Callable[[], Glass], language: Callable[[], str],
+                 notice: Callable[[str], str] = lambda _language: ""):
+        self.board, self.glass, self.language, self.notice = board, glass, language, notice
         self._state_at = ""  # when the table reached the state the e-ink shows ("21:04")
         self._state_version = -1  # ... and its version
 
@@ -62,8 +64,11 @@ class DeviceOutput:
             # the frame states when the game reached this state: a seat change, or the same state drawn
             # again for a new address, does not move it
             self._state_at, self._state_version = time.strftime("%H:%M"), moment.version
-        info = table_info(moment, moment.status.url, wifi=moment.status.wifi, at=self._state_at)
-        self.glass().offer((moment.game, moment.public, info, self.language()), play, must_see(moment))
+        # The venue's reachability rides on a frame drawn anyway: its change alone offers none (the wear).
+        language = self.language()
+        info = table_info(moment, moment.status.url, wifi=moment.status.wifi, at=self._state_at,
+                          notice=self.notice(language))
+        self.glass().offer((moment.game, moment.public, info, language), play, must_see(moment))
 
 
 def must_see(moment: Moment) -> bool:

@@ -19,10 +19,10 @@ def render(game: str, view: dict, model: PanelModel, lang: str, table: TableInfo
     return draw(registry.get(game), view, model, lang, table)
 
 
-def table_info(moment: Moment, url: str, *, wifi: str = "", at: str = "") -> TableInfo:
+def table_info(moment: Moment, url: str, *, wifi: str = "", at: str = "", notice: str = "") -> TableInfo:
     """What the frame of `moment` shows besides the game: the address, the join code, each seat's chosen
     name, the public part of a button input in progress, the hotspot's Wi-Fi code, `at`, when the table
-    reached this state, and the seats played from phones."""
+    reached this state, the seats played from phones, and the table's `notice` line."""
     return TableInfo(url, moment.status.join_code, tuple(seat["name"] for seat in moment.seats), moment.entry,
                      wifi=wifi, at=at, join_key=moment.status.join_key,
-                     phones=frozenset(seat["seat"] for seat in moment.seats if seat["phone"]))
+                     phones=frozenset(seat["seat"] for seat in moment.seats if seat["phone"]), notice=notice)

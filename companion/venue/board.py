@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from companion.i18n import N_
-from companion.venue import intake
+from companion.venue import intake, topics
+from companion.venue.silence import Silence
 
 log = logging.getLogger(__name__)
 
@@ -174,8 +175,9 @@ class Board:
     A stream is a table's store (`store`, its identity): a table on a new store starts a new stream, and
     a board on a new store starts each stream where the table still holds messages."""
 
-    def __init__(self, path: Path | str):
+    def __init__(self, path: Path | str, silent_after: float = topics.SILENT_AFTER):
         self.path = Path(path)
+        self.silence = Silence(silent_after)  # which online tables have sent nothing for a bound
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -494,19 +496,46 @@ class Board:
         return answer
 
     def secret(self, key: str, make) -> str:
-        """A value kept in the board once made (the director's link)."""
+        """A value kept in the board once made (the director's link), read from the store each time: a
+        new one (`renew`, from another process too) counts at once."""
         with self._lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+            if row is not None:
+                return row[0]
             self._db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", (key, make()))
             return self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0]
 
-    def mark(self, name: str, online: bool) -> None:
-        """A table's retained status: online, or offline (its Last Will, or its goodbye)."""
+    def renew(self, key: str, value: str) -> None:
+        """Replace a kept value (a new director's link): the old one stops counting at once."""
+        with self._lock:
+            self._db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET "
+                             "value = excluded.value", (key, value))
+
+    def mark(self, name: str, online: bool) -> bool:
+        """A table's retained status: online, or offline (its Last Will, or its goodbye); True if that
+        changed it (a heartbeat repeats the same)."""
         at = datetime.now(UTC).isoformat(timespec="milliseconds")
         with self._writing():
-            stamp = self._next_stamp()
+            before = self._db.execute("SELECT online FROM tables WHERE name = ?", (name,)).fetchone()
+            if before is not None and bool(before[0]) == online:
+                return False
             self._db.execute("INSERT INTO tables (name, last_seq, online, seen_at, changed) VALUES "
                              "(?, 0, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET online = excluded.online, "
-                             "changed = excluded.changed", (name, int(online), at, stamp))
+                             "changed = excluded.changed", (name, int(online), at, self._next_stamp()))
+        return True
+
+    def heard(self, name: str) -> bool:
+        """Table `name` just spoke; True if it had been flagged silent (its row changed: pages are told)."""
+        if not self.silence.heard(name):
+            return False
+        self.touch(name)
+        return True
+
+    def touch(self, name: str) -> None:
+        """Table `name`'s row changed without a message (it fell silent, or spoke again): live pages get it
+        in their next delta."""
+        with self._writing():
+            self._db.execute("UPDATE tables SET changed = ? WHERE name = ?", (self._next_stamp(), name))
 
     def versions(self, name: str) -> list[int]:
         """The versions kept for table `name`, in the order they were kept."""
@@ -531,7 +560,7 @@ class Board:
             if shown is None or shown[:2] != (store, seq):
                 shown = self._shown[name] = (store, seq, _update(body))
             out.append({"name": name, "online": bool(online), "seen_at": seen, "seq": seq,
-                        "update": shown[2]})
+                        "update": shown[2], "silent_since": self.silence.since(name) if online else None})
         return out
 
     def close(self) -> None:

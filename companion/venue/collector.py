@@ -95,8 +95,9 @@ class Collector:
         _, name, leaf = where
         try:
             if leaf == "status":
-                self.board.mark(name, intake.status(payload))
-                self.on_change(name)
+                changed = self.board.mark(name, intake.status(payload))
+                if self.board.heard(name) or changed:  # a heartbeat alone changes no page
+                    self.on_change(name)
             elif leaf == "update":
                 sent = intake.envelope(payload)
             else:
@@ -107,6 +108,7 @@ class Collector:
             return
         if leaf != "update":
             return
+        self.board.heard(name)  # the keeper tells the pages once it is kept
         try:
             update, refused = intake.update(sent.update), None
         except intake.Refused as exc:  # set aside at its place: the board acknowledges it

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from companion.serving.slots import admit, end_on_hang_up
 from companion.serving.sse import message, opening
+from companion.venue import topics
 from companion.venue.board import Board
 from companion.venue.collector import Collector
 from companion.venue.link import Broker
@@ -125,31 +126,63 @@ class LivePages:
 class Dashboard:
     """The running dashboard: `director` is the capability link's token, kept in its own store."""
 
-    def __init__(self, state_dir: Path, broker: Broker, venue: str, language: str = "fr"):
+    def __init__(self, state_dir: Path, broker: Broker, venue: str, language: str = "fr",
+                 silent_after: float = topics.SILENT_AFTER):
         state_dir.mkdir(parents=True, exist_ok=True)
         self.venue, self.language = venue, language
-        self.board = Board(state_dir / "venue.db")
-        self.director = self.board.secret("director", lambda: secrets.token_urlsafe(18))
+        self.board = Board(state_dir / "venue.db", silent_after)
+        self.board.secret(DIRECTOR, new_director_token)  # made at the first start, kept in the store
         self.changes = Changes()
         self.pages = LivePages(self.changes)
         self.collector = Collector(self.board, broker, venue, on_change=self.changes.bump)
         self.server: WebServer | None = None
 
+    @property
+    def director(self) -> str:
+        """The director's link's token, read from the store at each use: `companion venue director-link`
+        renews it in the store, and the old link stops working here at once, with no restart."""
+        return self.board.secret(DIRECTOR, new_director_token)
+
     def start(self, host: str, port: int) -> Dashboard:
         from companion.serving.serve import REQUEST_THREADS, serve
         from companion.venue.web import create_app
 
+        self.board.silence.expect(row["name"] for row in self.board.tables() if row["online"])
+        self.board.silence.watch(self._fell_silent)  # a table falling silent sends nothing: a deadline
         self.collector.start()
         self.server = serve(create_app(self), host, port, threads=MAX_PAGES + REQUEST_THREADS)
         return self
+
+    def _fell_silent(self, name: str) -> None:
+        self.board.touch(name)
+        self.changes.bump()
 
     def stop(self) -> None:
         self.changes.close()
         if self.server is not None:
             self.server.close()
         self.collector.stop()
+        self.board.silence.stop()
         self.board.close()
 
 
+def new_director_token() -> str:
+    """A new director's link's token (a capability: unguessable)."""
+    return secrets.token_urlsafe(18)
+
+
+def renew_director(state_dir: Path) -> str:
+    """A new director's link for the dashboard kept in `state_dir`, running or not; returns its token."""
+    state_dir.mkdir(parents=True, exist_ok=True)
+    board = Board(state_dir / "venue.db")
+    try:
+        token = new_director_token()
+        board.renew(DIRECTOR, token)
+        return token
+    finally:
+        board.close()
+
+
+DIRECTOR = "director"  # the key of the director's link's token in the board's store
 MAX_PAGES = 40  # live dashboard pages at once: the projector, the director, the players' phones
 PER_ADDRESS = 6  # live pages one address may hold: a phone's page, a reload, a second tab

@@ -10,6 +10,11 @@ NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")  # no MQTT wildcard or level se
 # The largest message a table sends and the dashboard takes (the broker's limit too): a public update is a
 # few kB; a table sends a bigger one as a stand-in the dashboard sets aside, so its stream goes on.
 MESSAGE_LIMIT = 256 * 1024
+# A table says it is alive at idle: its retained status again every HEARTBEAT seconds (its sender's own
+# thread), and the dashboard flags a table online yet unheard for MISSED_HEARTBEATS of them as silent.
+HEARTBEAT = 60.0
+MISSED_HEARTBEATS = 3
+SILENT_AFTER = MISSED_HEARTBEATS * HEARTBEAT
 
 
 def table(venue: str, name: str, leaf: str) -> str:

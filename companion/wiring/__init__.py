@@ -78,7 +78,8 @@ class Companion:
         self.refresher = Refresher(self.display, self._render, foreground=self.table.foreground,
                                    budget=self._wear_budget(), speed=self._speed)
         # --- the outputs that read each Moment
-        self.device = DeviceOutput(lambda: self.board, lambda: self.refresher, lambda: self.language)
+        self.device = DeviceOutput(lambda: self.board, lambda: self.refresher, lambda: self.language,
+                                   self.venue.notice if self.venue is not None else lambda _language: "")
         self.keeper = Keeper(state, self.table.exports.finished, self._backup, config.backup_minutes)
         # --- the web and the network, set up by start()
         self.server: Any = None

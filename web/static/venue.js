@@ -31,11 +31,18 @@
     return seat ? seatText(seat) : String(n + 1);
   }
 
+  // A time the dashboard sends (UTC) as the reader's clock shows it, on 24 hours as the glass does: "21:04".
+  function clock(iso) {
+    return new Date(iso).toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  }
+
   function tableRow(t) {
     const u = t.update || {};
-    const li = el("li", t.online ? "online" : "offline");
+    const li = el("li", t.silent_since ? "online silent" : t.online ? "online" : "offline");
     li.dataset.table = t.name;
     li.append(el("strong", "", t.name + " · " + (t.online ? S.online : S.offline)));
+    // Online by its status, yet nothing heard from it for a while: said in words, with since when.
+    if (t.silent_since) li.append(el("div", "silence", fill(S.silent, { time: clock(t.silent_since) })));
     const line = [u.title || u.game || S.no_game];
     if (u.version) line.push(fill(S.version, { n: u.version }));
     if (u.over) line.push(S.over);

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.core.moment import Moment
 from companion.core.table import Table
+from companion.i18n import plural_translator
 from companion.outputs.public import public_payload
 from companion.outputs.venue.outbox import Outbox, writer
 from companion.outputs.venue.sender import Sender
@@ -31,6 +32,14 @@ class Publishing:
     def follow(self, table: Table) -> None:
         """Wake the sender after each of `table`'s commits."""
         table.subscribe(self.sender.wake)
+
+    def notice(self, language: str) -> str:
+        """The glass's line while the venue's broker is unreachable, in `language`; "" while it is reached."""
+        if not self.sender.unreachable():
+            return ""
+        ngettext = plural_translator(language)
+        return ngettext("Venue unreachable: {n} move waiting", "Venue unreachable: {n} moves waiting",
+                        self.sender.waiting())
 
     def start(self) -> Publishing:
         self.sender.start()

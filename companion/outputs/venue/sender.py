@@ -7,6 +7,7 @@ import json
 import logging
 import threading
 import time
+from datetime import UTC, datetime
 
 from companion.outputs.venue.outbox import Message, Outbox
 from companion.venue import topics
@@ -15,14 +16,19 @@ from companion.venue.link import Broker, client
 log = logging.getLogger(__name__)
 WINDOW = 200  # messages published ahead of the dashboard's acknowledgement
 RESEND_AFTER = 3.0  # seconds without an acknowledgement before the unacknowledged are sent again
+UNREACHABLE_AFTER = 5.0  # seconds without the broker before the table says so (a start's connection is not)
 
 
 class Sender:
     """One thread; it sleeps while nothing waits to be sent (no polling at idle)."""
 
-    def __init__(self, outbox: Outbox, broker: Broker, venue: str, name: str):
+    def __init__(self, outbox: Outbox, broker: Broker, venue: str, name: str,
+                 heartbeat: float = topics.HEARTBEAT):
         self.outbox, self.venue, self.name = outbox, venue, name
+        self.heartbeat = heartbeat  # seconds between two "still here" at idle (the dashboard's bound)
+        self._spoke = time.monotonic()  # when this table last published anything
         self.connected = False
+        self._down_since = time.monotonic()  # since when it has not been connected
         self._wake = threading.Event()
         self._stop = False
         self._acked = 0  # the highest seq the dashboard acknowledged
@@ -59,6 +65,10 @@ class Sender:
         self._client.disconnect()
         self._client.loop_stop()
 
+    def unreachable(self) -> bool:
+        """Whether the broker has been out of reach for UNREACHABLE_AFTER seconds (the glass says so)."""
+        return not self.connected and time.monotonic() - self._down_since >= UNREACHABLE_AFTER
+
     def waiting(self) -> int:
         """How many messages the dashboard has not acknowledged yet (the host page and e-ink say it)."""
         return self.outbox.waiting()
@@ -69,14 +79,23 @@ class Sender:
             log.warning("the venue's broker refused the table: %s", reason)
             return
         self._client.subscribe(self._topic("ack"), qos=1)
-        self._client.publish(self._topic("status"), json.dumps({"online": True}), qos=1, retain=True)
+        self._say_online()
         with self._lock:
             self.connected = True
             self._published = self._acked  # what was in flight may be lost: send it again
         self._wake.set()
 
+    def _say_online(self) -> None:
+        """The retained status, with when (the table's clock): at each connection and as the heartbeat."""
+        at = datetime.now(UTC).isoformat(timespec="seconds")
+        self._client.publish(self._topic("status"), json.dumps({"online": True, "at": at}), qos=1,
+                             retain=True)
+        self._spoke = time.monotonic()
+
     def _on_disconnect(self, *_args) -> None:
         with self._lock:
+            if self.connected:
+                self._down_since = time.monotonic()
             self.connected = False
 
     def _on_ack(self, _client, _userdata, message) -> None:
@@ -128,6 +147,8 @@ class Sender:
                 if stalled:  # the dashboard missed some (it was away, or dropped a gap): from the first
                     self._published = published = acked
                     self._progress = time.monotonic()
+            if connected and time.monotonic() - self._spoke >= self.heartbeat:
+                self._say_online()  # idle for a heartbeat: the dashboard must hear the table is alive
             messages = self.outbox.after(published, WINDOW - (published - acked)) if connected else []
             first = self.outbox.first() if messages else None
             newest = None
@@ -135,6 +156,7 @@ class Sender:
                 self._client.publish(self._topic("update"), self._envelope(message, first), qos=1)
                 newest = message
             if newest is not None:  # past the limit the broker would refuse it: the newest is then none
+                self._spoke = time.monotonic()
                 fits = len(newest.body.encode()) <= topics.MESSAGE_LIMIT
                 self._client.publish(self._topic("snapshot"), newest.body if fits else "null", qos=1,
                                      retain=True)
@@ -145,6 +167,11 @@ class Sender:
                             self._progress = time.monotonic()
             with self._lock:
                 pending = self._published > self._acked
-            # Asleep until a commit, an acknowledgement or a connection; a timer only while some wait.
-            self._wake.wait(RESEND_AFTER if pending or (connected and messages) else None)
+            # Asleep until a commit, an acknowledgement or a connection; a timer only while some wait,
+            # and, while connected, until the next heartbeat is due (disconnected: none, nothing to say).
+            timeout = RESEND_AFTER if pending or (connected and messages) else None
+            if connected:
+                beat = max(0.0, self._spoke + self.heartbeat - time.monotonic())
+                timeout = beat if timeout is None else min(timeout, beat)
+            self._wake.wait(timeout)
             self._wake.clear()
