@@ -10,6 +10,7 @@ NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")  # no MQTT wildcard or level se
 # The largest message a table sends and the dashboard takes (the broker's limit too): a public update is a
 # few kB; a table sends a bigger one as a stand-in the dashboard sets aside, so its stream goes on.
 MESSAGE_LIMIT = 256 * 1024
+LEAGUE = "league"  # an acknowledgement's "by" from a league's dashboard (a venue's has none)
 
 
 def table(venue: str, name: str, leaf: str) -> str:

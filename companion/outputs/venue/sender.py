@@ -1,5 +1,5 @@
 """A table's sender thread: publishes its outbox in order, QoS 1, and forgets a message only when the
-dashboard (not the broker) acknowledges it."""
+dashboard (not the broker) acknowledges it, and, for a table whose venue is in a league, the league's too."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ RESEND_AFTER = 3.0  # seconds without an acknowledgement before the unacknowledg
 class Sender:
     """One thread; it sleeps while nothing waits to be sent (no polling at idle)."""
 
-    def __init__(self, outbox: Outbox, broker: Broker, venue: str, name: str):
+    def __init__(self, outbox: Outbox, broker: Broker, venue: str, name: str, league: str = ""):
         self.outbox, self.venue, self.name = outbox, venue, name
         self.connected = False
         self._wake = threading.Event()
@@ -29,6 +29,11 @@ class Sender:
         self._published = 0  # the highest seq published since the last (re)send
         self._progress = time.monotonic()
         self._lock = threading.Lock()
+        self._league = None  # the league's acknowledgements, for a table whose venue is in one
+        if league:
+            from companion.outputs.venue.league import LeagueAcks
+
+            self._league = LeagueAcks(self._progress, RESEND_AFTER, WINDOW)
         self._client = client(broker, f"table-{venue}-{name}")
         self._client.will_set(self._topic("status"), json.dumps({"online": False}), qos=1, retain=True)
         self._client.on_connect = self._on_connect
@@ -73,6 +78,8 @@ class Sender:
         with self._lock:
             self.connected = True
             self._published = self._acked  # what was in flight may be lost: send it again
+            if self._league is not None:
+                self._league.reconnected()
         self._wake.set()
 
     def _on_disconnect(self, *_args) -> None:
@@ -98,13 +105,20 @@ class Sender:
         if store != self.outbox.stream:
             return  # it acknowledges another store's messages (this table's before a new store): not ours
         with self._lock:
-            if seq > self._acked:
+            if ack.get("by") is not None:  # the league's dashboard, through the venue's bridge
+                if (ack["by"] != topics.LEAGUE or self._league is None
+                        or not self._league.acknowledged(seq, time.monotonic())):
+                    return
+            elif seq > self._acked:
                 self._acked = seq
                 self._progress = time.monotonic()
                 self._published = max(self._published, seq)
             else:
                 return
-        self.outbox.acknowledged(seq)
+            # In a league, a message leaves the outbox once both dashboards have it.
+            kept = self._acked if self._league is None else min(self._acked, self._league.acked)
+        if kept:
+            self.outbox.acknowledged(kept)
         self._wake.set()
 
     def _envelope(self, message: Message, first: int | None) -> str:
@@ -128,8 +142,12 @@ class Sender:
                 if stalled:  # the dashboard missed some (it was away, or dropped a gap): from the first
                     self._published = published = acked
                     self._progress = time.monotonic()
+                again = self._league.due(published, time.monotonic()) if self._league and connected else None
             messages = self.outbox.after(published, WINDOW - (published - acked)) if connected else []
-            first = self.outbox.first() if messages else None
+            first = self.outbox.first() if messages or again else None
+            if again is not None:  # the league missed some (its bridge or its broker was away): to it again
+                for message in self.outbox.after(*again):
+                    self._client.publish(self._topic("update"), self._envelope(message, first), qos=1)
             newest = None
             for message in messages:
                 self._client.publish(self._topic("update"), self._envelope(message, first), qos=1)
@@ -143,8 +161,11 @@ class Sender:
                         self._published = newest.seq
                         if published == acked:
                             self._progress = time.monotonic()
+                    if self._league is not None:
+                        self._league.published(newest.seq)
             with self._lock:
-                pending = self._published > self._acked
+                pending = self._published > self._acked or bool(
+                    self._league and self._league.waiting(self._published))
             # Asleep until a commit, an acknowledgement or a connection; a timer only while some wait.
             self._wake.wait(RESEND_AFTER if pending or (connected and messages) else None)
             self._wake.clear()

@@ -1,0 +1,233 @@
+"""A league across venues, run for real: two venue brokers bridged to a league broker by Mosquitto's own
+bridge, set up with `companion venue` as docs/venue.md says; through a venue broker killed dead (its bridge
+with it), a bridge cut and the league broker killed dead mid-evening, every result is on the league's
+dashboard once and on its venue's once, and the standings across venues are what the results say."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+from daemon_process import free_port
+from mosquitto import Mosquitto, require_mosquitto
+from polling import wait_for
+from venue_chaos_parts import Link, exactly_once_in_order, kept_versions
+
+from companion.cli import main
+from companion.core.table import Table
+from companion.gamekit.contract import Command
+from companion.outputs.venue.publishing import Publishing, scoreboard_view
+from companion.storage.store import Store
+from companion.venue import access
+from companion.venue.board import Board, places_of
+from companion.venue.collector import Collector
+from companion.venue.link import Broker
+from companion.venue.settings import read_section
+
+VENUES = {"club": ["t1", "t2"], "pub": ["t1", "t2"]}  # two venues' `t1` are two tables of the league
+
+
+class FolderBroker(Mosquitto):
+    """Mosquitto on the config `companion venue` wrote in `folder`, on loopback, its log on stderr."""
+
+    def __init__(self, folder: Path, port: int):
+        self.folder, self.port, self.process = folder, port, None
+        conf = folder / "mosquitto.conf"
+        text = conf.read_text().replace(f"listener {port}\n", f"listener {port} 127.0.0.1\n")
+        # Run as root, mosquitto would become user "mosquitto", who cannot read this folder.
+        conf.write_text(text + "log_dest stderr\n" + ("user root\n" if os.geteuid() == 0 else ""))
+
+
+class CrashTable:
+    """A real table (store, outbox, sender) on the [venue] file add-table wrote, playing Crash! games to
+    their end; it notes each acknowledged command's version and each finished game's result."""
+
+    def __init__(self, path: Path, section: Path, seed: int):
+        self.venue = read_section(section)
+        self.store = Store(path)
+        self.publishing = Publishing(self.store, self.venue)
+        self.table = Table(self.store)
+        self.table.outbox = self.publishing.hook
+        self.publishing.follow(self.table)
+        self.table.start()
+        self.publishing.start()
+        self.rng = random.Random(seed)
+        self.acked: list[int] = []
+        self.finished: dict[int, dict] = {}  # the version that ended a game: its public view
+
+    def play(self, n: int) -> None:
+        import crash_play
+
+        for _ in range(n):
+            session = self.table.session
+            if session is None or session.game != "crash" or session.spec.over(session.state):
+                command = Command("new_game", {"game": "crash"})
+            else:
+                drawn = crash_play.random_command(session.state, self.rng.choice)
+                command = Command(drawn.kind, json.loads(json.dumps(drawn.args)), None)
+            result = self.table.call(command, host=True)
+            if not result.ok:
+                continue
+            self.acked.append(result.version)
+            session = self.table.session
+            if session.spec.over(session.state) and command.kind != "new_game":
+                self.finished[result.version] = scoreboard_view(self.table.moment)
+
+    def stop(self) -> None:
+        self.table.stop()
+        self.publishing.stop()
+        self.store.close()
+
+
+def result_versions(board_db: Path, name: str) -> list[int]:
+    """The versions whose messages left a result on a dashboard's board, for table `name`."""
+    db = sqlite3.connect(f"file:{board_db}?mode=ro", uri=True, timeout=10)
+    try:
+        return [v for (v,) in db.execute("SELECT u.version FROM results r JOIN updates u ON u.name = r.name "
+                                         "AND u.store = r.store AND u.seq = r.seq WHERE r.name = ? "
+                                         "ORDER BY r.seq", (name,))]
+    finally:
+        db.close()
+
+
+def expected_standings(views: list[dict]) -> list[dict]:
+    """The sum of places of each player over these finished games, as the results say."""
+    totals: dict[str, dict] = {}
+    for view in views:
+        players = [seat.get("name") or seat.get("label") for seat in view["seats"]
+                   if seat.get("in_game", True)]
+        for player, place in zip(players, places_of(view["result"], len(players)), strict=True):
+            row = totals.setdefault(player, {"player": player, "total": 0, "games": 0})
+            row["total"] += place
+            row["games"] += 1
+    return sorted(totals.values(), key=lambda row: (row["total"], row["player"]))
+
+
+def companion(*argv: str) -> None:
+    assert main(list(argv)) == 0, argv
+
+
+@pytest.mark.slow  # brokers killed and started again, a bridge cut, a dozen Crash! games per table
+@pytest.mark.parametrize("seed", [11])
+def test_a_league_keeps_every_result_once_through_a_killed_bridge_and_a_killed_league_broker(tmp_path, seed):
+    require_mosquitto()
+    rng = random.Random(seed)
+    ports = {name: free_port() for name in ("league", *VENUES)}
+    league_dir = tmp_path / "league"
+    companion("venue", "init", "--name", "league", "--league", "--dir", str(league_dir),
+              "--broker-port", str(ports["league"]))
+    cut_here = Link(ports["league"])  # pub's bridge reaches the league through a link the test cuts
+    folders = {}
+    for venue, tables in VENUES.items():
+        folders[venue] = folder = tmp_path / venue
+        companion("venue", "init", "--name", venue, "--dir", str(folder), "--broker-port", str(ports[venue]))
+        companion("venue", "add-venue", venue, "--dir", str(league_dir))
+        bridge = league_dir / "venues" / f"{venue}.conf"
+        if venue == "pub":
+            bridge.write_text(bridge.read_text().replace(f":{ports['league']}\n", f":{cut_here.port}\n"))
+        companion("venue", "join-league", "--dir", str(folder), "--file", str(bridge))
+        for name in tables:
+            companion("venue", "add-table", name, "--dir", str(folder))
+    brokers = {"league": FolderBroker(league_dir, ports["league"]).start()}
+    brokers |= {venue: FolderBroker(folders[venue], ports[venue]).start() for venue in VENUES}
+
+    venue_boards = {}
+    collectors = []
+    for venue in VENUES:
+        settings = access.read_venue(folders[venue])
+        venue_boards[venue] = board = Board(tmp_path / f"{venue}-board.db")
+        login = Broker("127.0.0.1", ports[venue], access.DASHBOARD, settings["password"])
+        collectors.append(Collector(board, login, venue).start())
+    league_db = league_dir / "dashboard" / "venue.db"
+    web_port = free_port()
+    serving = subprocess.Popen([sys.executable, "-m", "companion", "venue", "serve", "--dir", str(league_dir),
+                                "--host", "127.0.0.1", "--port", str(web_port), "--language", "en"],
+                               stdout=subprocess.DEVNULL, stderr=open(tmp_path / "league.log", "ab"))
+    tables = {(venue, name): CrashTable(tmp_path / f"{venue}-{name}.db",
+                                        folders[venue] / "tables" / f"{name}.toml", rng.randrange(10**6))
+              for venue, names in VENUES.items() for name in names}
+
+    def evening(n: int) -> None:
+        for table in tables.values():
+            table.play(rng.randrange(n, 2 * n))
+
+    try:
+        assert all(t.venue.league == "league" for t in tables.values())
+        evening(60)
+        brokers["club"].kill()  # club's broker dies dead, its bridge with it; its tables play on
+        evening(60)
+        brokers["club"].start()
+        evening(60)
+        cut_here.cut()  # pub's bridge loses the league; pub's own dashboard goes on
+        evening(60)
+        wait_for(lambda: all(kept_versions(venue_boards["pub"].path, n)[-1:] == tables[("pub", n)].acked[-1:]
+                             for n in VENUES["pub"]), timeout=60)
+        cut_here.mend()
+        evening(60)
+        brokers["league"].kill()  # the league's broker dies dead, whatever it saved at its last autosave
+        evening(60)
+        brokers["league"].start()
+        evening(60)
+        wait_for(lambda: all(t.publishing.sender.waiting() == 0 for t in tables.values()), timeout=180)
+
+        assert sum(len(t.finished) for t in tables.values()) >= 8, "too few games ended to count"
+        for (venue, name), table in tables.items():
+            at_venue, at_league = kept_versions(venue_boards[venue].path, name), kept_versions(league_db,
+                                                                                               f"{venue}/{name}")
+            exactly_once_in_order(at_venue, table.acked)
+            assert at_league == at_venue, f"{venue}/{name}: the league's board is not the venue's"
+            for board_db, as_named in ((venue_boards[venue].path, name), (league_db, f"{venue}/{name}")):
+                assert result_versions(board_db, as_named) == sorted(table.finished), (board_db, as_named)
+        with urllib.request.urlopen(f"http://127.0.0.1:{web_port}/api/venue?lang=en", timeout=10) as answer:
+            shown = json.load(answer)
+        assert sorted(t["name"] for t in shown["tables"]) == sorted(f"{v}/{n}" for v, n in tables)
+        everyone = [view for t in tables.values() for view in t.finished.values()]
+        assert len(shown["results"]) == len(everyone)
+        assert [(r["player"], r["total"], r["games"]) for r in shown["standings"]] == [
+            (r["player"], r["total"], r["games"]) for r in expected_standings(everyone)]
+        for venue, board in venue_boards.items():
+            own = [view for (v, _), t in tables.items() if v == venue for view in t.finished.values()]
+            assert [(r["player"], r["total"]) for r in board.standings()] == [
+                (r["player"], r["total"]) for r in expected_standings(own)]
+    finally:
+        for table in tables.values():
+            table.stop()
+        serving.terminate()
+        serving.wait(10)
+        for collector in collectors:
+            collector.stop()
+        for board in venue_boards.values():
+            board.close()
+        for broker in brokers.values():
+            broker.stop()
+        cut_here.close()
+
+
+def test_add_venue_and_join_league_refuse_wrong_input_naming_it_and_the_fix(tmp_path, capsys):
+    require_mosquitto()  # init writes the password file with mosquitto_passwd
+    league, club = tmp_path / "league", tmp_path / "club"
+    assert main(["venue", "add-venue", "club", "--dir", str(league)]) == 2
+    assert "no league here" in capsys.readouterr().err
+    companion("venue", "init", "--name", "league", "--league", "--dir", str(league))
+    for wrong in ("Club!", "a/b", "dashboard"):
+        assert main(["venue", "add-venue", wrong, "--dir", str(league)]) == 2
+        assert f"{wrong!r}" in capsys.readouterr().err
+    companion("venue", "init", "--name", "club", "--dir", str(club))
+    assert main(["venue", "add-table", "t1", "--dir", str(league)]) == 2
+    assert "league" in capsys.readouterr().err
+    assert main(["venue", "join-league", "--dir", str(club), "--file", str(tmp_path / "none.conf")]) == 2
+    assert "none.conf" in capsys.readouterr().err
+    companion("venue", "add-venue", "pub", "--dir", str(league))
+    capsys.readouterr()
+    # pub's bridge file given to club: its login at the league is pub's, not club's
+    pub_bridge = league / "venues" / "pub.conf"
+    assert main(["venue", "join-league", "--dir", str(club), "--file", str(pub_bridge)]) == 2
+    assert "pub" in capsys.readouterr().err
+    assert not (club / "bridges").exists() and "league" not in access.read_venue(club).get("league", "")
