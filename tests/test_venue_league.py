@@ -15,22 +15,25 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import venue_parts
 from daemon_process import free_port
 from mosquitto import Mosquitto, require_mosquitto
 from polling import wait_for
-from venue_chaos_parts import Link, exactly_once_in_order, kept_versions
+from venue_chaos_parts import Link, PlayingTable, exactly_once_in_order, kept_versions
+from venue_parts import VENUE
 
 from companion.cli import main
 from companion.core.table import Table
 from companion.gamekit.contract import Command
 from companion.outputs.venue.publishing import Publishing, scoreboard_view
 from companion.storage.store import Store
-from companion.venue import access
+from companion.venue import access, topics
 from companion.venue.board import Board, places_of
 from companion.venue.collector import Collector
 from companion.venue.link import Broker
 from companion.venue.settings import read_section
 
+broker = venue_parts.broker  # this module's fixture
 VENUES = {"club": ["t1", "t2"], "pub": ["t1", "t2"]}  # two venues' `t1` are two tables of the league
 
 
@@ -230,4 +233,81 @@ def test_add_venue_and_join_league_refuse_wrong_input_naming_it_and_the_fix(tmp_
     pub_bridge = league / "venues" / "pub.conf"
     assert main(["venue", "join-league", "--dir", str(club), "--file", str(pub_bridge)]) == 2
     assert "pub" in capsys.readouterr().err
-    assert not (club / "bridges").exists() and "league" not in access.read_venue(club).get("league", "")
+    assert not (club / "bridges").exists() and access.read_venue(club)["league"] == ""
+
+
+def test_joining_a_league_includes_the_bridge_in_the_venues_broker_and_names_the_league_for_each_table(
+        tmp_path, capsys):
+    require_mosquitto()  # init writes the password file with mosquitto_passwd
+    league, club = tmp_path / "league", tmp_path / "club"
+    companion("venue", "init", "--name", "league", "--league", "--dir", str(league))
+    companion("venue", "init", "--name", "club", "--dir", str(club))
+    companion("venue", "add-table", "t0", "--dir", str(club))  # added before the venue joined
+    companion("venue", "add-venue", "club", "--dir", str(league))
+    assert "join-league" in capsys.readouterr().out
+    companion("venue", "join-league", "--dir", str(club), "--file", str(league / "venues" / "club.conf"))
+    companion("venue", "add-table", "t1", "--dir", str(club))
+    assert [read_section(club / "tables" / f"{t}.toml").league for t in ("t0", "t1")] == ["league", "league"]
+    capsys.readouterr()
+    companion("venue", "broker-conf", "--dir", str(club))
+    assert capsys.readouterr().out.endswith(f"include_dir {(club / access.BRIDGES).resolve()}\n")
+    assert f"include_dir {club / access.BRIDGES}\n" in (club / "mosquitto.conf").read_text()
+    bridge = (club / access.BRIDGES / "league.conf").read_text()
+    assert "remote_username club\n" in bridge and "cleansession false\n" in bridge
+    assert "topic companion/club/+/ack in 1\n" in bridge and "topic companion/club/+/update out 1\n" in bridge
+    # The league's broker: the venue writes its own tables' topics only, and reads their acknowledgements.
+    acl = (league / "acl").read_text()
+    assert "user club\ntopic write companion/club/+/status\n" in acl
+    assert "topic read companion/club/+/ack\n" in acl and "companion/#" not in acl
+
+
+class Acknowledger:
+    """The dashboard's login used by hand: it acknowledges whatever a test says, as the venue's dashboard
+    (no `by`) or as the league's (its acknowledgements come back through the bridge with `by`)."""
+
+    def __init__(self, mosquitto: Mosquitto):
+        import paho.mqtt.client as mqtt
+
+        login = mosquitto.broker(access.DASHBOARD)
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=access.DASHBOARD)
+        self.client.username_pw_set(login.username, login.password)
+        self.client.connect(login.host, login.port)
+        self.client.loop_start()
+
+    def ack(self, seq: int, store: str, **more) -> None:
+        body = json.dumps({"seq": seq, "store": store, **more})
+        self.client.publish(topics.table(VENUE, "t1", "ack"), body, qos=1).wait_for_publish(10)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def test_a_league_table_forgets_a_message_once_both_dashboards_have_it_and_another_never_for_a_league(
+        tmp_path, broker):
+    dashboard = Acknowledger(broker)
+    in_league = PlayingTable(tmp_path / "league.db", broker.broker("t1"), VENUE, "t1", league="league")
+    try:
+        in_league.rolls(10)
+        wait_for(lambda: in_league.sender.connected)
+        store, first, held = in_league.outbox.stream, in_league.outbox.first(), in_league.sender.waiting()
+        assert held >= 10
+        dashboard.ack(first + held - 1, store)  # the venue has them all
+        dashboard.ack(first + 3, store, by="league")  # the league, the first four
+        wait_for(lambda: in_league.sender.waiting() == held - 4)
+        dashboard.ack(first + held - 1, store, by="league")
+        wait_for(lambda: in_league.sender.waiting() == 0)
+    finally:
+        in_league.stop()
+    alone = PlayingTable(tmp_path / "alone.db", broker.broker("t1"), VENUE, "t1")
+    try:
+        alone.rolls(10)
+        wait_for(lambda: alone.sender.connected)
+        store, first, held = alone.outbox.stream, alone.outbox.first(), alone.sender.waiting()
+        dashboard.ack(first + held - 1, store, by="league")  # not in a league: it must keep them all
+        dashboard.ack(first, store)  # the venue's, after it on the same topic: once taken, so was the other
+        wait_for(lambda: alone.sender.waiting() < held)
+        assert alone.sender.waiting() == held - 1
+    finally:
+        alone.stop()
+        dashboard.close()
