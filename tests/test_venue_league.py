@@ -1,7 +1,8 @@
 """A league across venues, run for real: two venue brokers bridged to a league broker by Mosquitto's own
-bridge, set up with `companion venue` as docs/venue.md says; through a venue broker killed dead (its bridge
-with it), a bridge cut and the league broker killed dead mid-evening, every result is on the league's
-dashboard once and on its venue's once, and the standings across venues are what the results say."""
+bridge, set up with `companion venue` as docs/venue.md says; through the league broker killed dead
+mid-evening, a venue broker killed dead meanwhile (its bridge and what it queued for the league with it)
+and a bridge cut, every result is on the league's dashboard once and on its venue's once, and the
+standings across venues are what the results say."""
 
 from __future__ import annotations
 
@@ -161,22 +162,37 @@ def test_a_league_keeps_every_result_once_through_a_killed_bridge_and_a_killed_l
         for table in tables.values():
             table.play(rng.randrange(n, 2 * n))
 
+    def venue_has_all(venue: str) -> bool:
+        """The venue's own dashboard has every table's newest update."""
+        return all(kept_versions(venue_boards[venue].path, name)[-1:] == tables[(venue, name)].acked[-1:]
+                   for name in VENUES[venue])
+
+    def league_shows() -> dict:
+        try:
+            url = f"http://127.0.0.1:{web_port}/api/venue?lang=en"
+            with urllib.request.urlopen(url, timeout=10) as answer:
+                return json.load(answer)
+        except OSError:
+            return {}  # not serving yet
+
     try:
         assert all(t.venue.league == "league" for t in tables.values())
+        # Every table's retained status has crossed its venue's bridge: the league's dashboard listens.
+        wait_for(lambda: len(league_shows().get("tables", ())) == len(tables), timeout=60)
         evening(60)
-        brokers["club"].kill()  # club's broker dies dead, its bridge with it; its tables play on
+        brokers["league"].kill()  # the league's broker dies dead, whatever it saved at its last autosave
+        evening(60)  # the venues' brokers queue it all for their bridges, the venues' dashboards have it
+        wait_for(lambda: venue_has_all("club"), timeout=60)
+        brokers["club"].kill()  # club's broker dies dead too, its bridge's queue with it; its tables play on
         evening(60)
         brokers["club"].start()
         evening(60)
+        brokers["league"].start()
+        evening(60)
         cut_here.cut()  # pub's bridge loses the league; pub's own dashboard goes on
         evening(60)
-        wait_for(lambda: all(kept_versions(venue_boards["pub"].path, n)[-1:] == tables[("pub", n)].acked[-1:]
-                             for n in VENUES["pub"]), timeout=60)
+        wait_for(lambda: venue_has_all("pub"), timeout=60)
         cut_here.mend()
-        evening(60)
-        brokers["league"].kill()  # the league's broker dies dead, whatever it saved at its last autosave
-        evening(60)
-        brokers["league"].start()
         evening(60)
         wait_for(lambda: all(t.publishing.sender.waiting() == 0 for t in tables.values()), timeout=180)
 
@@ -188,8 +204,7 @@ def test_a_league_keeps_every_result_once_through_a_killed_bridge_and_a_killed_l
             assert at_league == at_venue, f"{venue}/{name}: the league's board is not the venue's"
             for board_db, as_named in ((venue_boards[venue].path, name), (league_db, f"{venue}/{name}")):
                 assert result_versions(board_db, as_named) == sorted(table.finished), (board_db, as_named)
-        with urllib.request.urlopen(f"http://127.0.0.1:{web_port}/api/venue?lang=en", timeout=10) as answer:
-            shown = json.load(answer)
+        shown = league_shows()
         assert sorted(t["name"] for t in shown["tables"]) == sorted(f"{v}/{n}" for v, n in tables)
         everyone = [view for t in tables.values() for view in t.finished.values()]
         assert len(shown["results"]) == len(everyone)
