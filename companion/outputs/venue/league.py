@@ -28,7 +28,7 @@ class LeagueAcks:
         return True
 
     def published(self, seq: int) -> None:
-        """The stream itself sent up to `seq`: the bridge takes it to the league too."""
+        """Sent up to `seq` (by the stream itself, or again for the league): the bridge takes it there."""
         self.sent = max(self.sent, seq)
 
     def reconnected(self) -> None:
@@ -44,10 +44,7 @@ class LeagueAcks:
             self.sent, self.progress = self.acked, now
             self.wait = min(2 * self.wait, RESEND_MAX)
         room = min(self.window - (self.sent - self.acked), published - self.sent)
-        if room <= 0:
-            return None
-        after, self.sent = self.sent, self.sent + room
-        return after, room
+        return (self.sent, room) if room > 0 else None
 
     def waiting(self, published: int) -> bool:
         """Whether the league still has to acknowledge something sent (a timer must run)."""

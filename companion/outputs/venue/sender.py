@@ -145,9 +145,13 @@ class Sender:
                 again = self._league.due(published, time.monotonic()) if self._league and connected else None
             messages = self.outbox.after(published, WINDOW - (published - acked)) if connected else []
             first = self.outbox.first() if messages or again else None
-            if again is not None:  # the league missed some (its bridge or its broker was away): to it again
+            # The league missed some (its bridge or its broker was away): to it again.
+            league = self._league
+            if again is not None and league is not None:
                 for message in self.outbox.after(*again):
                     self._client.publish(self._topic("update"), self._envelope(message, first), qos=1)
+                    with self._lock:
+                        league.published(message.seq)
             newest = None
             for message in messages:
                 self._client.publish(self._topic("update"), self._envelope(message, first), qos=1)
