@@ -326,3 +326,23 @@ def test_a_league_table_forgets_a_message_once_both_dashboards_have_it_and_anoth
     finally:
         alone.stop()
         dashboard.close()
+
+
+def test_a_league_that_never_answers_is_sent_its_first_messages_again_less_and_less_often():
+    from companion.outputs.venue.league import RESEND_MAX, LeagueAcks
+
+    league = LeagueAcks(now=0.0, wait=3.0, window=200)
+    league.published(500)  # the stream went out; the league's link is down
+    resent_at, now = [], 0.0
+    while now < 400:
+        now += 0.5
+        again = league.due(500, now)
+        if again is not None:
+            assert again == (0, 200)  # from its first unacknowledged, a window's worth
+            league.published(200)
+            resent_at.append(now)
+    gaps = [later - earlier for earlier, later in zip(resent_at, resent_at[1:], strict=False)]
+    assert gaps == sorted(gaps) and gaps[-1] <= RESEND_MAX + 0.5 and gaps[0] < 10
+    assert league.acknowledged(150, now) and league.due(500, now) == (200, 150)  # then at the league's pace
+    league.published(350)
+    assert league.acknowledged(500, now + 1) and league.due(500, now + 100) is None
