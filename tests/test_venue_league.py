@@ -210,6 +210,20 @@ def test_a_league_keeps_every_result_once_through_a_killed_bridge_and_a_killed_l
         assert len(shown["results"]) == len(everyone)
         assert [(r["player"], r["total"], r["games"]) for r in shown["standings"]] == [
             (r["player"], r["total"], r["games"]) for r in expected_standings(everyone)]
+        # The league's director voids pub/t1's first result: the league's standings leave it out, pub's not.
+        pub_t1 = tables[("pub", "t1")].finished
+        voided = min((r for r in shown["results"] if r["table"] == "pub/t1"), key=lambda r: r["seq"])
+        db = sqlite3.connect(f"file:{league_db}?mode=ro", uri=True)
+        (director,) = db.execute("SELECT value FROM meta WHERE key = 'director'").fetchone()
+        db.close()
+        request = urllib.request.Request(f"http://127.0.0.1:{web_port}/api/director/{director}/voids",
+                                         json.dumps({"result": voided["id"], "who": "Jo", "why": "misplayed"}
+                                                    ).encode(), {"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert json.load(answer)["voided"]["who"] == "Jo"
+        kept = [view for view in everyone if view is not pub_t1[min(pub_t1)]]
+        assert [(r["player"], r["total"]) for r in league_shows()["standings"]] == [
+            (r["player"], r["total"]) for r in expected_standings(kept)]
         for venue, board in venue_boards.items():
             own = [view for (v, _), t in tables.items() if v == venue for view in t.finished.values()]
             assert [(r["player"], r["total"]) for r in board.standings()] == [
