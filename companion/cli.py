@@ -76,15 +76,23 @@ def _parser() -> argparse.ArgumentParser:
                      help=f"the config with the [network] section (default {DEFAULT_CONFIG})")
     venue = sub.add_parser("venue", help="a venue's dashboard: make the broker's files, add a table, serve "
                                          "the dashboard (docs/venue.md)")
-    venue.add_argument("action", choices=["init", "add-table", "serve", "broker-conf", "director-link"],
+    venue.add_argument("action", choices=["init", "add-table", "serve", "broker-conf", "add-venue",
+                                          "join-league", "director-link"],
                        help="init: a venue folder with Mosquitto's config, password and ACL files; "
                             "add-table: a table's login and topics, and its [venue] file; serve: the "
                             "dashboard; broker-conf: print the mosquitto.conf this version writes (to "
-                            "compare with yours; nothing is written); director-link: a new director's "
-                            "link, the old one refused at once (a running dashboard too)")
-    venue.add_argument("table", nargs="?", help="add-table: the table's name (e.g. t1)")
-    venue.add_argument("--dir", type=Path, required=True, help="the venue folder")
-    venue.add_argument("--name", help="init: the venue's name (e.g. club)")
+                            "compare with yours; nothing is written); add-venue: a venue's login at a "
+                            "league's broker, and the bridge file for it; join-league: bridge this venue "
+                            "to its league with that file; director-link: a new director's link, the old one "
+                            "refused at once (a running dashboard too)")
+    venue.add_argument("table", nargs="?", help="add-table: the table's name (e.g. t1); add-venue: the "
+                                                "venue's name (e.g. club)")
+    venue.add_argument("--dir", type=Path, required=True, help="the venue folder (the league's, for "
+                                                               "init --league and add-venue)")
+    venue.add_argument("--name", help="init: the venue's name (e.g. club), or the league's")
+    venue.add_argument("--league", action="store_true", help="init: a league's folder, whose dashboard "
+                                                             "shows every venue bridged to its broker")
+    venue.add_argument("--file", type=Path, help="join-league: the bridge file add-venue wrote")
     venue.add_argument("--broker", default="127.0.0.1", help="init: the broker's address as tables reach it")
     venue.add_argument("--broker-port", type=int, default=1883, help="init: the broker's port")
     venue.add_argument("--port", type=int, default=8090,
@@ -317,10 +325,34 @@ def _venue(args) -> int:
         if args.action == "init":
             if not args.name:
                 raise access.VenueError("init needs --name: the venue's name, e.g. --name club")
-            access.init_venue(args.dir, args.name, args.broker, args.broker_port)
-            print(f"made the venue {args.name} in {args.dir}. Start its broker:\n"
-                  f"  mosquitto -c {args.dir / 'mosquitto.conf'}\n"
-                  f"then add tables: companion venue add-table t1 --dir {args.dir}")
+            access.init_venue(args.dir, args.name, args.broker, args.broker_port, args.league)
+            what, then = ("venue", f"add tables: companion venue add-table t1 --dir {args.dir}")
+            if args.league:
+                what, then = ("league", f"add venues: companion venue add-venue club --dir {args.dir}")
+            print(f"made the {what} {args.name} in {args.dir}. Start its broker:\n"
+                  f"  mosquitto -c {args.dir / 'mosquitto.conf'}\nthen {then}")
+            return 0
+        if args.action == "add-venue":
+            if not args.table:
+                raise access.VenueError("add-venue needs the venue's name, e.g. companion venue add-venue "
+                                        "club --dir LEAGUE_DIR")
+            stanza = access.add_venue(args.dir, args.table)
+            print(f"venue {args.table} may bridge to the league now (send the league's broker SIGHUP, or "
+                  f"restart it, first).\n  its bridge file: {stanza} (it holds the venue's password: give it "
+                  f"to the venue's organiser, who runs: companion venue join-league --dir VENUE_DIR --file "
+                  f"{stanza.name})")
+            return 0
+        if args.action == "join-league":
+            if args.file is None:
+                raise access.VenueError("join-league needs --file: the bridge file companion venue add-venue "
+                                        "wrote in the league's folder (venues/NAME.conf)")
+            league, rewritten = access.join_league(args.dir, args.file)
+            conf = args.dir / "mosquitto.conf"
+            how = (f"{conf} now includes it" if rewritten else f"add this line at the end of your "
+                   f"mosquitto.conf: include_dir {(args.dir / access.BRIDGES).resolve()}")
+            print(f"venue bridged to league {league}: {how}; restart the venue's broker. Each table's "
+                  f"[venue] file in {args.dir / 'tables'} now says league = \"{league}\": copy it to the "
+                  "tables, which then keep each message until both dashboards have it.")
             return 0
         if args.action == "add-table":
             if not args.table:
@@ -358,14 +390,15 @@ def _serve_venue(args, venue: dict) -> int:
     import signal
     import threading
 
+    from companion.venue import access
     from companion.venue.dashboard import Dashboard
     from companion.venue.link import Broker
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     broker = Broker(venue["broker"], venue["port"], "dashboard", venue["password"])
     try:
-        dashboard = Dashboard(args.dir / "dashboard", broker, venue["name"], args.language).start(args.host,
-                                                                                                    args.port)
+        dashboard = Dashboard(args.dir / "dashboard", broker, venue["name"], args.language,
+                              league=venue["kind"] == access.LEAGUE_KIND).start(args.host, args.port)
     except OSError as exc:
         print(f"companion: cannot listen on {args.host}:{args.port} ({exc.strerror or exc}); pick another "
               "--port", file=sys.stderr)

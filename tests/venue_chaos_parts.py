@@ -107,7 +107,7 @@ def exactly_once_in_order(kept: list[int], acked: list[int]) -> None:
 class PlayingTable:
     """A table on its store at `path` (the real table, outbox and sender) that rolls dice on demand."""
 
-    def __init__(self, path: Path, broker, venue: str, name: str):
+    def __init__(self, path: Path, broker, venue: str, name: str, league: str = ""):
         from companion.core.table import Table
         from companion.outputs.venue.outbox import Outbox, writer
         from companion.outputs.venue.publishing import scoreboard_view
@@ -118,7 +118,7 @@ class PlayingTable:
         self.outbox = Outbox(self.store.path)
         self.table = Table(self.store)
         self.table.outbox = writer(scoreboard_view)
-        self.sender = Sender(self.outbox, broker, venue, name)
+        self.sender = Sender(self.outbox, broker, venue, name, league)
         self.table.subscribe(self.sender.wake)
         self.table.start()
         self.sender.start()

@@ -16,11 +16,12 @@ BATCH = 500  # messages kept in one transaction at most
 
 
 class Collector:
-    """Subscribes to the venue's tables; a message its door refuses is set aside (acknowledged at its place
-    in the table's stream, so the stream goes on), one log line a minute per table saying how many."""
+    """Subscribes to the venue's tables (a league's: every venue's, each kept as "venue/table"); a message
+    its door refuses is set aside (acknowledged at its place in the table's stream, so the stream goes on),
+    one log line a minute per table saying how many."""
 
-    def __init__(self, board: Board, broker: Broker, venue: str, on_change=None):
-        self.board, self.venue = board, venue
+    def __init__(self, board: Board, broker: Broker, venue: str, on_change=None, league: bool = False):
+        self.board, self.venue, self.league = board, venue, league
         self.on_change = on_change or (lambda name: None)
         self.connected = threading.Event()
         self._client = client(broker, f"dashboard-{venue}")
@@ -65,16 +66,22 @@ class Collector:
                                            "them again")
                 continue
             for (name, store), seq in acks.items():
-                self._client.publish(topics.table(self.venue, name, "ack"),
-                                     json.dumps({"seq": seq, "store": store}), qos=1)
+                if self.league:  # back through the venue's bridge; its table tells it from its venue's
+                    venue, table = name.split("/", 1)
+                    self._client.publish(topics.table(venue, table, "ack"),
+                                         json.dumps({"seq": seq, "store": store, "by": topics.LEAGUE}), qos=1)
+                else:
+                    self._client.publish(topics.table(self.venue, name, "ack"),
+                                         json.dumps({"seq": seq, "store": store}), qos=1)
                 self.on_change(name)
 
     def _on_connect(self, _client, _userdata, _flags, reason, _properties) -> None:
         if reason.is_failure:
             log.warning("the venue's broker refused the dashboard: %s", reason)
             return
-        self._client.subscribe([(topics.table(self.venue, "+", "update"), 1),
-                                (topics.table(self.venue, "+", "status"), 1)])
+        venue = "+" if self.league else self.venue  # a league's: every venue bridged to its broker
+        self._client.subscribe([(topics.table(venue, "+", "update"), 1),
+                                (topics.table(venue, "+", "status"), 1)])
         self.connected.set()
 
     def _on_message(self, _client, _userdata, message) -> None:
@@ -88,11 +95,13 @@ class Collector:
 
     def _read(self, topic: str, payload: bytes) -> None:
         where = topics.parse(topic)
-        if where is None or where[0] != self.venue:
+        if where is None or (where[0] != self.venue and not self.league):
             self.board.quiet.set_aside("(unknown)", f"a message on {topic!r:.80}",
                                        f"not a table's topic of venue {self.venue}")
             return
-        _, name, leaf = where
+        venue, name, leaf = where
+        if self.league:  # two venues' t1 are two tables of the league
+            name = f"{venue}/{name}"
         try:
             if leaf == "status":
                 changed = self.board.mark(name, intake.status(payload))

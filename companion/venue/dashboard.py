@@ -124,17 +124,18 @@ class LivePages:
 
 
 class Dashboard:
-    """The running dashboard: `director` is the capability link's token, kept in its own store."""
+    """The running dashboard: `director` is the capability link's token, kept in its own store; a
+    league's (`league`) shows every venue bridged to its broker, each table as "venue/table"."""
 
     def __init__(self, state_dir: Path, broker: Broker, venue: str, language: str = "fr",
-                 silent_after: float = topics.SILENT_AFTER):
+                 silent_after: float = topics.SILENT_AFTER, league: bool = False):
         state_dir.mkdir(parents=True, exist_ok=True)
         self.venue, self.language = venue, language
         self.board = Board(state_dir / "venue.db", silent_after)
         self.board.secret(DIRECTOR, new_director_token)  # made at the first start, kept in the store
         self.changes = Changes()
         self.pages = LivePages(self.changes)
-        self.collector = Collector(self.board, broker, venue, on_change=self.changes.bump)
+        self.collector = Collector(self.board, broker, venue, on_change=self.changes.bump, league=league)
         self.server: WebServer | None = None
 
     @property

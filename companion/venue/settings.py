@@ -21,6 +21,9 @@ class VenueConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     ca_file: str = ""  # the broker's CA certificate, if the system does not trust it already
     # The most messages kept for the venue while it is unreachable; past it, moves are refused.
     outbox_limit: Annotated[int, msgspec.Meta(ge=100)] = 20_000
+    # The league the venue is bridged to (companion venue join-league): a message is kept until both the
+    # venue's dashboard and the league's have acknowledged it. Empty: no league.
+    league: str = ""
 
     def broker_login(self):
         from companion.venue.link import Broker
@@ -35,6 +38,9 @@ def venue_problem(venue: VenueConfig) -> str | None:
         if not NAME.match(value):
             return (f"key 'venue.{key}': {value!r} is not a name the venue can use: 1 to 32 lower-case "
                     "letters, digits, - or _, starting with a letter or digit.")
+    if venue.league and not NAME.match(venue.league):
+        return (f"key 'venue.league': {venue.league!r} is not a league's name: 1 to 32 lower-case letters, "
+                "digits, - or _ (companion venue add-table writes it once the venue joined a league).")
     if not venue.broker.strip():
         return ("key 'venue.broker': missing or empty. Give the broker's host name or address as this table "
                 "reaches it, e.g. broker = \"192.168.1.10\" (companion venue add-table writes it).")

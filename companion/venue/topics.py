@@ -15,6 +15,7 @@ MESSAGE_LIMIT = 256 * 1024
 HEARTBEAT = 60.0
 MISSED_HEARTBEATS = 3
 SILENT_AFTER = MISSED_HEARTBEATS * HEARTBEAT
+LEAGUE = "league"  # an acknowledgement's "by" from a league's dashboard (a venue's has none)
 
 
 def table(venue: str, name: str, leaf: str) -> str:

@@ -1,5 +1,5 @@
 """A table's sender thread: publishes its outbox in order, QoS 1, and forgets a message only when the
-dashboard (not the broker) acknowledges it."""
+dashboard (not the broker) acknowledges it, and, for a table whose venue is in a league, the league's too."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ UNREACHABLE_AFTER = 5.0  # seconds without the broker before the table says so (
 class Sender:
     """One thread; it sleeps while nothing waits to be sent (no polling at idle)."""
 
-    def __init__(self, outbox: Outbox, broker: Broker, venue: str, name: str,
+    def __init__(self, outbox: Outbox, broker: Broker, venue: str, name: str, league: str = "",
                  heartbeat: float = topics.HEARTBEAT):
         self.outbox, self.venue, self.name = outbox, venue, name
         self.heartbeat = heartbeat  # seconds between two "still here" at idle (the dashboard's bound)
@@ -35,6 +35,11 @@ class Sender:
         self._published = 0  # the highest seq published since the last (re)send
         self._progress = time.monotonic()
         self._lock = threading.Lock()
+        self._league = None  # the league's acknowledgements, for a table whose venue is in one
+        if league:
+            from companion.outputs.venue.league import LeagueAcks
+
+            self._league = LeagueAcks(self._progress, RESEND_AFTER, WINDOW)
         self._client = client(broker, f"table-{venue}-{name}")
         self._client.will_set(self._topic("status"), json.dumps({"online": False}), qos=1, retain=True)
         self._client.on_connect = self._on_connect
@@ -83,6 +88,8 @@ class Sender:
         with self._lock:
             self.connected = True
             self._published = self._acked  # what was in flight may be lost: send it again
+            if self._league is not None:
+                self._league.reconnected()
         self._wake.set()
 
     def _say_online(self) -> None:
@@ -117,13 +124,20 @@ class Sender:
         if store != self.outbox.stream:
             return  # it acknowledges another store's messages (this table's before a new store): not ours
         with self._lock:
-            if seq > self._acked:
+            if ack.get("by") is not None:  # the league's dashboard, through the venue's bridge
+                if (ack["by"] != topics.LEAGUE or self._league is None
+                        or not self._league.acknowledged(seq, time.monotonic())):
+                    return
+            elif seq > self._acked:
                 self._acked = seq
                 self._progress = time.monotonic()
                 self._published = max(self._published, seq)
             else:
                 return
-        self.outbox.acknowledged(seq)
+            # In a league, a message leaves the outbox once both dashboards have it.
+            kept = self._acked if self._league is None else min(self._acked, self._league.acked)
+        if kept:
+            self.outbox.acknowledged(kept)
         self._wake.set()
 
     def _envelope(self, message: Message, first: int | None) -> str:
@@ -147,10 +161,18 @@ class Sender:
                 if stalled:  # the dashboard missed some (it was away, or dropped a gap): from the first
                     self._published = published = acked
                     self._progress = time.monotonic()
+                again = self._league.due(published, time.monotonic()) if self._league and connected else None
             if connected and time.monotonic() - self._spoke >= self.heartbeat:
                 self._say_online()  # idle for a heartbeat: the dashboard must hear the table is alive
             messages = self.outbox.after(published, WINDOW - (published - acked)) if connected else []
-            first = self.outbox.first() if messages else None
+            first = self.outbox.first() if messages or again else None
+            # The league missed some (its bridge or its broker was away): to it again.
+            league = self._league
+            if again is not None and league is not None:
+                for message in self.outbox.after(*again):
+                    self._client.publish(self._topic("update"), self._envelope(message, first), qos=1)
+                    with self._lock:
+                        league.published(message.seq)
             newest = None
             for message in messages:
                 self._client.publish(self._topic("update"), self._envelope(message, first), qos=1)
@@ -165,8 +187,11 @@ class Sender:
                         self._published = newest.seq
                         if published == acked:
                             self._progress = time.monotonic()
+                    if self._league is not None:
+                        self._league.published(newest.seq)
             with self._lock:
-                pending = self._published > self._acked
+                pending = self._published > self._acked or bool(
+                    self._league and self._league.waiting(self._published))
             # Asleep until a commit, an acknowledgement or a connection; a timer only while some wait,
             # and, while connected, until the next heartbeat is due (disconnected: none, nothing to say).
             timeout = RESEND_AFTER if pending or (connected and messages) else None
