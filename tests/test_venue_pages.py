@@ -84,13 +84,6 @@ def table_message(version: int, over: bool = False, name: str = "Adelheid") -> d
             "ended": None}
 
 
-def fits_a_phone(page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    small = page.evaluate("""[...document.querySelectorAll('button, select, input, a')]
-        .filter((e) => e.offsetParent && e.getBoundingClientRect().height < 44).map((e) => e.outerHTML)""")
-    assert small == []
-
-
 @pytest.mark.browser
 @pytest.mark.slow  # a broker, a dashboard and five pages
 def test_the_pages_speak_the_readers_language_and_the_director_voids_with_a_second_tap(served, browser):
@@ -118,7 +111,7 @@ def test_the_pages_speak_the_readers_language_and_the_director_voids_with_a_seco
     assert "t1 · Dés libres" in results and "· dice" not in results and "· gewalt" not in results
     assert "Adelheid\u202f: score de 4 à 5 (par Jo\u202f: miscounted)" in results
     assert " de Adelheid" not in results
-    fits_a_phone(phone)
+    venue_parts.fits_a_phone(phone)
 
     director = browser.new_page(viewport={"width": 390, "height": 844})
     director.goto(f"{base}/director/{served.director}?lang=en")
@@ -127,7 +120,7 @@ def test_the_pages_speak_the_readers_language_and_the_director_voids_with_a_seco
     voiding.locator('select[name="result"]').select_option(str(rid))
     voiding.locator('input[name="who"]').fill("Jo")
     voiding.locator('input[name="why"]').fill("played with the wrong dice")
-    fits_a_phone(director)
+    venue_parts.fits_a_phone(director)
     voiding.locator("button").click()
     voiding.locator("button", has_text="Tap again to void it").wait_for()
     assert all(r["voided"] is None for r in board.results())  # one tap voids nothing
@@ -155,7 +148,7 @@ def test_the_pages_speak_the_readers_language_and_the_director_voids_with_a_seco
         small = browser.new_page(viewport={"width": 390, "height": 844})
         small.goto(f"{base}/board?lang={lang}")
         small.locator("#results li").first.wait_for()
-        fits_a_phone(small)
+        venue_parts.fits_a_phone(small)
         projector.close()
         small.close()
     phone.close()

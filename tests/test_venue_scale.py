@@ -255,13 +255,6 @@ def test_a_board_of_the_version_before_opens_with_the_same_standings_and_goes_on
         again.close()
 
 
-def fits_a_phone(page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    small = page.evaluate("""[...document.querySelectorAll('button, select, input, a')]
-        .filter((e) => e.offsetParent && e.getBoundingClientRect().height < 44).map((e) => e.outerHTML)""")
-    assert small == []
-
-
 @pytest.mark.browser
 @pytest.mark.slow  # a broker, a dashboard and three pages
 def test_a_page_shows_the_newest_results_brings_older_ones_and_merges_each_change_live(served, browser):
@@ -278,7 +271,7 @@ def test_a_page_shows_the_newest_results_brings_older_ones_and_merges_each_chang
         expect(page.locator("#standings li")).to_have_count(WINDOW)
         expect(page.locator("#older")).to_have_text(older)
         expect(page.locator("#more-standings")).to_have_text(more)
-        fits_a_phone(page)  # both buttons at least 44 px high, no sideways scroll
+        venue_parts.fits_a_phone(page)  # both buttons at least 44 px high, no sideways scroll
         page.locator("#older").click()
         expect(page.locator("#results li")).to_have_count(60)
         expect(page.locator("#older")).to_be_hidden()

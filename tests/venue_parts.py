@@ -95,3 +95,11 @@ def update(version: int, players=("Ada", "Bo"), over: bool = False, result=None)
     seats = [{"seat": n, "name": name, "label": "Red", "in_game": True} for n, name in enumerate(players)]
     return {"version": version, "game": "gewalt", "title": "Crazy Race", "public": {}, "seats": seats,
             "waiting": [], "history": [], "deadline": None, "over": over, "result": result}
+
+
+def fits_a_phone(page) -> None:
+    """A dashboard page at a phone's width: no sideways scroll, every visible control 44 px high."""
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    small = page.evaluate("""[...document.querySelectorAll('button, select, input, a')]
+        .filter((e) => e.offsetParent && e.getBoundingClientRect().height < 44).map((e) => e.outerHTML)""")
+    assert small == []
