@@ -108,16 +108,7 @@ class Sender:
         self._wake.set()
 
     def _envelope(self, message: Message, first: int | None) -> str:
-        """A message as the dashboard reads it (companion/venue/intake.py); an update over the size a
-        message may have goes as a stand-in the dashboard sets aside, so the stream goes on."""
-        head = f'{{"seq":{message.seq},"version":{message.version},"store":"{self.outbox.stream}"'
-        head += f',"first":{first}' if first is not None else ""
-        whole = f'{head},"update":{message.body}}}'
-        if len(whole.encode()) <= topics.MESSAGE_LIMIT:
-            return whole
-        log.warning("message %d (version %d) is over the %d bytes a venue message may have: the dashboard is "
-                    "told so instead", message.seq, message.version, topics.MESSAGE_LIMIT)
-        return f'{head},"update":null}}'
+        return envelope(message, self.outbox.stream, first)
 
     # --- the sender's thread ------------------------------------------------------------
     def _run(self) -> None:
@@ -148,3 +139,16 @@ class Sender:
             # Asleep until a commit, an acknowledgement or a connection; a timer only while some wait.
             self._wake.wait(RESEND_AFTER if pending or (connected and messages) else None)
             self._wake.clear()
+
+
+def envelope(message: Message, stream: str, first: int | None) -> str:
+    """A message of outbox `stream` as the dashboard reads it (companion/venue/intake.py); an update over
+    the size a message may have goes as a stand-in the dashboard sets aside, so the stream goes on."""
+    head = f'{{"seq":{message.seq},"version":{message.version},"store":"{stream}"'
+    head += f',"first":{first}' if first is not None else ""
+    whole = f'{head},"update":{message.body}}}'
+    if len(whole.encode()) <= topics.MESSAGE_LIMIT:
+        return whole
+    log.warning("message %d (version %d) is over the %d bytes a venue message may have: the dashboard is "
+                "told so instead", message.seq, message.version, topics.MESSAGE_LIMIT)
+    return f'{head},"update":null}}'
