@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 import logging
+import select
 import threading
 import time
 from dataclasses import dataclass, field
+
+import paho.mqtt.client as paho
 
 from companion.outputs.venue.outbox import Outbox
 from companion.outputs.venue.sender import RESEND_AFTER, WINDOW, envelope
@@ -16,6 +19,36 @@ from companion.venue.link import Broker, client
 
 log = logging.getLogger(__name__)
 LEAVES = ("status", "snapshot", "update")  # what a table writes (access.acl)
+
+
+class _Poll:
+    """select.select as paho calls it, on poll(): select() cannot watch a descriptor past 1024, and the
+    stores of hundreds of tables hold thousands of them (paho would then drop every connection it makes)."""
+
+    error = OSError
+
+    @staticmethod
+    def select(rlist, wlist, _xlist, timeout=None):
+        try:
+            wanted: dict[int, tuple[object, int]] = {}
+            for objects, mask in ((rlist, select.POLLIN), (wlist, select.POLLOUT)):
+                for obj in objects:
+                    fd = obj.fileno()
+                    if fd < 0:
+                        raise ValueError("a closed socket")
+                    wanted[fd] = (obj, wanted.get(fd, (obj, 0))[1] | mask)
+        except AttributeError:  # the socket is gone (None): paho's select raises the same
+            raise TypeError("no socket") from None
+        poller = select.poll()
+        for fd, (_, mask) in wanted.items():
+            poller.register(fd, mask)
+        ready = poller.poll(None if timeout is None else int(timeout * 1000))
+        readable = select.POLLIN | select.POLLHUP | select.POLLERR
+        return ([wanted[fd][0] for fd, got in ready if got & readable and wanted[fd][1] & select.POLLIN],
+                [wanted[fd][0] for fd, got in ready if got & select.POLLOUT], [])
+
+
+paho.select = _Poll  # type: ignore[attr-defined]  # this process only: the bench's, not the dashboard's
 
 
 @dataclass
