@@ -37,6 +37,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
+
 import companion
 from companion.benchmark import stats, venue_history
 from companion.benchmark.mosquitto import Mosquitto, installed
@@ -106,6 +108,21 @@ class BenchTable:
         self.store.close()
 
 
+class _Version(msgspec.Struct):
+    version: int | None = None
+
+
+class _Row(msgspec.Struct):
+    name: str
+    update: _Version | None = None
+
+
+class _Message(msgspec.Struct):
+    """What the watcher reads of a live page's message: the rest (results, standings) is skipped unread."""
+
+    tables: list[_Row]
+
+
 class PageWatcher(threading.Thread):
     """The dashboard's live page, read as a browser reads it: when each table's version first shows. Every
     message is a JSON object whose "tables" rows (all at first, then all or only the changed ones) each
@@ -126,9 +143,8 @@ class PageWatcher(threading.Thread):
                     now = time.monotonic()
                     self.messages += 1
                     self.bytes += len(line)
-                    for row in json.loads(line[6:])["tables"]:
-                        update = row["update"] or {}
-                        self.seen.setdefault((row["name"], update.get("version")), now)
+                    for row in msgspec.json.decode(line[6:], type=_Message).tables:
+                        self.seen.setdefault((row.name, row.update.version if row.update else None), now)
         except OSError:
             return  # the dashboard was stopped under its page
 
