@@ -171,8 +171,8 @@ class Dashboard:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                log = (self.folder / "dashboard.log").read_text()
-                raise RuntimeError(f"the dashboard exited: {log[-2000:]}")
+                said = (self.folder / "dashboard.log").read_text()
+                raise RuntimeError(f"the dashboard exited: {said[-2000:]}")
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/api/venue", timeout=30).close()
                 return port
@@ -200,6 +200,11 @@ def code_env(code: Path) -> dict[str, str]:
     """The environment of a process that runs `code`'s package: that checkout first on its path."""
     path = [str(code), *filter(None, [os.environ.get("PYTHONPATH")])]
     return {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+
+
+def _waking(lane: Lane, name: str):
+    """A table's subscriber: its commit wakes its lane for it (as a table wakes its own Sender)."""
+    return lambda _update: lane.wake(name)
 
 
 def quiet(down: bool) -> None:
@@ -241,7 +246,7 @@ def measure(tables: int = 50, hours: int = 1, window: float = 60.0, drain: int =
             # Started once the dashboard first runs: its session with the broker exists from then on.
             lane = Lane(broker.broker(login), VENUE, {n: by_name[n].outbox for n in shard})
             for n in shard:
-                by_name[n].table.subscribe(lambda _update, n=n, lane=lane: lane.wake(n))
+                by_name[n].table.subscribe(_waking(lane, n))
             lanes.append(lane)
         figures, first = _hour(dashboard, running, lanes, window, pace, rng, "first hour")
         if hours > 1:
@@ -319,8 +324,8 @@ def _hour(dashboard: Dashboard, running: list[BenchTable], lanes: list[Lane], wi
         # A page is sent the newest state of each table: a move followed by the next before the page's
         # message was made shows only as that next one.
         stats.count(f"moves whose own version the page showed, {hour}", shown, "moves"),
-        stats.count(f"live page: bytes per message, {hour}", round(watcher.bytes / max(1, watcher.messages)),
-                    "B"),
+        stats.count(f"live page: size of a message, {hour}",
+                    round(watcher.bytes / max(1, watcher.messages) / 1024, 1), "kB"),
         stats.count(f"dashboard CPU, {hour}", round(100 * cpu / wall, 1), "% of a core"),
         stats.count(f"dashboard memory (RSS), {hour}", round(memory["VmRSS"] / 1024, 1), "MB"),
         stats.count(f"dashboard memory (VmHWM), {hour}", round(memory["VmHWM"] / 1024, 1), "MB"),

@@ -48,7 +48,7 @@ class _Poll:
                 [wanted[fd][0] for fd, got in ready if got & select.POLLOUT], [])
 
 
-paho.select = _Poll  # type: ignore[attr-defined]  # this process only: the bench's, not the dashboard's
+paho.select = _Poll  # type: ignore[assignment]  # this process only: the bench's, not the dashboard's
 
 
 @dataclass
