@@ -7,9 +7,11 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+import companion
 from companion.benchmark import venue
 from companion.benchmark.mosquitto import installed
 
@@ -21,8 +23,18 @@ def by_name(figures) -> dict:
     return {f.name: f for f in figures}
 
 
-def test_a_tiny_day_reports_the_first_and_the_last_hour_and_loses_nothing():
-    figures = by_name(venue.measure(tables=3, hours=2, window=4.0, drain=60, pace=0.5))
+def test_a_tiny_day_reports_the_first_and_the_last_hour_and_loses_nothing(tmp_path):
+    # Another checkout (this one's package under another folder) that notes each process started on it.
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "companion").symlink_to(Path(companion.__file__).parent)
+    (checkout / "sitecustomize.py").write_text(
+        "import os, pathlib\n"
+        "with open(pathlib.Path(__file__).with_name('started'), 'a') as out:\n"
+        "    out.write(f'{os.getpid()}\\n')\n")
+    figures = by_name(venue.measure(tables=3, hours=2, window=4.0, drain=60, pace=0.5, code=checkout))
+    # The dashboard twice (first and last hour) and the history once ran on that checkout.
+    assert len((checkout / "started").read_text().split()) == 3
     for hour in ("first hour", "hour 2 (last)"):
         page = figures[f"commit → dashboard page, 3 tables, {hour}"]
         assert page.samples > 0 and page.p99 is not None and page.target == "p99 ≤ 250 ms"
