@@ -259,9 +259,12 @@ def _announce_simulator(companion, local: str) -> None:
 
 def _bench(args) -> int:
     from companion.benchmark.run import main as bench
-    from companion.benchmark.venue import Day
 
-    day = Day(args.tables, args.hours, args.window, args.drain)
+    day = None
+    if args.part == "venue":
+        from companion.benchmark.venue import Day
+
+        day = Day(args.tables, args.hours, args.window, args.drain)
     return bench(args.json, args.quick, args.pi_zero, args.panel, args.part, args.code, day)
 
 

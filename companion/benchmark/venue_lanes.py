@@ -48,8 +48,6 @@ class _Poll:
                 [wanted[fd][0] for fd, got in ready if got & select.POLLOUT], [])
 
 
-paho.select = _Poll  # type: ignore[assignment]  # this process only: the bench's, not the dashboard's
-
 
 @dataclass
 class _Stream:
@@ -77,6 +75,7 @@ class Lane:
     reconnection), its retained snapshot, and its retained status online."""
 
     def __init__(self, broker: Broker, venue: str, outboxes: dict[str, Outbox]):
+        paho.select = _Poll  # type: ignore[assignment]  # in the bench's process only, not the dashboard's
         self.venue = venue
         self.connected = self.started = False
         self._streams = {name: _Stream(outbox) for name, outbox in outboxes.items()}
