@@ -19,6 +19,7 @@ from companion.venue.link import Broker, client
 
 log = logging.getLogger(__name__)
 LEAVES = ("status", "snapshot", "update")  # what a table writes (access.acl)
+SCAN = 0.5  # seconds between two looks for a stream the dashboard stopped acknowledging
 
 
 class _Poll:
@@ -160,25 +161,29 @@ class Lane:
 
     # --- the lane's thread --------------------------------------------------------------
     def _run(self) -> None:
+        scanned, pending = 0.0, False
         while not self._stop:
             self._wake.clear()  # before the dirty set is taken: a wake after this is not lost
             now = time.monotonic()
             with self._lock:
                 dirty, self._dirty = self._dirty, set()
                 connected = self.connected
-                for name, stream in self._streams.items():
-                    if stream.published > stream.acked and now - stream.progress > RESEND_AFTER:
-                        stream.published, stream.progress = stream.acked, now  # the dashboard missed some
-                        dirty.add(name)
+                if now - scanned >= SCAN:  # stalled streams looked for twice a second, not at every wake
+                    scanned, pending = now, False
+                    for name, stream in self._streams.items():
+                        if stream.published > stream.acked:
+                            pending = True
+                            if now - stream.progress > RESEND_AFTER:  # the dashboard missed some
+                                stream.published, stream.progress = stream.acked, now
+                                dirty.add(name)
             if connected:
                 for name in dirty:
                     self._publish(name, self._streams[name])
+                pending = pending or bool(dirty)
             else:
                 with self._lock:
                     self._dirty |= dirty
-            with self._lock:
-                pending = any(s.published > s.acked for s in self._streams.values())
-            self._wake.wait(RESEND_AFTER if pending else None)
+            self._wake.wait(SCAN if pending else None)
 
     def _publish(self, name: str, stream: _Stream) -> None:
         with self._lock:
