@@ -120,7 +120,7 @@ class _Row(msgspec.Struct):
 class _Message(msgspec.Struct):
     """What the watcher reads of a live page's message: the rest (results, standings) is skipped unread."""
 
-    tables: list[_Row]
+    tables: list[_Row] = []  # a message of other changes only may name no table
 
 
 class PageWatcher(threading.Thread):
