@@ -234,13 +234,13 @@ def measure(tables: int = 50, hours: int = 1, window: float = 60.0, drain: int =
         for login, shard in zip(logins, shards, strict=True):
             broker.users[login] = access.add_user(broker.passwords, login)
             rules.write(acl(VENUE, login, shard))
-    broker.start()
     dashboard = Dashboard(folder / "venue", broker, code or HERE)
     running: list[BenchTable] = []
     lanes: list[Lane] = []
     rng = random.Random(seed)
     try:
-        running = [BenchTable(folder / "tables", name) for name in names] if names else []
+        broker.start()
+        running = [BenchTable(folder / "tables", name) for name in names]
         by_name = {t.name: t for t in running}
         for login, shard in zip(logins, shards, strict=True):
             # Started once the dashboard first runs: its session with the broker exists from then on.
