@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -65,3 +66,21 @@ def test_the_command_takes_the_day_and_leaves_no_process_behind(tmp_path):
     assert figures["kept twice"]["p50"] == 0
     left = subprocess.run(["pgrep", "-f", str(tmp_path)], capture_output=True, text=True).stdout.split()
     assert not left, f"left running: {left}"
+
+
+def test_a_bench_stopped_midway_stops_its_broker_and_dashboard(tmp_path):
+    bench = subprocess.Popen([sys.executable, "-m", "companion", "bench", "venue", "--tables", "2",
+                              "--window", "60"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             cwd=tmp_path, env={**os.environ, "TMPDIR": str(tmp_path)})
+    try:
+        deadline = time.monotonic() + 60
+        while not list(tmp_path.glob("bench-venue-*/venue/dashboard.log")):  # the dashboard is starting
+            assert time.monotonic() < deadline and bench.poll() is None, bench.stderr.read().decode()[-2000:]
+            time.sleep(0.1)
+        bench.terminate()
+        bench.wait(60)
+    finally:
+        bench.kill()
+    left = subprocess.run(["pgrep", "-f", str(tmp_path)], capture_output=True, text=True).stdout.split()
+    assert not left, f"left running: {left}"
+    assert not list(tmp_path.glob("bench-venue-*")), "its folder was left behind"

@@ -26,6 +26,7 @@ import logging
 import os
 import random
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -238,6 +239,9 @@ def measure(tables: int = 50, hours: int = 1, window: float = 60.0, drain: int =
     running: list[BenchTable] = []
     lanes: list[Lane] = []
     rng = random.Random(seed)
+    # Stopped (SIGTERM) as when interrupted: the `finally` below still kills the broker and the dashboard.
+    on_main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, _interrupted) if on_main else None
     try:
         broker.start()
         running = [BenchTable(folder / "tables", name) for name in names]
@@ -287,6 +291,12 @@ def measure(tables: int = 50, hours: int = 1, window: float = 60.0, drain: int =
         broker.stop()
         quiet(False)
         shutil.rmtree(folder, ignore_errors=True)
+        if on_main:
+            signal.signal(signal.SIGTERM, before)
+
+
+def _interrupted(*_args) -> None:
+    raise KeyboardInterrupt
 
 
 def _hour(dashboard: Dashboard, running: list[BenchTable], lanes: list[Lane], window: float, pace: float,
