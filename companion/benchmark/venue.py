@@ -224,8 +224,11 @@ def measure(tables: int = 50, hours: int = 1, window: float = 60.0, drain: int =
     the dashboard's (and the history's) code from that checkout instead of this one."""
     if not installed():
         raise SystemExit("companion bench venue needs Mosquitto: apt-get install mosquitto")
-    if tables < 1 or hours < 1 or window <= 0:
-        raise SystemExit("companion bench venue: --tables and --hours at least 1, --window more than 0 s")
+    wrong = [f"--{name} {value:g}" for name, value, least in (("tables", tables, 1), ("hours", hours, 1),
+                                                                ("window", window, 0.001)) if value < least]
+    if wrong:
+        raise SystemExit(f"companion bench venue: {', '.join(wrong)} cannot be measured; give --tables and "
+                         "--hours 1 or more, --window more than 0 seconds")
     folder = Path(tempfile.mkdtemp(prefix="bench-venue-"))
     names = [f"t{n:03d}" for n in range(tables)]
     shards = [names[i:i + LANE_TABLES] for i in range(0, tables, LANE_TABLES)]
