@@ -59,14 +59,24 @@ def _parser() -> argparse.ArgumentParser:
                             "watched; panel: refreshes per hour and the glass's lag in a 2-hour evening of "
                             "each game, without and with the wear budget; start: the daemon started on a "
                             "long log (250,000 rolls; 3,000 rolls undone); venue: 50 tables, a broker and "
-                            "a dashboard, and 10,000 messages drained after a broker restart")
+                            "a dashboard, and 10,000 messages drained after a broker restart (--tables, "
+                            "--hours: a longer day, its hours between the first and the last simulated)")
     bench.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     bench.add_argument("--quick", action="store_true", help="fewer samples, a 2 s glass: about a minute")
     bench.add_argument("--pi-zero", action="store_true",
                        help="run it again confined to one core at a tenth of its speed, and compare")
     bench.add_argument("--panel", default="impression-7.3", help="the panel whose refresh the burst waits")
     bench.add_argument("--code", type=Path, help="start: run the daemons from the code in this folder (a "
-                                                 "checkout of another version), to compare")
+                                                 "checkout of another version), to compare; venue: the "
+                                                 "dashboard and its simulated hours from that code")
+    bench.add_argument("--tables", type=int, default=50, help="venue: how many tables (default 50)")
+    bench.add_argument("--hours", type=int, default=1,
+                       help="venue: the day's hours; past 1, the last hour is measured too, on a board "
+                            "holding the hours between (default 1)")
+    bench.add_argument("--window", type=float, help="venue: seconds of live play measured as an hour "
+                                                    "(default 60, 15 with --quick)")
+    bench.add_argument("--drain", type=int, help="venue: moves queued while the broker is down (default "
+                                                 "10,000, 2,000 with --quick)")
     net = sub.add_parser("network", help="how phones reach the table: show it, be the network, or join the "
                                          "venue's Wi-Fi (docs/network.md)")
     net.add_argument("action", choices=["status", "hotspot", "client"],
@@ -260,7 +270,12 @@ def _announce_simulator(companion, local: str) -> None:
 def _bench(args) -> int:
     from companion.benchmark.run import main as bench
 
-    return bench(args.json, args.quick, args.pi_zero, args.panel, args.part, args.code)
+    day = None
+    if args.part == "venue":
+        from companion.benchmark.venue import Day
+
+        day = Day(args.tables, args.hours, args.window, args.drain)
+    return bench(args.json, args.quick, args.pi_zero, args.panel, args.part, args.code, day)
 
 
 def _network(args) -> int:

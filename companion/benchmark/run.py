@@ -6,23 +6,30 @@ import json
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.benchmark import daemons, eink, load, presses, rules, soak, start
 from companion.benchmark.confine import Confinement
 from companion.benchmark.stats import Figure, table
 
+if TYPE_CHECKING:
+    from companion.benchmark.venue import Day
 
-def collect(quick: bool = False, panel: str = "impression-7.3", part: str = "speed", code: Path | None = None
-            ) -> list[Figure]:
+
+def collect(quick: bool = False, panel: str = "impression-7.3", part: str = "speed", code: Path | None = None,
+            day: Day | None = None) -> list[Figure]:
     """The figures of docs/performance.md: the speed table, the load, the soak or the start on a long log.
     `quick` takes fewer samples, a 2 s glass, 10 s of load, 1,000 commands of soak and a tenth of each
-    long log; `code` starts the long logs' daemons from another version's code."""
+    long log; `code` starts the long logs' daemons (or the venue's dashboard) from another version's code;
+    `day` is the venue's tables, hours, window and drain."""
     if part == "start":
         return start.measure(code, quick)
     if part == "venue":
         from companion.benchmark import venue
 
-        return venue.measure(50, 15.0 if quick else 60.0, 2_000 if quick else venue.DRAIN)
+        day = day or venue.Day()
+        return venue.measure(day.tables, day.hours, day.window or (15.0 if quick else 60.0),
+                             day.drain or (2_000 if quick else venue.DRAIN), code=code)
     if part == "load":
         return load.measure(30, 100.0, 10.0 if quick else 60.0)
     if part == "soak":
@@ -42,12 +49,12 @@ def collect(quick: bool = False, panel: str = "impression-7.3", part: str = "spe
 
 
 def main(json_path: Path | None, quick: bool, pi_zero: bool, panel: str, part: str = "speed",
-         code: Path | None = None) -> int:
-    figures = collect(quick, panel, part, code)
+         code: Path | None = None, day: Day | None = None) -> int:
+    figures = collect(quick, panel, part, code, day)
     report: dict[str, object] = {"figures": [f.json() for f in figures]}
     print(table(figures, "This machine"), flush=True)
     if pi_zero:
-        confined, how = run_confined(quick, panel, part, code)
+        confined, how = run_confined(quick, panel, part, code, day)
         report |= {"pi_zero": {"how": how, "figures": [f.json() for f in confined]}}
         print(f"\nPi Zero 2 W stand-in: {how}\n")
         print(side_by_side(figures, confined))
@@ -56,7 +63,8 @@ def main(json_path: Path | None, quick: bool, pi_zero: bool, panel: str, part: s
     return 0
 
 
-def run_confined(quick: bool, panel: str, part: str, code: Path | None = None) -> tuple[list[Figure], str]:
+def run_confined(quick: bool, panel: str, part: str, code: Path | None = None, day: Day | None = None
+                 ) -> tuple[list[Figure], str]:
     """The same bench, run again inside the limit (its daemons inherit it)."""
     limit = Confinement()
     try:
@@ -65,6 +73,7 @@ def run_confined(quick: bool, panel: str, part: str, code: Path | None = None) -
             command = [sys.executable, "-m", "companion", "bench", part, "--json", str(out), "--panel", panel]
             command += ["--quick"] if quick else []
             command += ["--code", str(code)] if code is not None else []
+            command += day.options() if day is not None else []
             proc = limit.popen(command, stdout=sys.stderr)
             if proc.wait() != 0 or not out.exists():
                 raise RuntimeError("the confined bench failed (see above)")

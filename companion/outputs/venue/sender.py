@@ -141,16 +141,7 @@ class Sender:
         self._wake.set()
 
     def _envelope(self, message: Message, first: int | None) -> str:
-        """A message as the dashboard reads it (companion/venue/intake.py); an update over the size a
-        message may have goes as a stand-in the dashboard sets aside, so the stream goes on."""
-        head = f'{{"seq":{message.seq},"version":{message.version},"store":"{self.outbox.stream}"'
-        head += f',"first":{first}' if first is not None else ""
-        whole = f'{head},"update":{message.body}}}'
-        if len(whole.encode()) <= topics.MESSAGE_LIMIT:
-            return whole
-        log.warning("message %d (version %d) is over the %d bytes a venue message may have: the dashboard is "
-                    "told so instead", message.seq, message.version, topics.MESSAGE_LIMIT)
-        return f'{head},"update":null}}'
+        return envelope(message, self.outbox.stream, first)
 
     # --- the sender's thread ------------------------------------------------------------
     def _run(self) -> None:
@@ -200,3 +191,16 @@ class Sender:
                 timeout = beat if timeout is None else min(timeout, beat)
             self._wake.wait(timeout)
             self._wake.clear()
+
+
+def envelope(message: Message, stream: str, first: int | None) -> str:
+    """A message of outbox `stream` as the dashboard reads it (companion/venue/intake.py); an update over
+    the size a message may have goes as a stand-in the dashboard sets aside, so the stream goes on."""
+    head = f'{{"seq":{message.seq},"version":{message.version},"store":"{stream}"'
+    head += f',"first":{first}' if first is not None else ""
+    whole = f'{head},"update":{message.body}}}'
+    if len(whole.encode()) <= topics.MESSAGE_LIMIT:
+        return whole
+    log.warning("message %d (version %d) is over the %d bytes a venue message may have: the dashboard is "
+                "told so instead", message.seq, message.version, topics.MESSAGE_LIMIT)
+    return f'{head},"update":null}}'
