@@ -102,9 +102,13 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command in ("demo", "run"):
+        import os
+
         from companion.malloc import few_arenas
 
         few_arenas()
+        # numpy's OpenBLAS would start a thread per core for matrix work the daemon never does
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from companion.config import ConfigError
     from companion.storage.check import StoreError
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy
 from PIL import Image
 
-from companion.devices.panels import PanelModel, has_speeds
+from companion.devices.panels import GLASS, PanelModel, has_speeds
 from companion.foreground import checkpoint
 from companion.render.palette import INKS
 
@@ -129,7 +129,6 @@ def _lut_of(name: str, native: tuple[tuple[int, str], ...]) -> numpy.ndarray:
     return lut
 
 
-GLASS = ("instant", "real", "stuck")  # how the simulator's panel behaves (the config's simulated_glass)
 
 
 class PngDisplay(Display):

@@ -41,10 +41,6 @@ class Companion:
     `pin_factory` replaces the simulator's mock pins (the benchmark's pins time their changes)."""
 
     def __init__(self, config: Config, *, simulate: bool, pin_factory: Any = None):
-        from companion.devices.board import Board
-        from companion.devices.display import PngDisplay
-        from companion.devices.profile import load_profile
-        from companion.devices.refresh import Refresher
         from companion.network.address import table_url
 
         self.config = config
@@ -65,18 +61,13 @@ class Companion:
                              venue=config.venue.name if config.venue is not None else None)
         self.table = Table(self.store, config.table_setup(), on_long_start=extend_start,
                            outbox=self.venue.hook if self.venue is not None else None, status=status)
-        # --- the devices
-        if simulate and pin_factory is None:
-            from companion.devices.simulator import simulator_pins
-
-            pin_factory = simulator_pins()
-        self.board = Board(load_profile(config.profile), self._on_input, pin_factory=pin_factory,
-                           foreground=self.table.foreground)
-        self.display = self._display()
-        if simulate:
-            self.display = PngDisplay(self.display.model, state / "frame.png", config.simulated_glass)
-        self.refresher = Refresher(self.display, self._render, foreground=self.table.foreground,
-                                   budget=self._wear_budget(), speed=self._speed)
+        # --- the devices, made at their first use: start() serves phones before it loads their libraries
+        # (gpiozero, numpy, Pillow, inky), which take seconds on a Pi Zero's core
+        self._pin_factory = pin_factory
+        self._devices_made = threading.Lock()
+        self._board: Any = None
+        self._display_: Any = None
+        self._refresher: Any = None
         # --- the outputs that read each Moment
         self.device = DeviceOutput(lambda: self.board, lambda: self.refresher, lambda: self.language)
         self.keeper = Keeper(state, self.table.exports.finished, self._backup, config.backup_minutes)
@@ -84,6 +75,61 @@ class Companion:
         self.server: Any = None
         self.networking = NetworkPart(config, simulate, self._network_changed)
         self._stopping = threading.Event()
+
+    def _make_devices(self) -> None:
+        """The buttons and LED dice, the e-ink and its refresh thread (not started), made once, by
+        whichever thread needs them first (a request for the device twin may come before start() gets
+        there: it waits for them)."""
+        with self._devices_made:
+            if self._refresher is not None:
+                return
+            from companion.devices.board import Board
+            from companion.devices.display import PngDisplay
+            from companion.devices.profile import load_profile
+            from companion.devices.refresh import Refresher
+
+            pin_factory = self._pin_factory
+            if self.simulate and pin_factory is None:
+                from companion.devices.simulator import simulator_pins
+
+                pin_factory = simulator_pins()
+            self._board = Board(load_profile(self.config.profile), self._on_input, pin_factory=pin_factory,
+                                foreground=self.table.foreground)
+            display = self._display()
+            if self.simulate:
+                display = PngDisplay(display.model, self.config.state_path / "frame.png",
+                                     self.config.simulated_glass)
+            self._display_ = display
+            self._refresher = Refresher(display, self._render, foreground=self.table.foreground,
+                                        budget=self._wear_budget(display.model), speed=self._speed)
+
+    @property
+    def board(self) -> Any:
+        """The buttons and LED dice (devices.board.Board)."""
+        self._make_devices()
+        return self._board
+
+    @property
+    def display(self) -> Any:
+        """The e-ink (devices.display); a test may put another in before start()."""
+        self._make_devices()
+        return self._display_
+
+    @display.setter
+    def display(self, display: Any) -> None:
+        self._make_devices()
+        self._display_ = display
+
+    @property
+    def refresher(self) -> Any:
+        """The e-ink's refresh thread (devices.refresh.Refresher); a test may put another in before start()."""
+        self._make_devices()
+        return self._refresher
+
+    @refresher.setter
+    def refresher(self, refresher: Any) -> None:
+        self._make_devices()
+        self._refresher = refresher
 
     def _display(self):
         """The inky panel named in the config, or found from its EEPROM.
@@ -104,13 +150,13 @@ class Companion:
                 log.error("e-ink panel not found, drawing for %s until it is: %s", DEFAULT_PANEL, exc)
             return AutoInkyDisplay(panel(DEFAULT_PANEL), detect_panel)
 
-    def _wear_budget(self):
+    def _wear_budget(self, model: Any):
         """The panel's wear budget; none for the simulator's instant glass, which wears nothing."""
         from companion.devices.wear import WearBudget, policy_for
 
         if self.simulate and self.config.simulated_glass == "instant":
             return None
-        return WearBudget(policy_for(self.model, self.config.refreshes_per_hour, self.config.refresh_burst))
+        return WearBudget(policy_for(model, self.config.refreshes_per_hour, self.config.refresh_burst))
 
     def _speed(self, play: bool) -> str | None:
         from companion.devices.panels import speed_for
@@ -124,7 +170,7 @@ class Companion:
 
     @property
     def frame_version(self) -> int:
-        return self.refresher.shown
+        return self._refresher.shown if self._refresher is not None else 0
 
     @property
     def language(self) -> str:
@@ -170,21 +216,16 @@ class Companion:
 
     # --- life cycle -------------------------------------------------------------------
     def start(self) -> Companion:
-        """Set the parts up in order: the outputs follow the table before it runs, the web comes last of
-        what phones need, then the network (its "auto" mode may wait for the known Wi-Fi)."""
+        """Set the parts up in order, phones first: the table and the web answer before the devices'
+        libraries load (seconds on a Pi Zero's core); then the buttons, the LED dice and the e-ink follow
+        the table, and the glass draws its first frame; then the network (its "auto" mode may wait for the
+        known Wi-Fi)."""
         from companion.outputs.webapp import create_app
         from companion.outputs.webapp.pace import Pace
         from companion.serving.serve import serve
 
-        self.table.subscribe(self.device)
         self.table.subscribe(self.keeper)
-        self.table.on_rolling(self.board.dice.tumble)
-        self.refresher.watch(lambda reason: self.table.tell(panel_fault=reason))
-        self.refresher.start()
-        self.device(self.table.moment)  # a resumed game: shown before the table thread runs
         self.keeper.resume(self.table.moment)
-        if self.refresher.fault is not None:
-            self.table.tell(panel_fault=self.refresher.fault)
         self.table.start()
         if self.venue is not None:
             self.venue.follow(self.table)
@@ -197,8 +238,18 @@ class Companion:
         except OSError as exc:
             self.stop()
             raise ConfigError(_listen_error(exc, self.config)) from None
+        self._start_devices()
         self.networking.start()
         return self
+
+    def _start_devices(self) -> None:
+        """The devices follow the table from now on; the table tells them where it is (on its own thread,
+        ordered with the commands that came meanwhile), so the LEDs and the glass show it at once."""
+        self.table.on_rolling(self.board.dice.tumble)
+        self.refresher.watch(lambda reason: self.table.tell(panel_fault=reason))
+        self.refresher.start()
+        self.table.subscribe(self.device)
+        self.table.tell(panel_fault=self.refresher.fault)
 
     def _port_80(self) -> tuple:
         """The port-80 socket systemd bound for us (companion-http.socket), served by the probe app."""
@@ -239,8 +290,10 @@ class Companion:
         self.table.stop()
         if self.venue is not None:
             self.venue.stop()
-        self.refresher.stop()
-        self.board.close()
+        if self._refresher is not None:
+            self._refresher.stop()
+        if self._board is not None:
+            self._board.close()
         self.store.close()
 
 
