@@ -1,17 +1,19 @@
 """Run `companion ARGS` with the glass's and the pins' libraries held back until a gate file exists.
 
-`python tests/held_imports.py GATE ARGS...`: an import of numpy, Pillow, gpiozero or inky waits until GATE
-exists, so a test sees what the daemon does before they have loaded, as on a slow core.
+`python tests/held_imports.py GATE ARGS...`: an import of numpy, Pillow, gpiozero or inky (or of the
+libraries $HELD_IMPORTS names, separated by commas) waits until GATE exists, so a test sees what the daemon
+does before they have loaded, as on a slow core.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from importlib.abc import Loader, MetaPathFinder
 from pathlib import Path
 
-HELD = ("numpy", "PIL", "gpiozero", "inky")
+HELD = tuple(os.environ.get("HELD_IMPORTS", "numpy,PIL,gpiozero,inky").split(","))
 
 
 class HoldUntil(MetaPathFinder):

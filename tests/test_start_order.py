@@ -3,7 +3,10 @@ the first frame still comes, and the web's worker threads follow the live pages 
 
 from __future__ import annotations
 
+import json
+import os
 import threading
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -84,3 +87,55 @@ def test_the_web_keeps_a_few_threads_idle_and_one_more_per_live_page(tmp_path):
         wait_for(lambda: status(pid)["Threads"] <= idle, timeout=30)
     finally:
         daemon.stop()
+
+
+def answer(url: str, language: str = "fr") -> tuple[int, dict, str]:
+    request = urllib.request.Request(url, headers={"Accept-Language": language})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, dict(response.headers), response.read().decode()
+    except urllib.error.HTTPError as err:
+        return err.code, dict(err.headers), err.read().decode()
+
+
+def test_a_phone_asking_while_the_web_app_loads_is_told_the_table_is_starting_then_served(tmp_path):
+    gate = tmp_path / "gate"
+    daemon = DaemonProcess(tmp_path / "state", env={**os.environ, "HELD_IMPORTS": "flask"})
+    daemon.launcher = (HELD_IMPORTS, str(gate))
+    starting = threading.Thread(target=daemon.start, kwargs={"timeout": 60})
+    starting.start()  # returns once /api/state answers for real
+    try:
+        def asked():
+            try:
+                return answer(daemon.base + "/")
+            except OSError:
+                return None
+        code, headers, page = wait_for(asked, timeout=30)
+        assert code == 503 and headers["Retry-After"] == "1" and headers["Cache-Control"] == "no-store"
+        assert '<meta http-equiv="refresh" content="1">' in page and "La table démarre" in page
+        code, _, page = answer(daemon.base + "/seat/abc", "en-GB,en;q=0.8")
+        assert code == 503 and "The table is starting" in page and 'lang="en"' in page
+        code, headers, body = answer(daemon.base + "/api/state", "en")
+        assert code == 503 and headers["Content-Type"] == "application/json"
+        assert json.loads(body) == {"ok": False, "starting": True,
+                                    "error": "The table is starting: try again in a moment."}
+        assert starting.is_alive()  # no real answer yet
+        gate.touch()
+        starting.join(60)
+        assert not starting.is_alive()
+        assert daemon.get("/api/state")["game"] == "dice"
+        code, _, page = answer(daemon.base + "/")
+        assert code == 200 and "La table démarre" not in page
+    finally:
+        gate.touch()
+        starting.join(60)
+        daemon.stop()
+
+
+def test_a_bad_config_still_stops_the_start_and_frees_the_port(tmp_path):
+    daemon = DaemonProcess(tmp_path / "state", config="language = \"de\"\n")
+    with pytest.raises(RuntimeError, match="key 'language'"):
+        daemon.start(timeout=30)
+    assert daemon.proc.wait(10) == 2
+    again = DaemonProcess(tmp_path / "again", port=daemon.port).start()  # nobody holds the port
+    again.stop()

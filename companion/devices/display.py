@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy
 from PIL import Image
 
-from companion.devices.panels import GLASS, PanelModel, has_speeds
+from companion.devices.panels import PanelModel, has_speeds
 from companion.foreground import checkpoint
 from companion.render.palette import INKS
 

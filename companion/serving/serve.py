@@ -57,7 +57,8 @@ class WebServer:
 
     def __init__(self, app: Flask, host: str, port: int, threads: int, channel_timeout: int,
                  header_timeout: float = HEADER_TIMEOUT, per_client: int = PER_CLIENT,
-                 passed: tuple[tuple[Flask, socket.socket], ...] = ()):
+                 passed: tuple[tuple[Flask, socket.socket], ...] = (),
+                 listening: socket.socket | None = None):
         self.app = app
         redact_waitress_logs()
         # A client dropping connections in a loop, or a burst of requests, logs one line a minute of each
@@ -68,7 +69,9 @@ class WebServer:
         self._sizing = threading.Lock()
         self._closing = False
         self._map, self._servers, self._dispatcher = create_servers(
-            app, host, port, threads=min(threads, REQUEST_THREADS) if hub is not None else threads, channel_timeout=channel_timeout, ident="companion",
+            app, host, port, listening=listening,
+            threads=min(threads, REQUEST_THREADS) if hub is not None else threads,
+            channel_timeout=channel_timeout, ident="companion",
             connection_limit=max(CONNECTIONS, threads * 2), asyncore_use_poll=True,
             # Keep reading while a stream runs, so a phone that hangs up is noticed at once.
             channel_request_lookahead=4, header_timeout=header_timeout, per_client=per_client,
@@ -133,10 +136,12 @@ class WebServer:
 
 def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080, *, threads: int | None = None,
           channel_timeout: int = 60, header_timeout: float = HEADER_TIMEOUT,
-          per_client: int = PER_CLIENT, passed: tuple[tuple[Flask, socket.socket], ...] = ()) -> WebServer:
+          per_client: int = PER_CLIENT, passed: tuple[tuple[Flask, socket.socket], ...] = (),
+          listening: socket.socket | None = None) -> WebServer:
     """Start serving `app` in the background and return the server; prints nothing (the daemon does).
 
     `per_client` caps the connections one address holds (tests that play many phones from one
-    machine raise it). `passed` are (app, socket) pairs for listening sockets systemd handed over."""
+    machine raise it). `passed` are (app, socket) pairs for listening sockets systemd handed over;
+    `listening`, the socket bound on (host, port) already (serving.early), is served instead of binding."""
     return WebServer(app, host, port, threads or threads_for(app), channel_timeout, header_timeout,
-                     per_client, passed).start()
+                     per_client, passed, listening).start()

@@ -122,7 +122,7 @@ class Companion:
 
     @property
     def refresher(self) -> Any:
-        """The e-ink's refresh thread (devices.refresh.Refresher); a test may put another in before start()."""
+        """The e-ink's refresh thread (devices.refresh.Refresher); a test may put another in first."""
         self._make_devices()
         return self._refresher
 
@@ -215,11 +215,19 @@ class Companion:
         return target
 
     # --- life cycle -------------------------------------------------------------------
-    def start(self) -> Companion:
+    def start(self, early: Any = None) -> Companion:
         """Set the parts up in order, phones first: the table and the web answer before the devices'
         libraries load (seconds on a Pi Zero's core); then the buttons, the LED dice and the e-ink follow
         the table, and the glass draws its first frame; then the network (its "auto" mode may wait for the
-        known Wi-Fi)."""
+        known Wi-Fi). `early` (serving.early.EarlyAnswer) has answered "starting" on the table's port
+        since the process began: the web takes its socket over (it is closed, whatever happens)."""
+        try:
+            return self._start(early)
+        finally:
+            if early is not None:
+                early.close()  # closes the socket if the web did not take it; else nothing is left to close
+
+    def _start(self, early: Any) -> Companion:
         from companion.outputs.webapp import create_app
         from companion.outputs.webapp.pace import Pace
         from companion.serving.serve import serve
@@ -233,7 +241,10 @@ class Companion:
         try:
             app = create_app(self, per_client=self.config.live_pages_per_address,
                              paced=Pace(self.config.send_burst, self.config.sends_per_second))
-            self.server = serve(app, self.config.host, self.config.port,
+            listening = None
+            if early is not None and early.address == (self.config.host, self.config.port):
+                listening = early.hand_over()
+            self.server = serve(app, self.config.host, self.config.port, listening=listening,
                                 per_client=self.config.connections_per_address, passed=self._port_80())
         except OSError as exc:
             self.stop()
@@ -249,7 +260,7 @@ class Companion:
         self.refresher.watch(lambda reason: self.table.tell(panel_fault=reason))
         self.refresher.start()
         self.table.subscribe(self.device)
-        self.table.tell(panel_fault=self.refresher.fault)
+        self.table.tell(panel_fault=self.refresher.fault, told=10.0)  # started once the devices show it
 
     def _port_80(self) -> tuple:
         """The port-80 socket systemd bound for us (companion-http.socket), served by the probe app."""
