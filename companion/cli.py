@@ -179,14 +179,17 @@ def _serve(config, source: Path | None, *, simulate: bool, early=None) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     started = time.monotonic()
+    local = f"http://127.0.0.1:{config.port}/"
+
+    def serving(companion) -> None:  # the web answers; the devices load next
+        print(f"companion {__version__} serving on {local} (phones: {companion.url})", flush=True)
+        if simulate:
+            _announce_simulator(companion, local)
+
     try:
-        companion = Companion(config, simulate=simulate).start(early)
+        companion = Companion(config, simulate=simulate).start(early, serving=serving)
     except ConfigError as exc:  # a key of the config (state_dir, port, host): named with its file
         raise ConfigError(f"{source or '(defaults)'}: {exc}") from None
-    local = f"http://127.0.0.1:{config.port}/"
-    print(f"companion {__version__} serving on {local} (phones: {companion.url})", flush=True)
-    if simulate:
-        _announce_simulator(companion, local)
     logging.getLogger("companion").info("started in %.2f s", time.monotonic() - started)
     companion.run()
     return 0
@@ -256,7 +259,7 @@ def _announce_simulator(companion, local: str) -> None:
 
     host_links()
     print(f"  device twin: {local}device (its buttons work from this machine without the link)", flush=True)
-    print(f"  e-ink frame (PNG): {companion.display.path}", flush=True)
+    print(f"  e-ink frame (PNG): {companion.frame_path}", flush=True)
 
     def on_update(update) -> None:
         if update.pressed == REISSUE_HOST and update.rejected is None:

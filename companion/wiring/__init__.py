@@ -7,6 +7,7 @@ import logging
 import signal
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -97,8 +98,7 @@ class Companion:
                                 foreground=self.table.foreground)
             display = self._display()
             if self.simulate:
-                display = PngDisplay(display.model, self.config.state_path / "frame.png",
-                                     self.config.simulated_glass)
+                display = PngDisplay(display.model, self.frame_path, self.config.simulated_glass)
             self._display_ = display
             self._refresher = Refresher(display, self._render, foreground=self.table.foreground,
                                         budget=self._wear_budget(display.model), speed=self._speed)
@@ -169,6 +169,11 @@ class Companion:
         return self.display.model
 
     @property
+    def frame_path(self) -> Path:
+        """Where the simulator writes each frame (a PNG)."""
+        return self.config.state_path / "frame.png"
+
+    @property
     def frame_version(self) -> int:
         return self._refresher.shown if self._refresher is not None else 0
 
@@ -215,19 +220,20 @@ class Companion:
         return target
 
     # --- life cycle -------------------------------------------------------------------
-    def start(self, early: Any = None) -> Companion:
+    def start(self, early: Any = None, serving: Callable[[Companion], None] | None = None) -> Companion:
         """Set the parts up in order, phones first: the table and the web answer before the devices'
-        libraries load (seconds on a Pi Zero's core); then the buttons, the LED dice and the e-ink follow
-        the table, and the glass draws its first frame; then the network (its "auto" mode may wait for the
-        known Wi-Fi). `early` (serving.early.EarlyAnswer) has answered "starting" on the table's port
-        since the process began: the web takes its socket over (it is closed, whatever happens)."""
+        libraries load (seconds on a Pi Zero's core); then the network (its "auto" mode may wait for the
+        known Wi-Fi, on a thread of its own); then the buttons, the LED dice and the e-ink follow the
+        table, and the glass draws its first frame. `early` (serving.early.EarlyAnswer) has answered
+        "starting" on the table's port since the process began: the web takes its socket over (it is
+        closed, whatever happens). `serving(self)` is called as soon as the web answers."""
         try:
-            return self._start(early)
+            return self._start(early, serving)
         finally:
             if early is not None:
                 early.close()  # closes the socket if the web did not take it; else nothing is left to close
 
-    def _start(self, early: Any) -> Companion:
+    def _start(self, early: Any, serving: Callable[[Companion], None] | None) -> Companion:
         from companion.outputs.webapp import create_app
         from companion.outputs.webapp.pace import Pace
         from companion.serving.serve import serve
@@ -244,13 +250,17 @@ class Companion:
             listening = None
             if early is not None and early.address == (self.config.host, self.config.port):
                 listening = early.hand_over()
+                if serving is not None:  # the port is ours already: said before the first real answer
+                    serving(self)
             self.server = serve(app, self.config.host, self.config.port, listening=listening,
                                 per_client=self.config.connections_per_address, passed=self._port_80())
         except OSError as exc:
             self.stop()
             raise ConfigError(_listen_error(exc, self.config)) from None
-        self._start_devices()
+        if serving is not None and listening is None:
+            serving(self)
         self.networking.start()
+        self._start_devices()
         return self
 
     def _start_devices(self) -> None:
