@@ -42,7 +42,10 @@ class Daemon:
         self.output = self.state_dir / "daemon.out"
         self.started = time.monotonic()
         with self.output.open("w") as out:
-            self.proc = launch([*prefix, *command], stdout=out, stderr=subprocess.STDOUT, env=env)
+            # Run in its state directory: `python -m` looks in the working directory first, and a checkout
+            # there would be run instead of the code `prefix` names (another version's, with --code).
+            self.proc = launch([*prefix, *command], stdout=out, stderr=subprocess.STDOUT, env=env,
+                               cwd=self.state_dir)
 
     def wait_serving(self, timeout: float = 60.0) -> float:
         """Seconds from the process start to its first real HTTP answer (the game's state, 200)."""
