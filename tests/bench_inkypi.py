@@ -98,6 +98,9 @@ def one_round(start, idle: float) -> tuple[float, float, float, float]:
         try:
             answering = program.wait_answering(120) if hasattr(program, "wait_answering") else None
             serving = program.wait_serving(120)
+            if isinstance(program, Daemon):  # the companion answers first and draws next
+                while not (program.state_dir / "frame.png").exists():
+                    time.sleep(0.05)
             time.sleep(2)  # start-up work done
             before = switches(program.proc.pid)
             time.sleep(idle)
