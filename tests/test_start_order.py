@@ -119,11 +119,14 @@ def test_a_phone_asking_while_the_web_app_loads_is_told_the_table_is_starting_th
         assert code == 503 and headers["Content-Type"] == "application/json"
         assert json.loads(body) == {"ok": False, "starting": True,
                                     "error": "The table is starting: try again in a moment."}
+        code, refused = daemon.post("/api/command", {"kind": "roll"}, headers={"Accept-Language": "en"})
+        assert code == 503 and refused["starting"] and refused["ok"] is False  # nothing was played
         assert starting.is_alive()  # no real answer yet
         gate.touch()
         starting.join(60)
         assert not starting.is_alive()
-        assert daemon.get("/api/state")["game"] == "dice"
+        state = daemon.get("/api/state")
+        assert state["game"] == "dice" and state["public"]["rolls"] == 0
         code, _, page = answer(daemon.base + "/")
         assert code == 200 and "La table démarre" not in page
     finally:

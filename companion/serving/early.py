@@ -109,12 +109,20 @@ class EarlyAnswer:
 
 
 def _head(conn: socket.socket) -> bytes:
-    head = b""
-    while b"\r\n\r\n" not in head and len(head) < HEAD_LIMIT:
+    """The request's line and headers; a small body is read too (unread, closing would reset the
+    connection, and the client would see an error instead of the answer)."""
+    data = b""
+    while b"\r\n\r\n" not in data and len(data) < HEAD_LIMIT:
         chunk = conn.recv(4096)
         if not chunk:
-            break
-        head += chunk
+            return data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next((line.split(b":", 1)[1].strip() for line in head.split(b"\r\n")[1:]
+                   if line.lower().startswith(b"content-length:")), b"0")
+    left = int(length) - len(body) if length.isdigit() and int(length) <= HEAD_LIMIT else 0
+    while left > 0 and (chunk := conn.recv(min(left, 4096))):
+        left -= len(chunk)
     return head
 
 
