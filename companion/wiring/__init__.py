@@ -30,14 +30,16 @@ EXTEND_START = 30.0
 class Companion:
     """One table companion: real pins and an inky panel, or mock pins and a PNG panel (simulate).
 
-    Its parts, in the order they are set up (and the reverse of the order they are torn down):
+    Its parts, in the order they are set up (phones first: see start()):
     - the store (`store`), then the venue's publisher (`venue`, only with [venue]: its outbox hook is handed
       to the table, so the table's first command already writes to it);
-    - the table (`table`), the single writer, told the table's own status (its address);
-    - the devices: the buttons and LED dice (`board`), the e-ink (`display`, drawn by `refresher`);
-    - the outputs that read each Moment: the device's (LEDs and frames), the keeper (records, backups);
+    - the table (`table`), the single writer, told the table's own status (its address), and the keeper
+      (records, backups) that follows it;
     - the web (`server`), handed this object as its runtime (`companion.outputs.webapp.Runtime`);
-    - the network (`network`, only when the config's mode needs one).
+    - the network (`network`, only when the config's mode needs one);
+    - the devices, made at their first use: the buttons and LED dice (`board`), the e-ink (`display`,
+      drawn by `refresher`), and the device's output of each Moment (LEDs and frames).
+    They are torn down network and web first, then the table, the venue, the devices and the store.
 
     `pin_factory` replaces the simulator's mock pins (the benchmark's pins time their changes)."""
 
