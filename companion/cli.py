@@ -52,23 +52,25 @@ def _parser() -> argparse.ArgumentParser:
     rwhere.add_argument("--state-dir", type=Path, help="the state directory (the config's state_dir)")
     rwhere.add_argument("--config", type=Path, help="read state_dir from this TOML config")
     bench = sub.add_parser("bench", help="measure the figures of docs/performance.md on this machine")
-    bench.add_argument("part", nargs="?", choices=("speed", "load", "soak", "panel", "start", "venue"),
-                       default="speed",
+    bench.add_argument("part", nargs="?", default="speed",
+                       choices=("speed", "load", "soak", "panel", "start", "venue", "cold"),
                        help="speed: the figures' table (the default); load: 30 phones while 100 commands a "
                             "second are posted for 60 s; soak: 10,000 commands of every game, memory "
                             "watched; panel: refreshes per hour and the glass's lag in a 2-hour evening of "
                             "each game, without and with the wear budget; start: the daemon started on a "
                             "long log (250,000 rolls; 3,000 rolls undone); venue: 50 tables, a broker and "
                             "a dashboard, and 10,000 messages drained after a broker restart (--tables, "
-                            "--hours: a longer day, its hours between the first and the last simulated)")
+                            "--hours: a longer day, its hours between the first and the last simulated); "
+                            "cold: the daemon's first answers and frame from a fresh start, its idle memory "
+                            "and threads with no phone and with 10")
     bench.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     bench.add_argument("--quick", action="store_true", help="fewer samples, a 2 s glass: about a minute")
     bench.add_argument("--pi-zero", action="store_true",
                        help="run it again confined to one core at a tenth of its speed, and compare")
     bench.add_argument("--panel", default="impression-7.3", help="the panel whose refresh the burst waits")
-    bench.add_argument("--code", type=Path, help="start: run the daemons from the code in this folder (a "
-                                                 "checkout of another version), to compare; venue: the "
-                                                 "dashboard and its simulated hours from that code")
+    bench.add_argument("--code", type=Path, help="start, cold: run the daemons from the code in this "
+                                                 "folder (a checkout of another version), to compare; venue: "
+                                                 "the dashboard and its simulated hours from that code")
     bench.add_argument("--tables", type=int, default=50, help="venue: how many tables (default 50)")
     bench.add_argument("--hours", type=int, default=1,
                        help="venue: the day's hours; past 1, the last hour is measured too, on a board "
@@ -122,9 +124,17 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command in ("demo", "run"):
+        import os
+
         from companion.malloc import few_arenas
 
         few_arenas()
+        # numpy's OpenBLAS would start a thread per core for matrix work the daemon never does
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+        # Phones are answered "starting" from now, before the seconds of loading a Pi Zero takes
+        from companion.serving.early import EarlyAnswer, listen_address
+
+        args.early = EarlyAnswer.listen(listen_address(args.config, getattr(args, "port", None)))
     from companion.config import ConfigError
     from companion.storage.check import StoreError
 
@@ -136,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
     except StoreError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return exc.exit_status
+    finally:
+        if getattr(args, "early", None) is not None:
+            args.early.close()  # the daemon did not take it over: it failed to start
 
 
 def _check_config(args) -> int:
@@ -165,29 +178,38 @@ def _demo(args) -> int:
         venue = read_section(args.venue)
     config = load(args.config, port=args.port, state_dir=state if args.state_dir or not args.config else None,
                   simulated_glass=args.glass, venue=venue)
-    return _serve(config, args.config, simulate=True)
+    return _serve(config, args.config, simulate=True, early=_taken(args))
 
 
 def _run(args) -> int:
     from companion.config import load
 
-    return _serve(load(args.config), args.config, simulate=False)
+    return _serve(load(args.config), args.config, simulate=False, early=_taken(args))
 
 
-def _serve(config, source: Path | None, *, simulate: bool) -> int:
+def _taken(args):
+    """The early listener, handed on: from here the daemon closes it or serves on it."""
+    early, args.early = getattr(args, "early", None), None
+    return early
+
+
+def _serve(config, source: Path | None, *, simulate: bool, early=None) -> int:
     from companion.config import ConfigError
     from companion.wiring import Companion
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     started = time.monotonic()
+    local = f"http://127.0.0.1:{config.port}/"
+
+    def serving(companion) -> None:  # the web answers; the devices load next
+        print(f"companion {__version__} serving on {local} (phones: {companion.url})", flush=True)
+        if simulate:
+            _announce_simulator(companion, local)
+
     try:
-        companion = Companion(config, simulate=simulate).start()
+        companion = Companion(config, simulate=simulate).start(early, serving=serving)
     except ConfigError as exc:  # a key of the config (state_dir, port, host): named with its file
         raise ConfigError(f"{source or '(defaults)'}: {exc}") from None
-    local = f"http://127.0.0.1:{config.port}/"
-    print(f"companion {__version__} serving on {local} (phones: {companion.url})", flush=True)
-    if simulate:
-        _announce_simulator(companion, local)
     logging.getLogger("companion").info("started in %.2f s", time.monotonic() - started)
     companion.run()
     return 0
@@ -257,7 +279,7 @@ def _announce_simulator(companion, local: str) -> None:
 
     host_links()
     print(f"  device twin: {local}device (its buttons work from this machine without the link)", flush=True)
-    print(f"  e-ink frame (PNG): {companion.display.path}", flush=True)
+    print(f"  e-ink frame (PNG): {companion.frame_path}", flush=True)
 
     def on_update(update) -> None:
         if update.pressed == REISSUE_HOST and update.rejected is None:

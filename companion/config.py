@@ -157,8 +157,7 @@ def check(config: Config, name: str) -> None:
 
 def _check_panel_care(config: Config, name: str) -> None:
     """The panel's speed, its wear budget and the simulator's glass."""
-    from companion.devices.display import GLASS
-    from companion.devices.panels import PANELS, SPEEDS
+    from companion.devices.panels import GLASS, PANELS, SPEEDS
 
     if config.panel_speed not in ("auto", *SPEEDS):
         raise ConfigError(f"{name}: key 'panel_speed': {config.panel_speed!r} is not a refresh speed; "

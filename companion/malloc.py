@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 from functools import cache
 
 M_ARENA_MAX = -8
@@ -13,7 +12,9 @@ M_ARENA_MAX = -8
 def _libc():
     """glibc, or None where there is none (another libc, another system)."""
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        # The process's own symbols, libc's among them: ctypes.util.find_library runs ldconfig, a
+        # subprocess that costs a Pi Zero a good part of a second at each start.
+        libc = ctypes.CDLL(None)
         libc.mallopt, libc.malloc_trim  # noqa: B018 - both exist only in glibc
     except (OSError, AttributeError):
         return None

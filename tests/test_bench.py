@@ -55,3 +55,14 @@ def test_the_start_bench_starts_on_both_long_logs_and_exports_them():
     assert len(figures) == 12
     assert all(f.p50 < start.LIMIT_S for f in figures.values() if f.unit == "s")  # every start answered
     assert all(f.p50 > 0 for f in figures.values() if f.unit == "MB")  # each peak was read
+
+
+def test_the_cold_bench_sees_the_starting_answer_first_and_a_thread_per_live_page():
+    from companion.benchmark.run import collect
+
+    figures = {f.name: f.p50 for f in collect(quick=True, part="cold")}
+    starting = figures["cold start: process → first answer (starting)"]
+    assert 0 < starting <= figures["cold start: process → web answering"]
+    assert figures["cold start: process → first e-ink frame written"] > 0
+    assert figures["threads, 10 phones"] >= figures["threads, no phone"] + 10
+    assert figures["idle memory (resident), no phone"] > 0

@@ -117,7 +117,8 @@ def test_dry_run_prints_the_exact_plan(tmp_path):
         "run: /usr/bin/python3 -m venv /opt/companion/venv",
         f"run: /opt/companion/venv/bin/pip install --require-hashes -r {REPO}/uv-bootstrap.txt",
         "run: /usr/bin/env UV_PROJECT_ENVIRONMENT=/opt/companion/venv UV_PYTHON_DOWNLOADS=never "
-        f"/opt/companion/venv/bin/uv sync --locked --no-editable --extra pi --project {REPO}",
+        "/opt/companion/venv/bin/uv sync --locked --no-editable --compile-bytecode --extra pi "
+        f"--project {REPO}",
         f"modify {root}/boot/firmware/config.txt",
         "  +", f"  + {COMMENT}", "  + dtparam=spi=on", "  + dtparam=i2c_arm=on",
         "  + dtoverlay=spi0-0cs,no_miso",
@@ -273,8 +274,8 @@ def test_executor_runs_commands_in_order_after_the_unit_is_written(tmp_path):
         (("/opt/companion/venv/bin/pip", "install", "--require-hashes", "-r", "/src/uv-bootstrap.txt"),
          False),
         (("/usr/bin/env", "UV_PROJECT_ENVIRONMENT=/opt/companion/venv", "UV_PYTHON_DOWNLOADS=never",
-          "/opt/companion/venv/bin/uv", "sync", "--locked", "--no-editable", "--extra", "pi", "--project",
-          "/src"), False),
+          "/opt/companion/venv/bin/uv", "sync", "--locked", "--no-editable", "--compile-bytecode", "--extra",
+          "pi", "--project", "/src"), False),
         (("chown", "root:companion", "/etc/companion/config.toml"), False),
         (("nmcli", "connection", "reload"), True),
         (("systemctl", "daemon-reload"), True),

@@ -312,7 +312,10 @@ def test_the_simulator_without_the_dbus_binding_says_what_to_install(tmp_path):
                            config='[network]\nmode = "auto"\npassword = "long enough"\n').start()
     try:
         assert daemon.get_host("/api/network")["managed"] is False
-        printed = daemon.output.read_text()
+        # said as the network part starts, just after the web first answers
+        from polling import wait_for
+
+        printed = wait_for(lambda: "sdbus-networkmanager" in (text := daemon.output.read_text()) and text)
         [line] = [line for line in printed.splitlines() if "sdbus-networkmanager" in line]
         assert "pip install sdbus-networkmanager" in line
         assert "Traceback" not in printed

@@ -13,12 +13,14 @@ from companion.benchmark.stats import Figure, count
 
 
 def cold_start(rounds: int = 5, prefix: tuple[str, ...] = ()) -> list[Figure]:
-    """Process start to the first HTTP answer, and to the first e-ink frame written (median of rounds)."""
-    serving, framed = [], []
+    """Process start to the first HTTP answer (the table saying it is starting), to the first real one
+    (the game's state), and to the first e-ink frame written (median of rounds)."""
+    answering, serving, framed = [], [], []
     for _ in range(rounds):
         with tempfile.TemporaryDirectory() as tmp:
             daemon = Daemon(Path(tmp), prefix)
             try:
+                answering.append(daemon.wait_answering())
                 serving.append(daemon.wait_serving())
                 frame = Path(tmp) / "frame.png"
                 while not frame.exists():
@@ -26,7 +28,9 @@ def cold_start(rounds: int = 5, prefix: tuple[str, ...] = ()) -> list[Figure]:
                 framed.append(time.monotonic() - daemon.started)
             finally:
                 daemon.stop()
-    return [count("cold start: process → web answering", round(statistics.median(serving), 2), "s", 1.0),
+    return [count("cold start: process → first answer (starting)", round(statistics.median(answering), 2),
+                  "s"),
+            count("cold start: process → web answering", round(statistics.median(serving), 2), "s", 1.0),
             count("cold start: process → first e-ink frame written", round(statistics.median(framed), 2), "s",
                   1.0)]
 
@@ -50,6 +54,32 @@ def idle(seconds: float = 60.0, phones: int = 10, prefix: tuple[str, ...] = ()) 
             daemon.stop()
     return [count("idle wake-ups, no phone", round(alone, 2), "/s", 5),
             count(f"idle wake-ups, {phones} phones", round(with_phones, 2), "/s", 5)]
+
+
+def idle_memory(phones: int = 10, prefix: tuple[str, ...] = (), launch=None) -> list[Figure]:
+    """Resident memory and threads of an idle daemon after its first frame, with no phone (as
+    tests/bench_inkypi.py measures it) and with `phones` live pages open."""
+    with tempfile.TemporaryDirectory() as tmp:
+        daemon = Daemon(Path(tmp), prefix, **({"launch": launch} if launch else {}))
+        try:
+            daemon.wait_serving()
+            while not (Path(tmp) / "frame.png").exists():
+                time.sleep(0.05)
+            time.sleep(2)  # start-up work done, as bench_inkypi waits
+            alone = daemon.status()
+            pages = open_pages(daemon.port, phones)
+            for page in pages:
+                page.wait(0)
+            time.sleep(2)
+            with_phones = daemon.status()
+            for page in pages:
+                page.close()
+        finally:
+            daemon.stop()
+    return [count("idle memory (resident), no phone", round(alone["VmRSS"] / 1024, 1), "MB", 60),
+            count(f"idle memory (resident), {phones} phones", round(with_phones["VmRSS"] / 1024, 1), "MB"),
+            count("threads, no phone", alone["Threads"], ""),
+            count(f"threads, {phones} phones", with_phones["Threads"], "")]
 
 
 def _rate(daemon: Daemon, seconds: float) -> float:

@@ -42,17 +42,36 @@ class Daemon:
         self.output = self.state_dir / "daemon.out"
         self.started = time.monotonic()
         with self.output.open("w") as out:
-            self.proc = launch([*prefix, *command], stdout=out, stderr=subprocess.STDOUT, env=env)
+            # Run in its state directory: `python -m` looks in the working directory first, and a checkout
+            # there would be run instead of the code `prefix` names (another version's, with --code).
+            self.proc = launch([*prefix, *command], stdout=out, stderr=subprocess.STDOUT, env=env,
+                               cwd=self.state_dir)
 
     def wait_serving(self, timeout: float = 60.0) -> float:
-        """Seconds from the process start to its first HTTP answer."""
+        """Seconds from the process start to its first real HTTP answer (the game's state, 200)."""
+        return self._wait(200, timeout)
+
+    def wait_answering(self, timeout: float = 60.0) -> float:
+        """Seconds from the process start to its first HTTP answer of any kind ("starting" counts)."""
+        return self._wait(None, timeout)
+
+    def _wait(self, status: int | None, timeout: float) -> float:
         deadline = self.started + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the daemon exited: {self.output.read_text()}")
             try:
-                self.get("/api/state")
-                return time.monotonic() - self.started
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
+                try:
+                    conn.request("GET", "/api/state")
+                    answered = conn.getresponse().status
+                finally:
+                    conn.close()
+                if status is None or answered == status:
+                    return time.monotonic() - self.started
+                # "Starting": asked again as a phone's page does, not in a loop that would take the
+                # daemon's CPU (a tenth of a core on the stand-in) from its start
+                time.sleep(0.1)
             except OSError:
                 time.sleep(0.005)
         raise TimeoutError("the daemon did not answer")

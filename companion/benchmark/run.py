@@ -18,12 +18,16 @@ if TYPE_CHECKING:
 
 def collect(quick: bool = False, panel: str = "impression-7.3", part: str = "speed", code: Path | None = None,
             day: Day | None = None) -> list[Figure]:
-    """The figures of docs/performance.md: the speed table, the load, the soak or the start on a long log.
+    """The figures of docs/performance.md: the speed table, the load, the soak, the start on a long log,
+    the cold start (answers, first frame, idle memory and threads) or the venue.
     `quick` takes fewer samples, a 2 s glass, 10 s of load, 1,000 commands of soak and a tenth of each
-    long log; `code` starts the long logs' daemons (or the venue's dashboard) from another version's code;
-    `day` is the venue's tables, hours, window and drain."""
+    long log; `code` starts the long logs', the cold start's daemons (or the venue's dashboard) from another
+    version's code; `day` is the venue's tables, hours, window and drain."""
     if part == "start":
         return start.measure(code, quick)
+    if part == "cold":
+        prefix = ("env", f"PYTHONPATH={code}") if code is not None else ()
+        return daemons.cold_start(3 if quick else 5, prefix) + daemons.idle_memory(10, prefix)
     if part == "venue":
         from companion.benchmark import venue
 

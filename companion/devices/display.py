@@ -129,7 +129,6 @@ def _lut_of(name: str, native: tuple[tuple[int, str], ...]) -> numpy.ndarray:
     return lut
 
 
-GLASS = ("instant", "real", "stuck")  # how the simulator's panel behaves (the config's simulated_glass)
 
 
 class PngDisplay(Display):

@@ -11,6 +11,7 @@ SEVEN = {0: "black", 1: "white", 2: "green", 3: "blue", 4: "red", 5: "yellow", 6
 SPECTRA = {0: "black", 1: "white", 2: "yellow", 3: "red", 5: "blue", 6: "green"}
 FOUR = {0: "black", 1: "white", 2: "yellow", 3: "red"}
 SPEEDS = ("normal", "medium", "fast")
+GLASS = ("instant", "real", "stuck")  # how the simulator's panel behaves (the config's simulated_glass)
 
 # The colours each family of glass shows for its inks: inky's drivers' SATURATED_PALETTE, Pimoroni's
 # measurements of the panel (tests/test_seat_palettes.py checks they still match). The seats' inks are

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 from importlib.resources import files
+from typing import TYPE_CHECKING
 
-from PIL import ImageFont
+if TYPE_CHECKING:  # loaded at the first text drawn or measured
+    from PIL import ImageFont
 
 _FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 
@@ -16,5 +18,7 @@ _FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 @lru_cache(maxsize=12)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """DejaVu Sans at `size` pixels."""
+    from PIL import ImageFont
+
     path = files("companion.render").joinpath("fonts", _FILES[bold])
     return ImageFont.truetype(str(path), size)

@@ -6,13 +6,15 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-
-from PIL import Image, ImageDraw
+from typing import TYPE_CHECKING
 
 from companion.foreground import checkpoint
 from companion.render.fonts import font
 from companion.render.palette import Palette
 from companion.render.qr import qr_image
+
+if TYPE_CHECKING:
+    from PIL import Image, ImageDraw
 
 
 @dataclass(frozen=True)
@@ -166,6 +168,8 @@ class Canvas:
     def __init__(self, size: tuple[int, int], palette: Palette):
         self.size = size
         self.palette = palette
+        from PIL import Image, ImageDraw  # at the first frame, not when a game's screen is imported
+
         self.image = Image.new("RGB", size, palette.rgb("paper"))
         self.draw = ImageDraw.Draw(self.image)
         # No anti-aliasing: every pixel stays a pure ink, as the glass can only show those.
@@ -387,8 +391,14 @@ class Canvas:
         return element
 
 
-_MEASURING = ImageDraw.Draw(Image.new("RGB", (1, 1)))  # measures as a canvas draws: no anti-aliasing
-_MEASURING.fontmode = "1"
+@cache
+def _measuring() -> ImageDraw.ImageDraw:
+    """Measures as a canvas draws: no anti-aliasing."""
+    from PIL import Image, ImageDraw
+
+    measuring = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    measuring.fontmode = "1"
+    return measuring
 
 
 @lru_cache(maxsize=2048)
@@ -399,7 +409,7 @@ def text_box(text: str, size: int, bold: bool = False) -> tuple[int, int, int, i
     measure is a FreeType layout (a tenth of a millisecond here, a millisecond on a Pi Zero).
     """
     # Pillow annotates floats, for text drawn at a fractional position; from (0, 0) FreeType's box is ints.
-    return _MEASURING.textbbox((0, 0), text, font=font(size, bold))  # type: ignore[return-value]
+    return _measuring().textbbox((0, 0), text, font=font(size, bold))  # type: ignore[return-value]
 
 
 @lru_cache(maxsize=64)

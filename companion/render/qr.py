@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import io
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import segno
-from PIL import Image
+if TYPE_CHECKING:  # both loaded at their first code: a game's screen is imported before anything is drawn
+    from PIL import Image
 
 # ZXing's WIFI: format escapes these with a backslash in a name or a password. segno's helper leaves the
 # comma bare, which a reader that splits on it would cut the value at.
@@ -25,6 +26,8 @@ def wifi_payload(ssid: str, password: str) -> str:
 
 def qr_svg(text: str) -> bytes:
     """An SVG QR code of `text`, for a phone to show another phone (a seat's link)."""
+    import segno
+
     buf = io.BytesIO()
     segno.make(text, error="m", micro=False).save(buf, kind="svg", scale=8, border=2, xmldecl=False)
     return buf.getvalue()
@@ -36,6 +39,9 @@ def qr_image(url: str, max_side: int) -> Image.Image:
 
     Kept (never changed by its users): every frame shows the same code until the join code changes.
     """
+    import segno
+    from PIL import Image
+
     code = segno.make(url, error="m", micro=False)
     modules = code.symbol_size(scale=1, border=2)[0]
     scale = max(1, max_side // modules)

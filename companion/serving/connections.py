@@ -7,6 +7,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
+import socket
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -161,13 +162,19 @@ def client_of(conn, peer: str) -> str:
 
 
 def create_servers(app, host: str, port: int, header_timeout: float = HEADER_TIMEOUT,
-                   per_client: int = PER_CLIENT,
+                   per_client: int = PER_CLIENT, listening: socket.socket | None = None,
                    **adjustments) -> tuple[dict, list[GuardedServer], ThreadedTaskDispatcher]:
-    """A GuardedServer on each address `host` resolves to; returns (socket map, servers, dispatcher)."""
+    """A GuardedServer on each address `host` resolves to, or on `listening` (a socket bound to it
+    already); returns (socket map, servers, dispatcher)."""
     adj = Adjustments(host=host, port=port, **adjustments)
     socket_map: dict = {}
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(adj.threads)
+    if listening is not None:
+        sockinfo = (listening.family, listening.type, listening.proto, listening.getsockname())
+        return socket_map, [GuardedServer(app, socket_map, _sock=listening, bind_socket=False,
+                                          dispatcher=dispatcher, adj=adj, sockinfo=sockinfo,
+                                          header_timeout=header_timeout, per_client=per_client)], dispatcher
     servers = [GuardedServer(app, socket_map, dispatcher=dispatcher, adj=adj, sockinfo=sockinfo,
                              header_timeout=header_timeout, per_client=per_client) for sockinfo in adj.listen]
     return socket_map, servers, dispatcher

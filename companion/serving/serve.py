@@ -24,7 +24,8 @@ SEAT_PATH = re.compile(r"(/seat/|/j/|/director/|[?&]host=)[^/\s?#&]+")
 
 
 def threads_for(app: Flask) -> int:
-    """Each SSE stream holds a waitress thread for as long as the page is open, so size for all of them."""
+    """Each SSE stream holds a waitress thread for as long as the page is open, so the pool may grow to
+    one for each of them (it grows as they open and shrinks as they close: see WebServer)."""
     hub = app.extensions.get("companion.hub")
     return (hub.slots if hub else 0) + REQUEST_THREADS
 
@@ -48,19 +49,29 @@ def redact_waitress_logs() -> None:
 
 
 class WebServer:
-    """A running waitress server on its own thread; `port` is the bound port (useful with port 0)."""
+    """A running waitress server on its own thread; `port` is the bound port (useful with port 0).
+
+    With the table's live pages (a hub), the workers are REQUEST_THREADS plus one per page open, up to
+    `threads`: an idle table keeps a few threads, not one for every page that might open (a Pi Zero's
+    memory). Without, `threads` workers from the start."""
 
     def __init__(self, app: Flask, host: str, port: int, threads: int, channel_timeout: int,
                  header_timeout: float = HEADER_TIMEOUT, per_client: int = PER_CLIENT,
-                 passed: tuple[tuple[Flask, socket.socket], ...] = ()):
+                 passed: tuple[tuple[Flask, socket.socket], ...] = (),
+                 listening: socket.socket | None = None):
         self.app = app
         redact_waitress_logs()
         # A client dropping connections in a loop, or a burst of requests, logs one line a minute of each
         # kind (docs/reliability.md), not hundreds.
         self.log_pace = pace_waitress_logs()
         # clear_untrusted_proxy_headers etc. stay at waitress's defaults; ident hides the version.
+        hub = app.extensions.get("companion.hub")
+        self._sizing = threading.Lock()
+        self._closing = False
         self._map, self._servers, self._dispatcher = create_servers(
-            app, host, port, threads=threads, channel_timeout=channel_timeout, ident="companion",
+            app, host, port, listening=listening,
+            threads=min(threads, REQUEST_THREADS) if hub is not None else threads,
+            channel_timeout=channel_timeout, ident="companion",
             connection_limit=max(CONNECTIONS, threads * 2), asyncore_use_poll=True,
             # Keep reading while a stream runs, so a phone that hangs up is noticed at once.
             channel_request_lookahead=4, header_timeout=header_timeout, per_client=per_client,
@@ -84,6 +95,15 @@ class WebServer:
         self.threads = threads
         self._loop_timeout = self._servers[0].adj.asyncore_loop_timeout
         self._thread = threading.Thread(target=self._run, name="web", daemon=True)
+        if hub is not None:
+            hub.on_count = lambda: self._follow_pages(hub)
+
+    def _follow_pages(self, hub) -> None:
+        """A worker for each live page open (each holds one while it is open), and REQUEST_THREADS more
+        for page loads and commands. Read under the lock, so the last change made counts what is open."""
+        with self._sizing:
+            if not self._closing:
+                self._dispatcher.set_thread_count(min(self.threads, REQUEST_THREADS + hub.open_streams))
 
     @property
     def url(self) -> str:
@@ -105,6 +125,8 @@ class WebServer:
         hub = self.app.extensions.get("companion.hub")
         if hub is not None:
             hub.end_streams()
+        with self._sizing:
+            self._closing = True  # a page ending from now on starts or stops no worker
         # Let the workers finish first (the streams just ended), so none writes to a closed socket.
         self._dispatcher.shutdown(timeout=timeout)
         # Closing every socket, the listener and its wake-up pipe included, ends waitress's loop.
@@ -114,10 +136,12 @@ class WebServer:
 
 def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080, *, threads: int | None = None,
           channel_timeout: int = 60, header_timeout: float = HEADER_TIMEOUT,
-          per_client: int = PER_CLIENT, passed: tuple[tuple[Flask, socket.socket], ...] = ()) -> WebServer:
+          per_client: int = PER_CLIENT, passed: tuple[tuple[Flask, socket.socket], ...] = (),
+          listening: socket.socket | None = None) -> WebServer:
     """Start serving `app` in the background and return the server; prints nothing (the daemon does).
 
     `per_client` caps the connections one address holds (tests that play many phones from one
-    machine raise it). `passed` are (app, socket) pairs for listening sockets systemd handed over."""
+    machine raise it). `passed` are (app, socket) pairs for listening sockets systemd handed over;
+    `listening`, the socket bound on (host, port) already (serving.early), is served instead of binding."""
     return WebServer(app, host, port, threads or threads_for(app), channel_timeout, header_timeout,
-                     per_client, passed).start()
+                     per_client, passed, listening).start()

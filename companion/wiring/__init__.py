@@ -7,6 +7,7 @@ import logging
 import signal
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,22 +30,20 @@ EXTEND_START = 30.0
 class Companion:
     """One table companion: real pins and an inky panel, or mock pins and a PNG panel (simulate).
 
-    Its parts, in the order they are set up (and the reverse of the order they are torn down):
+    Its parts, in the order they are set up (phones first: see start()):
     - the store (`store`), then the venue's publisher (`venue`, only with [venue]: its outbox hook is handed
       to the table, so the table's first command already writes to it);
-    - the table (`table`), the single writer, told the table's own status (its address);
-    - the devices: the buttons and LED dice (`board`), the e-ink (`display`, drawn by `refresher`);
-    - the outputs that read each Moment: the device's (LEDs and frames), the keeper (records, backups);
+    - the table (`table`), the single writer, told the table's own status (its address), and the keeper
+      (records, backups) that follows it;
     - the web (`server`), handed this object as its runtime (`companion.outputs.webapp.Runtime`);
-    - the network (`network`, only when the config's mode needs one).
+    - the network (`network`, only when the config's mode needs one);
+    - the devices, made at their first use: the buttons and LED dice (`board`), the e-ink (`display`,
+      drawn by `refresher`), and the device's output of each Moment (LEDs and frames).
+    They are torn down network and web first, then the table, the venue, the devices and the store.
 
     `pin_factory` replaces the simulator's mock pins (the benchmark's pins time their changes)."""
 
     def __init__(self, config: Config, *, simulate: bool, pin_factory: Any = None):
-        from companion.devices.board import Board
-        from companion.devices.display import PngDisplay
-        from companion.devices.profile import load_profile
-        from companion.devices.refresh import Refresher
         from companion.network.address import table_url
 
         self.config = config
@@ -65,18 +64,13 @@ class Companion:
                              venue=config.venue.name if config.venue is not None else None)
         self.table = Table(self.store, config.table_setup(), on_long_start=extend_start,
                            outbox=self.venue.hook if self.venue is not None else None, status=status)
-        # --- the devices
-        if simulate and pin_factory is None:
-            from companion.devices.simulator import simulator_pins
-
-            pin_factory = simulator_pins()
-        self.board = Board(load_profile(config.profile), self._on_input, pin_factory=pin_factory,
-                           foreground=self.table.foreground)
-        self.display = self._display()
-        if simulate:
-            self.display = PngDisplay(self.display.model, state / "frame.png", config.simulated_glass)
-        self.refresher = Refresher(self.display, self._render, foreground=self.table.foreground,
-                                   budget=self._wear_budget(), speed=self._speed)
+        # --- the devices, made at their first use: start() serves phones before it loads their libraries
+        # (gpiozero, numpy, Pillow, inky), which take seconds on a Pi Zero's core
+        self._pin_factory = pin_factory
+        self._devices_made = threading.Lock()
+        self._board: Any = None
+        self._display_: Any = None
+        self._refresher: Any = None
         # --- the outputs that read each Moment
         self.device = DeviceOutput(lambda: self.board, lambda: self.refresher, lambda: self.language,
                                    self.venue.notice if self.venue is not None else lambda _language: "")
@@ -85,6 +79,60 @@ class Companion:
         self.server: Any = None
         self.networking = NetworkPart(config, simulate, self._network_changed)
         self._stopping = threading.Event()
+
+    def _make_devices(self) -> None:
+        """The buttons and LED dice, the e-ink and its refresh thread (not started), made once, by
+        whichever thread needs them first (a request for the device twin may come before start() gets
+        there: it waits for them)."""
+        with self._devices_made:
+            if self._refresher is not None:
+                return
+            from companion.devices.board import Board
+            from companion.devices.display import PngDisplay
+            from companion.devices.profile import load_profile
+            from companion.devices.refresh import Refresher
+
+            pin_factory = self._pin_factory
+            if self.simulate and pin_factory is None:
+                from companion.devices.simulator import simulator_pins
+
+                pin_factory = simulator_pins()
+            self._board = Board(load_profile(self.config.profile), self._on_input, pin_factory=pin_factory,
+                                foreground=self.table.foreground)
+            display = self._display()
+            if self.simulate:
+                display = PngDisplay(display.model, self.frame_path, self.config.simulated_glass)
+            self._display_ = display
+            self._refresher = Refresher(display, self._render, foreground=self.table.foreground,
+                                        budget=self._wear_budget(display.model), speed=self._speed)
+
+    @property
+    def board(self) -> Any:
+        """The buttons and LED dice (devices.board.Board)."""
+        self._make_devices()
+        return self._board
+
+    @property
+    def display(self) -> Any:
+        """The e-ink (devices.display); a test may put another in before start()."""
+        self._make_devices()
+        return self._display_
+
+    @display.setter
+    def display(self, display: Any) -> None:
+        self._make_devices()
+        self._display_ = display
+
+    @property
+    def refresher(self) -> Any:
+        """The e-ink's refresh thread (devices.refresh.Refresher); a test may put another in first."""
+        self._make_devices()
+        return self._refresher
+
+    @refresher.setter
+    def refresher(self, refresher: Any) -> None:
+        self._make_devices()
+        self._refresher = refresher
 
     def _display(self):
         """The inky panel named in the config, or found from its EEPROM.
@@ -105,13 +153,13 @@ class Companion:
                 log.error("e-ink panel not found, drawing for %s until it is: %s", DEFAULT_PANEL, exc)
             return AutoInkyDisplay(panel(DEFAULT_PANEL), detect_panel)
 
-    def _wear_budget(self):
+    def _wear_budget(self, model: Any):
         """The panel's wear budget; none for the simulator's instant glass, which wears nothing."""
         from companion.devices.wear import WearBudget, policy_for
 
         if self.simulate and self.config.simulated_glass == "instant":
             return None
-        return WearBudget(policy_for(self.model, self.config.refreshes_per_hour, self.config.refresh_burst))
+        return WearBudget(policy_for(model, self.config.refreshes_per_hour, self.config.refresh_burst))
 
     def _speed(self, play: bool) -> str | None:
         from companion.devices.panels import speed_for
@@ -124,8 +172,13 @@ class Companion:
         return self.display.model
 
     @property
+    def frame_path(self) -> Path:
+        """Where the simulator writes each frame (a PNG)."""
+        return self.config.state_path / "frame.png"
+
+    @property
     def frame_version(self) -> int:
-        return self.refresher.shown
+        return self._refresher.shown if self._refresher is not None else 0
 
     @property
     def language(self) -> str:
@@ -170,22 +223,26 @@ class Companion:
         return target
 
     # --- life cycle -------------------------------------------------------------------
-    def start(self) -> Companion:
-        """Set the parts up in order: the outputs follow the table before it runs, the web comes last of
-        what phones need, then the network (its "auto" mode may wait for the known Wi-Fi)."""
+    def start(self, early: Any = None, serving: Callable[[Companion], None] | None = None) -> Companion:
+        """Set the parts up in order, phones first: the table and the web answer before the devices'
+        libraries load (seconds on a Pi Zero's core); then the network (its "auto" mode may wait for the
+        known Wi-Fi, on a thread of its own); then the buttons, the LED dice and the e-ink follow the
+        table, and the glass draws its first frame. `early` (serving.early.EarlyAnswer) has answered
+        "starting" on the table's port since the process began: the web takes its socket over (it is
+        closed, whatever happens). `serving(self)` is called as soon as the web answers."""
+        try:
+            return self._start(early, serving)
+        finally:
+            if early is not None:
+                early.close()  # closes the socket if the web did not take it; else nothing is left to close
+
+    def _start(self, early: Any, serving: Callable[[Companion], None] | None) -> Companion:
         from companion.outputs.webapp import create_app
         from companion.outputs.webapp.pace import Pace
         from companion.serving.serve import serve
 
-        self.table.subscribe(self.device)
         self.table.subscribe(self.keeper)
-        self.table.on_rolling(self.board.dice.tumble)
-        self.refresher.watch(lambda reason: self.table.tell(panel_fault=reason))
-        self.refresher.start()
-        self.device(self.table.moment)  # a resumed game: shown before the table thread runs
         self.keeper.resume(self.table.moment)
-        if self.refresher.fault is not None:
-            self.table.tell(panel_fault=self.refresher.fault)
         self.table.start()
         if self.venue is not None:
             self.venue.follow(self.table)
@@ -193,13 +250,30 @@ class Companion:
         try:
             app = create_app(self, per_client=self.config.live_pages_per_address,
                              paced=Pace(self.config.send_burst, self.config.sends_per_second))
-            self.server = serve(app, self.config.host, self.config.port,
+            listening = None
+            if early is not None and early.address == (self.config.host, self.config.port):
+                listening = early.hand_over()
+                if serving is not None:  # the port is ours already: said before the first real answer
+                    serving(self)
+            self.server = serve(app, self.config.host, self.config.port, listening=listening,
                                 per_client=self.config.connections_per_address, passed=self._port_80())
         except OSError as exc:
             self.stop()
             raise ConfigError(_listen_error(exc, self.config)) from None
+        if serving is not None and listening is None:
+            serving(self)
         self.networking.start()
+        self._start_devices()
         return self
+
+    def _start_devices(self) -> None:
+        """The devices follow the table from now on; the table tells them where it is (on its own thread,
+        ordered with the commands that came meanwhile), so the LEDs and the glass show it at once."""
+        self.table.on_rolling(self.board.dice.tumble)
+        self.refresher.watch(lambda reason: self.table.tell(panel_fault=reason))
+        self.refresher.start()
+        self.table.subscribe(self.device)
+        self.table.tell(panel_fault=self.refresher.fault, told=10.0)  # started once the devices show it
 
     def _port_80(self) -> tuple:
         """The port-80 socket systemd bound for us (companion-http.socket), served by the probe app."""
@@ -240,8 +314,10 @@ class Companion:
         self.table.stop()
         if self.venue is not None:
             self.venue.stop()
-        self.refresher.stop()
-        self.board.close()
+        if self._refresher is not None:
+            self._refresher.stop()
+        if self._board is not None:
+            self._board.close()
         self.store.close()
 
 

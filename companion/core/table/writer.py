@@ -214,12 +214,16 @@ class Table:
     def seat_for_token(self, token: str) -> int | None:
         return self.links.seat_of(token)
 
-    def tell(self, **status: Any) -> None:
+    def tell(self, *, told: float | None = None, **status: Any) -> None:
         """A change of the table's own state (`TableStatus`'s fields: its address, Wi-Fi code, panel fault,
         network, venue), ordered with commands and told to every output like a seat change. Returns at
-        once: the panel's thread and the network's may call it."""
+        once (the panel's thread and the network's may call it), or with `told` (seconds at most) once
+        every output has been told."""
         if not self._stopped:
-            self._enqueue(_Status(status), Future())
+            fut: Future = Future()
+            self._enqueue(_Status(status), fut)
+            if told is not None:
+                fut.result(told)
 
     def seating(self, change: Callable[[Roster, int], Any], timeout: float = 10.0) -> Any:
         """Run `change(roster, MAX_SEATS)` on the writer thread, then tell every output.

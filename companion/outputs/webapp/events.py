@@ -200,6 +200,8 @@ class Hub:
         self._lock = threading.Lock()
         self._encoded: dict[tuple[int, int, str], bytes] = {}  # the newest updates, as public pages get them
         self._unsubscribe: Callable[[], None] | None = None
+        # Called after a page opens or closes: the server sizes its worker threads to the pages open.
+        self.on_count: Callable[[], None] = lambda: None
 
     def start(self) -> Hub:
         self._unsubscribe = self.table.subscribe(self._fan_out)
@@ -254,6 +256,7 @@ class Hub:
                     N_("This seat already has {limit} live pages open: close one and reload."),
                     limit=self.per_seat)
             self._streams = [*self._streams, stream]
+        self.on_count()
         if evicted is not None:
             evicted.end()
         end_on_hang_up(channel, stream.end)
@@ -283,6 +286,7 @@ class Hub:
     def _remove(self, stream: Stream) -> None:
         with self._lock:
             self._streams = [s for s in self._streams if s is not stream]
+        self.on_count()
 
     def _fan_out(self, moment: Moment) -> None:
         # Runs on the table thread: a copy-on-write list and put_nowait only.
