@@ -194,11 +194,13 @@ class LivePage(threading.Thread):
             return min((t for v, t in self.arrived.items() if v >= version), default=None)
 
     def gaps(self) -> int:
-        """Updates that skipped a version without a snapshot to heal it."""
+        """Updates that skipped a version (or went back) without a snapshot to heal it. An update of the
+        same version is the table's own status told again (its devices starting, a panel fault, the
+        network): nothing skipped."""
         with self.cond:
             events = list(self.events)
         return sum(1 for (_, before), (kind, after) in zip(events, events[1:], strict=False)
-                   if kind == "update" and after != before + 1)
+                   if kind == "update" and after not in (before, before + 1))
 
     def close(self) -> None:
         sock = self.sock if self.response.fp is not None else None
