@@ -101,11 +101,12 @@ def test_the_board_keeps_each_seq_once_and_a_message_after_a_gap_waits_for_the_r
     board.close()
 
 
-def test_a_full_outbox_refuses_the_move_saying_why_and_keeps_every_earlier_one(tmp_path):
+@pytest.mark.parametrize("league", [False, True])
+def test_a_full_outbox_refuses_the_move_saying_why_and_keeps_every_earlier_one(tmp_path, league):
     store = Store(tmp_path / "t1.db")
     outbox = Outbox(store.path)  # no sender: the venue is never reached
     table = Table(store)
-    table.outbox = writer(scoreboard_view, limit=5)
+    table.outbox = writer(scoreboard_view, limit=5, league=league)
     table.start()
     try:
         kept = [table.call(Command("roll")) for _ in range(4)]  # the new game's message is the fifth
@@ -113,6 +114,8 @@ def test_a_full_outbox_refuses_the_move_saying_why_and_keeps_every_earlier_one(t
         refused = table.call(Command("roll"))
         said = str(refused.error)
         assert not refused.ok and "5 moves wait" in said and "Nothing was changed" in said
+        # In a league, the league may be what is away: the refusal names it and its bridge.
+        assert ("its league" in said and "bridge to the league" in said) == league
         assert table.version == kept[-1].version and store.last_version() == kept[-1].version
         assert [m.version for m in outbox.after(0, 10)][-4:] == [r.version for r in kept]
         outbox.acknowledged(outbox.after(0, 10)[-1].seq)  # the venue is back and has them all

@@ -40,16 +40,23 @@ DEFAULT_LIMIT = 20_000  # messages waiting for the venue: many hours of play at 
 OUTBOX_FULL = N_("The venue has not been reached for too long: {n} moves wait to be sent to it, the most "
                  "this table keeps. Reconnect the table to the venue's Wi-Fi, or ask the organiser to check "
                  "the venue's broker. Nothing was changed.")
+# A table in a league keeps a message until its league's dashboard has it too: the league may be what is away.
+OUTBOX_FULL_LEAGUE = N_("The venue or its league has not been reached for too long: {n} moves wait to be "
+                        "sent, the most this table keeps. Reconnect the table to the venue's Wi-Fi, or ask the "
+                        "organiser to check the venue's broker and its bridge to the league. Nothing was "
+                        "changed.")
 
 
-def writer(public: Callable[[Moment], dict[str, Any]], limit: int = DEFAULT_LIMIT
+def writer(public: Callable[[Moment], dict[str, Any]], limit: int = DEFAULT_LIMIT, league: bool = False
            ) -> Callable[[sqlite3.Connection, Moment], None]:
     """What the table calls inside a command's transaction: the Moment's public view becomes a row.
 
     `public(moment)` must be the scoreboard's own view (outputs.public.public_payload): nothing
     the scoreboard would not show is ever written here, so nothing else can leave the table. Past `limit`
     waiting messages the command is refused (its transaction rolls back): the outbox is bounded, and
-    nothing the dashboard should get is ever dropped."""
+    nothing the dashboard should get is ever dropped. `league`: the table is in a league, whose dashboard
+    must acknowledge too, and the refusal says so."""
+    full = OUTBOX_FULL_LEAGUE if league else OUTBOX_FULL
 
     def write(db: sqlite3.Connection, moment: Moment) -> None:
         # Acknowledged rows leave from the oldest on, so the rows left are exactly min..max: two index
@@ -57,7 +64,7 @@ def writer(public: Callable[[Moment], dict[str, Any]], limit: int = DEFAULT_LIMI
         first, last = db.execute("SELECT min(seq), max(seq) FROM venue_outbox").fetchone()
         waiting = 0 if first is None else last - first + 1
         if waiting >= limit:
-            raise IllegalMove(OUTBOX_FULL, n=waiting)
+            raise IllegalMove(full, n=waiting)
         body = json.dumps(public(moment), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
         db.execute("INSERT INTO venue_outbox (version, body) VALUES (?, ?)", (moment.version, body))
 

@@ -26,7 +26,7 @@ class Publishing:
 
     def __init__(self, store: Store, venue: VenueConfig):
         self.outbox = Outbox(store.path)
-        self.hook = writer(scoreboard_view, venue.outbox_limit)
+        self.hook = writer(scoreboard_view, venue.outbox_limit, league=bool(venue.league))
         self.sender = Sender(self.outbox, venue.broker_login(), venue.name, venue.table, venue.league)
 
     def follow(self, table: Table) -> None:
