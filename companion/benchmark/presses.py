@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -58,7 +59,16 @@ def _press(device, factory, port: int, presses: int, tmp: Path) -> list[Figure]:
         return real_press(key)
 
     table.press = press  # the button's thread calls this: when the debounce let the press through
-    table.subscribe(lambda update: update.rejected or committed.setdefault(update.version, time.monotonic()))
+    noted = threading.Condition()
+
+    def note(update) -> None:
+        if not update.rejected:
+            with noted:
+                committed.setdefault(update.version, time.monotonic())
+                noted.notify_all()
+
+    # The last of the table's outputs: a phone may hear a version before this is told it.
+    table.subscribe(note)
     leds = {led.pin for die in device.board.dice.dice for led in die.leds.values()}
     phone = LivePage(port)
     phone.wait(table.version)
@@ -75,6 +85,9 @@ def _press(device, factory, port: int, presses: int, tmp: Path) -> list[Figure]:
             raise RuntimeError("a press reached no phone within 10 s")
         press_at = debounced[-1]
         led = next(t for t, pin in TimedPin.changes if t >= press_at and pin in leds)
+        with noted:
+            if not noted.wait_for(lambda after=version + 1: after in committed, 10):
+                raise RuntimeError("a press the phone heard was never told to the table's outputs")
         rows.append((released, press_at, led, committed[version + 1], heard))
         time.sleep(0.005)
     phone.close()
