@@ -9,21 +9,11 @@ import logging
 
 import pytest
 import venue_parts
-from daemon_process import free_port
 from venue_parts import VENUE
 
 from companion.venue import dashboard as dashboard_module
-from companion.venue.dashboard import Dashboard
 
-broker = venue_parts.broker  # this module's fixture
-
-
-@pytest.fixture
-def served(tmp_path, broker):
-    made = Dashboard(tmp_path / "dashboard", broker.broker("dashboard"), VENUE, "en")
-    made.start("127.0.0.1", free_port())
-    yield made
-    made.stop()
+broker, served = venue_parts.broker, venue_parts.served  # this module's fixtures
 
 
 def call(port: int, method: str, path: str, client: str = "127.0.0.1", body: bytes | None = None,

@@ -11,16 +11,14 @@ from pathlib import Path
 
 import pytest
 import venue_parts
-from daemon_process import free_port
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from venue_parts import VENUE, update
+from venue_parts import update
 from webfixtures import SSEClient, get_json, post_json
 
 from companion.venue.board import Arrived, Board, CorrectionError
-from companion.venue.dashboard import Dashboard
 
-broker = venue_parts.broker  # this module's fixture
+broker, served = venue_parts.broker, venue_parts.served  # this module's fixtures
 BY = ("places", "points")
 WINDOW = 50  # the results, and standings rows, a page gets at first and at each "older"
 
@@ -59,14 +57,6 @@ def a_day(board: Board, tables: int, games: int, players=lambda n: ("Ada", "Bo")
                       Arrived(f"t{table:03}", 2 * game + 2, 2 * game + 2,
                               finished(2 * game + 2, players(n), (n % 7, 3)))]
     board.take_all(burst)
-
-
-@pytest.fixture
-def served(tmp_path, broker):
-    made = Dashboard(tmp_path / "dashboard", broker.broker("dashboard"), VENUE, "en")
-    made.start("127.0.0.1", free_port())
-    yield made
-    made.stop()
 
 
 def test_a_live_pages_later_messages_carry_only_the_tables_results_and_standings_that_changed(served):

@@ -37,6 +37,19 @@ class Dashboard:
 
 
 @pytest.fixture
+def served(tmp_path, broker):
+    """The whole dashboard (`companion venue serve`'s object) on a free port, in English."""
+    from daemon_process import free_port
+
+    from companion.venue.dashboard import Dashboard as Served
+
+    made = Served(tmp_path / "dashboard", broker.broker("dashboard"), VENUE, "en")
+    made.start("127.0.0.1", free_port())
+    yield made
+    made.stop()
+
+
+@pytest.fixture
 def dashboard(tmp_path, broker):
     made = Dashboard(tmp_path, broker)
     yield made
