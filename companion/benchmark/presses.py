@@ -6,6 +6,7 @@ import socket
 import tempfile
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
 from companion.benchmark.process import LivePage
@@ -86,7 +87,7 @@ def _press(device, factory, port: int, presses: int, tmp: Path) -> list[Figure]:
         press_at = debounced[-1]
         led = next(t for t, pin in TimedPin.changes if t >= press_at and pin in leds)
         with noted:
-            if not noted.wait_for(lambda after=version + 1: after in committed, 10):
+            if not noted.wait_for(partial(dict.__contains__, committed, version + 1), 10):
                 raise RuntimeError("a press the phone heard was never told to the table's outputs")
         rows.append((released, press_at, led, committed[version + 1], heard))
         time.sleep(0.005)

@@ -42,8 +42,8 @@ OUTBOX_FULL = N_("The venue has not been reached for too long: {n} moves wait to
                  "the venue's broker. Nothing was changed.")
 # A table in a league keeps a message until its league's dashboard has it too: the league may be what is away.
 OUTBOX_FULL_LEAGUE = N_("The venue or its league has not been reached for too long: {n} moves wait to be "
-                        "sent, the most this table keeps. Reconnect the table to the venue's Wi-Fi, or ask the "
-                        "organiser to check the venue's broker and its bridge to the league. Nothing was "
+                        "sent, the most this table keeps. Reconnect the table to the venue's Wi-Fi, or ask "
+                        "the organiser to check the venue's broker and its bridge to the league. Nothing was "
                         "changed.")
 
 
